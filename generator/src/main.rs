@@ -1,0 +1,69 @@
+//! The `harness-gen` command.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "harness-gen",
+    version,
+    about = "OpenAPI in, typed Rust tool registries out"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the harn-tools/2.0 catalog of the demonstration registry built in code.
+    Demo,
+    /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
+    Artifacts {
+        /// Where the artifacts live.
+        #[arg(long, default_value = "runtime/schema")]
+        dir: PathBuf,
+        /// Write nothing; exit 1 listing the files that would change.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Demo => {
+            let registry = harness_gen::demo::registry()?;
+            print!("{}", registry.catalog().to_json_pretty());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Artifacts { dir, check: true } => {
+            let stale = harness_gen::artifacts::stale(&dir);
+            for path in &stale {
+                println!("stale: {}", path.display());
+            }
+            Ok(if stale.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Artifacts { dir, check: false } => {
+            for path in harness_gen::artifacts::write(&dir)? {
+                println!("wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+// The harn-tools/2.0 catalog format. Generated from harness-runtime's Rust types by
+// `cargo run -p harness-gen -- artifacts`; do not edit.
+
+export type JsonValue = number | string | boolean | null | Array<JsonValue> | { readonly [key: string]: JsonValue };
+
+/** A JSON Schema (Draft 2020-12) document. */
+export type JsonSchema = boolean | { readonly [keyword: string]: JsonValue };
+
+/** A JSON Schema whose root is an object schema. */
+export type ObjectJsonSchema = { readonly type: "object"; readonly [keyword: string]: JsonValue };
+
+export type Catalog = { 
+/**
+ * Always `harn-tools/2.0`.
+ */
+schema_version: SchemaVersion, 
+/**
+ * What the registry is.
+ */
+info?: Info, 
+/**
+ * Parent-command metadata for the CLI tree.
+ */
+cli?: CliTree, 
+/**
+ * The tools, in registry order.
+ */
+tools: Array<Entry>, 
+/**
+ * Named schemas that tool schemas reference as `#/components/schemas/<name>`.
+ */
+components?: Components, };
+
+export type Info = { name: NonBlank, version?: NonBlank, description?: NonBlank, };
+
+export type Components = { 
+/**
+ * Schemas by name.
+ */
+schemas: { readonly [name: string]: JsonSchema }, };
+
+export type CliTree = { 
+/**
+ * Titles, descriptions and aliases of parent (non-runnable) commands.
+ */
+commands: Array<CommandSpec>, };
+
+export type CommandSpec = { 
+/**
+ * The parent command's path.
+ */
+command: CommandPath, 
+/**
+ * Short title.
+ */
+title?: NonBlank, 
+/**
+ * Longer help text.
+ */
+description?: NonBlank, 
+/**
+ * Other spellings of the last segment.
+ */
+aliases?: Array<CommandSegment>, 
+/**
+ * Hidden from help.
+ */
+hidden?: boolean, 
+/**
+ * Order in help.
+ */
+display_order?: number, };
+
+export type Entry = { name: NonBlank, title?: NonBlank, description?: NonBlank, inputSchema: ObjectSchema, outputSchema?: SchemaDoc, errorSchema?: SchemaDoc, annotations?: Annotations, icons?: Array<Icon>, execution?: Execution, governance: Governance, cli: ToolCli, namespace?: NonBlank, deferLoading: boolean, source?: Source, policy?: Policy, _meta?: { readonly [key: string]: JsonValue }, };
+
+export type Annotations = { title?: NonBlank, readOnlyHint?: boolean, destructiveHint?: boolean, idempotentHint?: boolean, openWorldHint?: boolean, };
+
+export type Icon = { src: NonBlank, mimeType?: NonBlank, sizes?: Array<NonBlank>, theme?: IconTheme, };
+
+export type IconTheme = "light" | "dark";
+
+export type Execution = { taskSupport: TaskSupport, };
+
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+export type Governance = { 
+/**
+ * Non-empty, unique, in canonical order.
+ */
+audiences: Audiences, };
+
+export type Audience = "cli" | "mcp" | "catalog" | "dashboard" | "agent";
+
+export type ToolCli = { 
+/**
+ * The command path, e.g. `["pets", "list"]`.
+ */
+command: CommandPath, 
+/**
+ * Other spellings of the last segment.
+ */
+aliases?: Array<CommandSegment>, 
+/**
+ * Hidden from help, still callable.
+ */
+hidden: boolean, 
+/**
+ * Token metadata per input property; a property without an entry becomes `--kebab-name`.
+ */
+arguments?: { [key in string]: ArgumentSpec }, };
+
+export type ArgumentSpec = { 
+/**
+ * Long option name, without dashes; defaults to the property name in kebab-case.
+ */
+long?: OptionName, 
+/**
+ * One-character short option.
+ */
+short?: string, 
+/**
+ * Other long names.
+ */
+aliases?: Array<OptionName>, 
+/**
+ * Positional index instead of an option.
+ */
+position?: number, 
+/**
+ * Placeholder shown in help.
+ */
+value_name?: NonBlank, 
+/**
+ * Help text; defaults to the property's description.
+ */
+help?: NonBlank, 
+/**
+ * Completion hint.
+ */
+value_hint?: ValueHint, 
+/**
+ * Boolean spelling.
+ */
+boolean_style?: BooleanStyle, 
+/**
+ * The option may be given several times (array properties).
+ */
+repeatable?: boolean, 
+/**
+ * Hidden from help.
+ */
+hidden?: boolean, 
+/**
+ * Advisory completion candidates; they do not constrain the value.
+ */
+completions?: Array<string>, 
+/**
+ * Order in help.
+ */
+display_order?: number, 
+/**
+ * Help heading the argument is listed under.
+ */
+help_group?: NonBlank, };
+
+export type BooleanStyle = "value" | "set_true" | "set_false";
+
+export type ValueHint = "file" | "directory" | "path" | "url" | "email" | "username" | "hostname" | "command" | "other";
+
+export type Source = { kind: NonBlank, id?: NonBlank, binding?: { readonly [key: string]: JsonValue }, };
+
+export type Policy = { kind: PolicyKind, side_effect_level: SideEffectLevel, };
+
+export type PolicyKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+export type SideEffectLevel = "none" | "read_only" | "workspace_write" | "process_exec" | "network" | "desktop_control";
+
+export type SchemaVersion = "harn-tools/2.0";
+
+export type NonBlank = string;
+
+export type CommandPath = Array<string>;
+
+export type CommandSegment = string;
+
+export type OptionName = string;
+
+export type MetaKey = string;
+
+export type Audiences = Array<Audience>;
+
+export type SchemaDoc = JsonSchema;
+
+export type ObjectSchema = ObjectJsonSchema;

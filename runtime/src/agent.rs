@@ -1,0 +1,57 @@
+//! The agent projection's discovery: the initial tool list (deferred tools left out) and tool
+//! search. Both run over a registry that is already projected to one audience, so nothing
+//! outside it can appear.
+
+use crate::catalog::{Audience, Entry};
+use crate::registry::ToolRegistry;
+
+impl ToolRegistry {
+    /// The tools `audience` is shown up front: visible ones without `deferLoading`.
+    pub fn initial_tools(&self, audience: Audience) -> impl Iterator<Item = &Entry> {
+        self.list(audience).filter(|e| !e.defer_loading)
+    }
+
+    /// Tools visible to `audience` that match every word of `query` in their name, title,
+    /// description or namespace (case-insensitive), best first: a match in the name counts
+    /// most, then title and namespace, then description; ties keep registry order.
+    pub fn search(&self, audience: Audience, query: &str, limit: usize) -> Vec<&Entry> {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        if words.is_empty() {
+            return Vec::new();
+        }
+        let mut scored: Vec<(u32, usize, &Entry)> = self
+            .list(audience)
+            .enumerate()
+            .filter_map(|(order, entry)| score(entry, &words).map(|s| (s, order, entry)))
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().take(limit).map(|(_, _, e)| e).collect()
+    }
+}
+
+fn score(entry: &Entry, words: &[String]) -> Option<u32> {
+    let fields: [(Option<&str>, u32); 4] = [
+        (Some(entry.name.as_str()), 4),
+        (entry.title.as_deref(), 2),
+        (entry.namespace.as_deref(), 2),
+        (entry.description.as_deref(), 1),
+    ];
+    let lowered: Vec<(String, u32)> = fields
+        .iter()
+        .filter_map(|(text, weight)| text.map(|t| (t.to_lowercase(), *weight)))
+        .collect();
+    let mut total = 0;
+    for word in words {
+        let best = lowered
+            .iter()
+            .filter(|(text, _)| text.contains(word.as_str()))
+            .map(|(_, weight)| *weight)
+            .max()?;
+        total += best;
+    }
+    Some(total)
+}

@@ -1,0 +1,223 @@
+//! The CLI records of the catalog format: a tool's command, its per-argument token metadata,
+//! and the catalog-level metadata for parent commands.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::present;
+use super::text::{CommandPath, CommandSegment, NonBlank, OptionName};
+
+/// Where and how a tool appears in the generated command-line program.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCli {
+    /// The command path, e.g. `["pets", "list"]`.
+    pub command: CommandPath,
+    /// Other spellings of the last segment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true))]
+    #[ts(as = "Option<Vec<CommandSegment>>", optional)]
+    pub aliases: Vec<CommandSegment>,
+    /// Hidden from help, still callable.
+    pub hidden: bool,
+    /// Token metadata per input property; a property without an entry becomes `--kebab-name`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[ts(as = "Option<BTreeMap<String, ArgumentSpec>>", optional)]
+    pub arguments: BTreeMap<String, ArgumentSpec>,
+}
+
+impl ToolCli {
+    /// A visible command at `path` with no aliases and default argument handling.
+    pub fn at(path: CommandPath) -> Self {
+        Self {
+            command: path,
+            aliases: Vec::new(),
+            hidden: false,
+            arguments: BTreeMap::new(),
+        }
+    }
+}
+
+/// Completion hint for an argument's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum ValueHint {
+    File,
+    Directory,
+    Path,
+    Url,
+    Email,
+    Username,
+    Hostname,
+    Command,
+    Other,
+}
+
+/// How a boolean property is spelled on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum BooleanStyle {
+    /// `--flag true` / `--flag false`.
+    #[default]
+    Value,
+    /// `--flag` sets `true`; absent leaves the property out.
+    SetTrue,
+    /// `--flag` sets `false`; absent leaves the property out.
+    SetFalse,
+}
+
+impl BooleanStyle {
+    fn is_default(&self) -> bool {
+        *self == Self::Value
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// Token metadata for one input property.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ArgumentSpec {
+    /// Long option name, without dashes; defaults to the property name in kebab-case.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub long: Option<OptionName>,
+    /// One-character short option.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub short: Option<char>,
+    /// Other long names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true))]
+    #[ts(as = "Option<Vec<OptionName>>", optional)]
+    pub aliases: Vec<OptionName>,
+    /// Positional index instead of an option.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub position: Option<u32>,
+    /// Placeholder shown in help.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub value_name: Option<NonBlank>,
+    /// Help text; defaults to the property's description.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub help: Option<NonBlank>,
+    /// Completion hint.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub value_hint: Option<ValueHint>,
+    /// Boolean spelling.
+    #[serde(default, skip_serializing_if = "BooleanStyle::is_default")]
+    #[ts(as = "Option<BooleanStyle>", optional)]
+    pub boolean_style: BooleanStyle,
+    /// The option may be given several times (array properties).
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub repeatable: bool,
+    /// Hidden from help.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub hidden: bool,
+    /// Advisory completion candidates; they do not constrain the value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true))]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub completions: Vec<String>,
+    /// Order in help.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub display_order: Option<u32>,
+    /// Help heading the argument is listed under.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub help_group: Option<NonBlank>,
+}
+
+/// Catalog-level CLI metadata.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CliTree {
+    /// Titles, descriptions and aliases of parent (non-runnable) commands.
+    #[serde(default)]
+    pub commands: Vec<CommandSpec>,
+}
+
+/// Presentation of one parent command.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSpec {
+    /// The parent command's path.
+    pub command: CommandPath,
+    /// Short title.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub title: Option<NonBlank>,
+    /// Longer help text.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub description: Option<NonBlank>,
+    /// Other spellings of the last segment.
+    #[serde(default)]
+    #[schemars(extend("uniqueItems" = true))]
+    #[ts(as = "Option<Vec<CommandSegment>>", optional)]
+    pub aliases: Vec<CommandSegment>,
+    /// Hidden from help.
+    #[serde(default)]
+    #[ts(as = "Option<bool>", optional)]
+    pub hidden: bool,
+    /// Order in help.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub display_order: Option<u32>,
+}

@@ -1,0 +1,649 @@
+//! The portable catalog, `harn-tools/2.0`: the serializable projection of a registry.
+//!
+//! These Rust types own the format. Field names and casing are the format's (a mix of camelCase
+//! and snake_case); every record is closed; absent optional fields are omitted. The JSON Schema
+//! and the TypeScript declaration in `runtime/schema/` are generated from these types
+//! (see [`crate::artifacts`]).
+
+mod cli;
+mod text;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+use ts_rs::TS;
+
+pub use cli::{ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint};
+pub use text::{
+    CommandPath, CommandSegment, InvalidValue, MetaKey, NonBlank, ObjectSchema, OptionName,
+    SchemaDoc,
+};
+
+use crate::error::{ContractError, ContractErrors, ErrorCode};
+
+/// The only catalog format version this runtime reads and writes.
+pub const SCHEMA_VERSION: &str = "harn-tools/2.0";
+
+/// The `_meta` key reserved for the tool contract's own projection.
+pub const CONTRACT_META_KEY: &str = "com.harnlang/toolContract";
+
+/// A whole catalog.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Catalog {
+    /// Always `harn-tools/2.0`.
+    pub schema_version: SchemaVersion,
+    /// What the registry is.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub info: Option<Info>,
+    /// Parent-command metadata for the CLI tree.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub cli: Option<CliTree>,
+    /// The tools, in registry order.
+    pub tools: Vec<Entry>,
+    /// Named schemas that tool schemas reference as `#/components/schemas/<name>`.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub components: Option<Components>,
+}
+
+/// The format version marker; any other value is refused with a message to regenerate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, JsonSchema, TS)]
+#[schemars(with = "SchemaVersionLiteral")]
+#[ts(type = "\"harn-tools/2.0\"")]
+pub struct SchemaVersion;
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+enum SchemaVersionLiteral {
+    #[serde(rename = "harn-tools/2.0")]
+    V2,
+}
+
+impl Serialize for SchemaVersion {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(SCHEMA_VERSION)
+    }
+}
+
+impl<'de> Deserialize<'de> for SchemaVersion {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        if value == SCHEMA_VERSION {
+            Ok(SchemaVersion)
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "unsupported catalog version: only \"{SCHEMA_VERSION}\" is read; regenerate the catalog with the current harness-gen"
+            )))
+        }
+    }
+}
+
+/// What the registry is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Info {
+    pub name: NonBlank,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub version: Option<NonBlank>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub description: Option<NonBlank>,
+}
+
+/// Reusable named schemas.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Components {
+    /// Schemas by name.
+    #[ts(type = "{ readonly [name: string]: JsonSchema }")]
+    pub schemas: BTreeMap<String, SchemaDoc>,
+}
+
+/// One tool's contract, as serialized. The live `ToolRegistry` pairs each of these with
+/// its handler.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Entry {
+    pub name: NonBlank,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub title: Option<NonBlank>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub description: Option<NonBlank>,
+    pub input_schema: ObjectSchema,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub output_schema: Option<SchemaDoc>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub error_schema: Option<SchemaDoc>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub annotations: Option<Annotations>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    #[schemars(length(min = 1), extend("uniqueItems" = true))]
+    pub icons: Option<Vec<Icon>>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub execution: Option<Execution>,
+    pub governance: Governance,
+    pub cli: ToolCli,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub namespace: Option<NonBlank>,
+    pub defer_loading: bool,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub source: Option<Source>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub policy: Option<Policy>,
+    #[serde(
+        rename = "_meta",
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional, type = "{ readonly [key: string]: JsonValue }")]
+    pub meta: Option<BTreeMap<MetaKey, Value>>,
+}
+
+impl Entry {
+    /// A minimal entry: the given name, input schema and command, every audience, nothing else.
+    pub fn new(name: NonBlank, input_schema: ObjectSchema, command: CommandPath) -> Self {
+        Self {
+            name,
+            title: None,
+            description: None,
+            input_schema,
+            output_schema: None,
+            error_schema: None,
+            annotations: None,
+            icons: None,
+            execution: None,
+            governance: Governance::default(),
+            cli: ToolCli::at(command),
+            namespace: None,
+            defer_loading: false,
+            source: None,
+            policy: None,
+            meta: None,
+        }
+    }
+
+    /// Whether `audience` may see and call this tool.
+    pub fn allows(&self, audience: Audience) -> bool {
+        self.governance.audiences.contains(audience)
+    }
+}
+
+/// MCP-style presentation hints. Advisory, never policy.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Annotations {
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub title: Option<NonBlank>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub read_only_hint: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub destructive_hint: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub idempotent_hint: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub open_world_hint: Option<bool>,
+}
+
+/// An icon a client may show for the tool.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Icon {
+    pub src: NonBlank,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub mime_type: Option<NonBlank>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    #[schemars(length(min = 1), extend("uniqueItems" = true))]
+    pub sizes: Option<Vec<NonBlank>>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub theme: Option<IconTheme>,
+}
+
+/// Which background an icon is drawn for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum IconTheme {
+    Light,
+    Dark,
+}
+
+/// Task-execution support (MCP tasks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Execution {
+    pub task_support: TaskSupport,
+}
+
+/// Whether a tool may, or must, run as a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+/// The closed set of projections a tool can be exposed to.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "lowercase")]
+#[allow(missing_docs)]
+pub enum Audience {
+    Cli,
+    Mcp,
+    Catalog,
+    Dashboard,
+    Agent,
+}
+
+impl Audience {
+    /// Every audience, in canonical order.
+    pub const ALL: [Audience; 5] = [
+        Audience::Cli,
+        Audience::Mcp,
+        Audience::Catalog,
+        Audience::Dashboard,
+        Audience::Agent,
+    ];
+
+    /// The audience's name in the format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Audience::Cli => "cli",
+            Audience::Mcp => "mcp",
+            Audience::Catalog => "catalog",
+            Audience::Dashboard => "dashboard",
+            Audience::Agent => "agent",
+        }
+    }
+}
+
+impl fmt::Display for Audience {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which projections may see and call a tool.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Governance {
+    /// Non-empty, unique, in canonical order.
+    pub audiences: Audiences,
+}
+
+/// A non-empty set of audiences, kept in canonical order (`cli`, `mcp`, `catalog`,
+/// `dashboard`, `agent`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(try_from = "Vec<Audience>", into = "Vec<Audience>")]
+#[ts(type = "Array<Audience>")]
+pub struct Audiences(Vec<Audience>);
+
+impl Audiences {
+    /// Accepts a non-empty list without duplicates, in canonical order.
+    pub fn new(list: Vec<Audience>) -> Result<Self, InvalidValue> {
+        if list.is_empty() {
+            return Err(InvalidValue(
+                "must list at least one audience (cli, mcp, catalog, dashboard, agent)",
+            ));
+        }
+        for pair in list.windows(2) {
+            if pair[0] == pair[1] {
+                return Err(InvalidValue("lists an audience twice: list each once"));
+            }
+            if pair[0] > pair[1] {
+                return Err(InvalidValue(
+                    "must be in canonical order: cli, mcp, catalog, dashboard, agent",
+                ));
+            }
+        }
+        Ok(Self(list))
+    }
+
+    /// Builds the set from any order, dropping duplicates.
+    pub fn from_any(list: impl IntoIterator<Item = Audience>) -> Result<Self, InvalidValue> {
+        let mut list: Vec<Audience> = list.into_iter().collect();
+        list.sort();
+        list.dedup();
+        Self::new(list)
+    }
+
+    /// Whether the set contains `audience`.
+    pub fn contains(&self, audience: Audience) -> bool {
+        self.0.contains(&audience)
+    }
+
+    /// The audiences in canonical order.
+    pub fn as_slice(&self) -> &[Audience] {
+        &self.0
+    }
+}
+
+impl Default for Audiences {
+    fn default() -> Self {
+        Self(Audience::ALL.to_vec())
+    }
+}
+
+impl TryFrom<Vec<Audience>> for Audiences {
+    type Error = InvalidValue;
+    fn try_from(value: Vec<Audience>) -> Result<Self, InvalidValue> {
+        Self::new(value)
+    }
+}
+
+impl From<Audiences> for Vec<Audience> {
+    fn from(value: Audiences) -> Self {
+        value.0
+    }
+}
+
+impl JsonSchema for Audiences {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Audiences".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let item = generator.subschema_for::<Audience>();
+        schemars::json_schema!({
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": item
+        })
+    }
+}
+
+/// Where a tool came from, with its protocol binding (for OpenAPI: method, path and where each
+/// input property goes on the wire).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Source {
+    pub kind: NonBlank,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub id: Option<NonBlank>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional, type = "{ readonly [key: string]: JsonValue }")]
+    pub binding: Option<Map<String, Value>>,
+}
+
+/// Execution classification, separate from the advisory hints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct Policy {
+    pub kind: PolicyKind,
+    pub side_effect_level: SideEffectLevel,
+}
+
+/// What kind of work a tool does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum PolicyKind {
+    Read,
+    Edit,
+    Delete,
+    Move,
+    Search,
+    Execute,
+    Think,
+    Fetch,
+    Other,
+}
+
+/// The strongest side effect a tool may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum SideEffectLevel {
+    None,
+    ReadOnly,
+    WorkspaceWrite,
+    ProcessExec,
+    Network,
+    DesktopControl,
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new(tools: Vec<Entry>) -> Self {
+        Self {
+            schema_version: SchemaVersion,
+            info: None,
+            cli: None,
+            tools,
+            components: None,
+        }
+    }
+
+    /// Parses and validates a catalog: structure while deserializing, then the publish-time
+    /// rules ([`crate::validate`]). Every error names where it is.
+    pub fn from_json(text: &str) -> Result<Catalog, ContractErrors> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let catalog = deserialize_located(&mut de)?;
+        de.end().map_err(|e| {
+            ContractErrors::one(ContractError::new(
+                ErrorCode::Syntax,
+                format!("line {} column {}", e.line(), e.column()),
+                "trailing characters after the catalog: remove them",
+            ))
+        })?;
+        crate::validate::validate_catalog(&catalog)?;
+        Ok(catalog)
+    }
+
+    /// Like [`Catalog::from_json`], from an already parsed value.
+    pub fn from_value(value: Value) -> Result<Catalog, ContractErrors> {
+        let catalog = deserialize_located(value)?;
+        crate::validate::validate_catalog(&catalog)?;
+        Ok(catalog)
+    }
+
+    /// The catalog as pretty-printed JSON with a trailing newline: the form written to disk.
+    pub fn to_json_pretty(&self) -> String {
+        // Serializing these types cannot fail: every map key is a string.
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The named component schemas (empty when the catalog has none).
+    pub fn component_schemas(&self) -> Option<&BTreeMap<String, SchemaDoc>> {
+        self.components.as_ref().map(|c| &c.schemas)
+    }
+}
+
+/// Deserializes an optional field that, when present, must hold a value: `null` is refused
+/// (absent optional fields are omitted, never written as `null`).
+pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+fn deserialize_located<'de, D>(de: D) -> Result<Catalog, ContractErrors>
+where
+    D: Deserializer<'de>,
+    D::Error: IntoLocated,
+{
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let (code, where_) = if path == "schema_version" {
+            (ErrorCode::UnsupportedVersion, path)
+        } else {
+            match inner.syntax_position() {
+                Some((line, column)) if path == "." || path.is_empty() => {
+                    (ErrorCode::Syntax, format!("line {line} column {column}"))
+                }
+                _ => (ErrorCode::InvalidField, path),
+            }
+        };
+        ContractErrors::one(ContractError::new(code, where_, inner.message()))
+    })
+}
+
+/// Access to what a deserializer error says, without its position suffix.
+trait IntoLocated {
+    fn syntax_position(&self) -> Option<(usize, usize)>;
+    fn message(&self) -> String;
+}
+
+impl IntoLocated for serde_json::Error {
+    fn syntax_position(&self) -> Option<(usize, usize)> {
+        match self.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                Some((self.line(), self.column()))
+            }
+            _ => None,
+        }
+    }
+
+    fn message(&self) -> String {
+        let text = self.to_string();
+        match text.rfind(" at line ") {
+            Some(cut) if self.line() > 0 => crate::error::mask_serde_message(&text[..cut]),
+            _ => crate::error::mask_serde_message(&text),
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Located contract errors with stable codes: what catalog parsing, publish-time validation and
+//! the standalone-schema projection report. Messages say what is wrong and how to fix it, and
+//! never repeat user-supplied values other than names.
+
+use std::fmt;
+
+/// A stable error code. The numeric part never changes meaning once released.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// HR0100: the catalog is not well-formed JSON.
+    Syntax,
+    /// HR0101: `schema_version` is not `harn-tools/2.0`.
+    UnsupportedVersion,
+    /// HR0102: a field is unknown, missing, of the wrong type or has a refused value.
+    InvalidField,
+    /// HR0201: two tools share a name.
+    DuplicateToolName,
+    /// HR0202: a schema is not a valid Draft 2020-12 schema.
+    InvalidSchema,
+    /// HR0203: a `$ref` points at nothing.
+    UnresolvedReference,
+    /// HR0204: a `$ref` leaves the document (no network or file retrieval).
+    ExternalReference,
+    /// HR0205: `_meta` uses a reserved key.
+    ReservedMetaKey,
+    /// HR0206: the same icon is listed twice.
+    DuplicateIcon,
+    /// HR0207: a tool has no handler, or a handler has no tool.
+    MissingHandler,
+    /// HR0301: two CLI tools have the same command path.
+    CliDuplicatePath,
+    /// HR0302: a CLI tool's path is also the parent of another CLI tool.
+    CliLeafIsParent,
+    /// HR0303: a command alias clashes with a sibling name or alias.
+    CliAliasClash,
+    /// HR0304: an argument uses a reserved global option name.
+    CliReservedOption,
+    /// HR0305: two arguments of one tool share an option name, short or position.
+    CliOptionClash,
+    /// HR0306: an argument spec names no input property.
+    CliUnknownArgument,
+    /// HR0401: a schema uses a keyword that makes moving it unsafe.
+    UnsafeSchemaMove,
+}
+
+impl ErrorCode {
+    /// The code as printed, e.g. `HR0201`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Syntax => "HR0100",
+            ErrorCode::UnsupportedVersion => "HR0101",
+            ErrorCode::InvalidField => "HR0102",
+            ErrorCode::DuplicateToolName => "HR0201",
+            ErrorCode::InvalidSchema => "HR0202",
+            ErrorCode::UnresolvedReference => "HR0203",
+            ErrorCode::ExternalReference => "HR0204",
+            ErrorCode::ReservedMetaKey => "HR0205",
+            ErrorCode::DuplicateIcon => "HR0206",
+            ErrorCode::MissingHandler => "HR0207",
+            ErrorCode::CliDuplicatePath => "HR0301",
+            ErrorCode::CliLeafIsParent => "HR0302",
+            ErrorCode::CliAliasClash => "HR0303",
+            ErrorCode::CliReservedOption => "HR0304",
+            ErrorCode::CliOptionClash => "HR0305",
+            ErrorCode::CliUnknownArgument => "HR0306",
+            ErrorCode::UnsafeSchemaMove => "HR0401",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One located problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractError {
+    /// Stable code.
+    pub code: ErrorCode,
+    /// Where: a field path such as `tools[3].cli.command[1]`, a JSON pointer, or a position.
+    pub path: String,
+    /// What is wrong and how to fix it; never contains user-supplied values other than names.
+    pub message: String,
+}
+
+impl ContractError {
+    /// A new error.
+    pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ContractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error[{}] at {}: {}", self.code, self.path, self.message)
+    }
+}
+
+impl std::error::Error for ContractError {}
+
+/// Every problem found in one pass, in a deterministic order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractErrors(Vec<ContractError>);
+
+impl ContractErrors {
+    /// One error.
+    pub fn one(error: ContractError) -> Self {
+        Self(vec![error])
+    }
+
+    /// `Ok` when `errors` is empty.
+    pub fn check(errors: Vec<ContractError>) -> Result<(), ContractErrors> {
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Self(errors))
+        }
+    }
+
+    /// The errors.
+    pub fn as_slice(&self) -> &[ContractError] {
+        &self.0
+    }
+
+    /// Whether any error has `code` at `path`.
+    pub fn has(&self, code: ErrorCode, path: &str) -> bool {
+        self.0.iter().any(|e| e.code == code && e.path == path)
+    }
+}
+
+impl fmt::Display for ContractErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, error) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContractErrors {}
+
+/// Removes the offending value from a serde message, keeping what was expected:
+/// `invalid type: string "x", expected a boolean` becomes `invalid type, expected a boolean`.
+pub(crate) fn mask_serde_message(message: &str) -> String {
+    for (prefix, label) in [
+        ("invalid type: ", "invalid type"),
+        ("invalid value: ", "invalid value"),
+        ("unknown variant ", "unknown variant"),
+        ("invalid length ", "invalid length"),
+    ] {
+        if message.starts_with(prefix) {
+            return match message.find(", expected ") {
+                Some(at) => format!("{label}{}", &message[at..]),
+                None => label.to_string(),
+            };
+        }
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_messages_lose_the_offending_value() {
+        assert_eq!(
+            mask_serde_message("invalid type: string \"hunter2\", expected a boolean"),
+            "invalid type, expected a boolean"
+        );
+        assert_eq!(
+            mask_serde_message("unknown variant `sekret`, expected one of `cli`, `mcp`"),
+            "unknown variant, expected one of `cli`, `mcp`"
+        );
+        assert_eq!(
+            mask_serde_message("unknown field `extra`, expected `name`"),
+            "unknown field `extra`, expected `name`"
+        );
+    }
+}

@@ -1,0 +1,316 @@
+//! The one invocation path every adapter uses (tool-contract.md §5), and the classification of
+//! its outcome. Nothing here ever formats an input, output or thrown value into a message.
+
+use std::fmt;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
+use serde_json::Value;
+
+use crate::catalog::{Audience, SchemaDoc};
+use crate::registry::{LiveTool, Thrown, ToolRegistry};
+
+/// Why a call failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolError {
+    /// No tool of that name exists for the caller's audience (including tools that exist but
+    /// are outside it: the two cases are indistinguishable).
+    UnknownTool {
+        /// The name asked for.
+        name: String,
+    },
+    /// The input does not satisfy the tool's `inputSchema`.
+    InvalidInput {
+        /// The tool.
+        tool: String,
+        /// Where and which keyword failed; never the values.
+        issues: Vec<Issue>,
+    },
+    /// The tool threw a value its `errorSchema` declares: ordinary, typed data.
+    Application {
+        /// The tool.
+        tool: String,
+        /// The declared error value.
+        data: Value,
+    },
+    /// The call failed in a way reported by category only.
+    Runtime {
+        /// The tool.
+        tool: String,
+        /// What kind of failure.
+        category: RuntimeCategory,
+    },
+    /// The tool broke its own contract: its output or its thrown value does not match the
+    /// declared schema.
+    ContractViolation {
+        /// The tool.
+        tool: String,
+        /// Which schema was violated.
+        phase: Phase,
+        /// Where and which keyword failed.
+        issues: Vec<Issue>,
+    },
+}
+
+/// One schema-validation failure: the instance location and the failing keyword.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Issue {
+    /// JSON pointer into the instance.
+    pub pointer: String,
+    /// The failing keyword, e.g. `required`.
+    pub keyword: String,
+}
+
+/// The category of a runtime error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeCategory {
+    /// The handler threw a value the tool does not declare; the value is discarded.
+    UndeclaredError,
+    /// The handler panicked.
+    Panic,
+    /// A network or transport failure.
+    Transport,
+    /// The call took too long.
+    Timeout,
+    /// The call was cancelled.
+    Cancelled,
+    /// The tool could not run for a reason internal to it (e.g. a schema that failed to compile).
+    Internal,
+}
+
+/// Which declared schema a contract violation concerns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The success value vs `outputSchema`.
+    Output,
+    /// The thrown value vs `errorSchema`.
+    Error,
+}
+
+impl RuntimeCategory {
+    /// The category's name as rendered.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuntimeCategory::UndeclaredError => "undeclared_error",
+            RuntimeCategory::Panic => "panic",
+            RuntimeCategory::Transport => "transport",
+            RuntimeCategory::Timeout => "timeout",
+            RuntimeCategory::Cancelled => "cancelled",
+            RuntimeCategory::Internal => "internal",
+        }
+    }
+}
+
+impl Phase {
+    /// The phase's name as rendered.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Output => "output",
+            Phase::Error => "error",
+        }
+    }
+}
+
+impl ToolError {
+    /// The failure kind as rendered in envelopes: `unknown_tool`, `invalid_input`,
+    /// `application`, `runtime` or `contract_violation`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::InvalidInput { .. } => "invalid_input",
+            ToolError::Application { .. } => "application",
+            ToolError::Runtime { .. } => "runtime",
+            ToolError::ContractViolation { .. } => "contract_violation",
+        }
+    }
+
+    /// The tool concerned, if one was found.
+    pub fn tool(&self) -> Option<&str> {
+        match self {
+            ToolError::UnknownTool { .. } => None,
+            ToolError::InvalidInput { tool, .. }
+            | ToolError::Application { tool, .. }
+            | ToolError::Runtime { tool, .. }
+            | ToolError::ContractViolation { tool, .. } => Some(tool),
+        }
+    }
+}
+
+/// A value-free summary. Application data is not printed either: render it through the
+/// adapters' envelopes, where it is data, not prose.
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::UnknownTool { name } => write!(f, "unknown tool `{name}`"),
+            ToolError::InvalidInput { tool, issues } => {
+                write!(f, "invalid input for tool `{tool}`")?;
+                write_issues(f, issues)
+            }
+            ToolError::Application { tool, .. } => {
+                write!(f, "tool `{tool}` returned a declared application error")
+            }
+            ToolError::Runtime { tool, category } => {
+                write!(f, "tool `{tool}` failed: {}", category.as_str())
+            }
+            ToolError::ContractViolation {
+                tool,
+                phase,
+                issues,
+            } => {
+                let what = match phase {
+                    Phase::Output => "output does not match its outputSchema",
+                    Phase::Error => "thrown value does not match its errorSchema",
+                };
+                write!(f, "tool `{tool}` broke its contract: its {what}")?;
+                write_issues(f, issues)
+            }
+        }
+    }
+}
+
+fn write_issues(f: &mut fmt::Formatter<'_>, issues: &[Issue]) -> fmt::Result {
+    for (i, issue) in issues.iter().enumerate() {
+        let sep = if i == 0 { ": " } else { "; " };
+        let at = if issue.pointer.is_empty() {
+            "(root)"
+        } else {
+            &issue.pointer
+        };
+        write!(f, "{sep}{at} fails `{}`", issue.keyword)?;
+    }
+    Ok(())
+}
+
+impl std::error::Error for ToolError {}
+
+impl ToolRegistry {
+    /// Calls `name` on behalf of `audience`: look up within the audience, validate the input,
+    /// call the handler, classify the outcome.
+    pub async fn invoke(
+        &self,
+        audience: Audience,
+        name: &str,
+        input: Value,
+    ) -> Result<Value, ToolError> {
+        let Some(tool) = self.live(audience, name) else {
+            return Err(ToolError::UnknownTool {
+                name: name.to_string(),
+            });
+        };
+        let tool_name = || tool.entry.name.to_string();
+        match self.check(tool, Slot::Input, &input) {
+            Checked::Valid => {}
+            Checked::Invalid(issues) => {
+                return Err(ToolError::InvalidInput {
+                    tool: tool_name(),
+                    issues,
+                });
+            }
+            Checked::Uncompilable => return Err(internal(tool)),
+        }
+        let call = std::panic::catch_unwind(AssertUnwindSafe(|| tool.handler.call(input)));
+        let outcome = match call {
+            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Err(_) => Err(Box::new(()) as Box<dyn std::any::Any + Send>),
+        };
+        match outcome {
+            Err(_) => Err(ToolError::Runtime {
+                tool: tool_name(),
+                category: RuntimeCategory::Panic,
+            }),
+            Ok(Ok(output)) => match self.check(tool, Slot::Output, &output) {
+                Checked::Valid => Ok(output),
+                Checked::Invalid(issues) => Err(ToolError::ContractViolation {
+                    tool: tool_name(),
+                    phase: Phase::Output,
+                    issues,
+                }),
+                Checked::Uncompilable => Err(internal(tool)),
+            },
+            Ok(Err(Thrown::Fault(category))) => Err(ToolError::Runtime {
+                tool: tool_name(),
+                category,
+            }),
+            Ok(Err(Thrown::Value(value))) => {
+                if tool.entry.error_schema.is_none() {
+                    // Undeclared: the value is dropped here and never rendered.
+                    drop(value);
+                    return Err(ToolError::Runtime {
+                        tool: tool_name(),
+                        category: RuntimeCategory::UndeclaredError,
+                    });
+                }
+                match self.check(tool, Slot::Error, &value) {
+                    Checked::Valid => Err(ToolError::Application {
+                        tool: tool_name(),
+                        data: value,
+                    }),
+                    Checked::Invalid(issues) => Err(ToolError::ContractViolation {
+                        tool: tool_name(),
+                        phase: Phase::Error,
+                        issues,
+                    }),
+                    Checked::Uncompilable => Err(internal(tool)),
+                }
+            }
+        }
+    }
+
+    /// Validates `value` against one of the tool's schemas, compiling the validator on first use.
+    fn check(&self, tool: &LiveTool, slot: Slot, value: &Value) -> Checked {
+        let (cell, schema) = match slot {
+            Slot::Input => (
+                &tool.validators.input,
+                Some(tool.entry.input_schema.as_value()),
+            ),
+            Slot::Output => (
+                &tool.validators.output,
+                tool.entry.output_schema.as_ref().map(SchemaDoc::as_value),
+            ),
+            Slot::Error => (
+                &tool.validators.error,
+                tool.entry.error_schema.as_ref().map(SchemaDoc::as_value),
+            ),
+        };
+        let Some(schema) = schema else {
+            return Checked::Valid;
+        };
+        let Some(validator) = cell.get_or_init(|| self.compile(schema)) else {
+            return Checked::Uncompilable;
+        };
+        let issues: Vec<Issue> = validator
+            .iter_errors(value)
+            .map(|error| Issue {
+                pointer: error.instance_path().to_string(),
+                keyword: error.kind().keyword().to_string(),
+            })
+            .collect();
+        if issues.is_empty() {
+            Checked::Valid
+        } else {
+            Checked::Invalid(issues)
+        }
+    }
+}
+
+fn internal(tool: &LiveTool) -> ToolError {
+    ToolError::Runtime {
+        tool: tool.entry.name.to_string(),
+        category: RuntimeCategory::Internal,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Slot {
+    Input,
+    Output,
+    Error,
+}
+
+enum Checked {
+    Valid,
+    Invalid(Vec<Issue>),
+    Uncompilable,
+}

@@ -1,0 +1,287 @@
+//! The live registry: each tool's contract paired with its handler, validated once when
+//! published and prepared for every adapter (name index, per-audience views, lazily compiled
+//! validators). Adapters only project it; none keeps a list of its own.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::catalog::{Audience, Catalog, CliTree, Components, Entry, Info, SchemaDoc};
+use crate::error::{ContractError, ContractErrors, ErrorCode};
+use crate::schema::standalone;
+
+/// What a handler returns when it does not succeed.
+#[derive(Debug)]
+pub enum Thrown {
+    /// The handler threw a value. It becomes application-error data only if the tool declares an
+    /// `errorSchema` and the value satisfies it; otherwise it is dropped unseen.
+    Value(Value),
+    /// The handler failed without a value to show (transport, timeout, …).
+    Fault(crate::RuntimeCategory),
+}
+
+/// The future a handler returns.
+pub type HandlerFuture = BoxFuture<'static, Result<Value, Thrown>>;
+
+/// An in-process async handler. It receives the validated input and returns the output value.
+#[derive(Clone)]
+pub struct Handler(Arc<dyn Fn(Value) -> HandlerFuture + Send + Sync>);
+
+impl Handler {
+    /// Wraps an async closure.
+    pub fn new<F, Fut>(f: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, Thrown>> + Send + 'static,
+    {
+        Self(Arc::new(move |input| Box::pin(f(input))))
+    }
+
+    pub(crate) fn call(&self, input: Value) -> HandlerFuture {
+        (self.0)(input)
+    }
+}
+
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Handler")
+    }
+}
+
+/// A published registry. Cheap to clone; immutable once built.
+#[derive(Clone)]
+pub struct ToolRegistry {
+    shared: Arc<Shared>,
+    /// Indexes into `shared.tools` of the tools this registry (or projection) holds, in order.
+    members: Arc<[usize]>,
+    /// Name → position in `members`.
+    index: Arc<BTreeMap<String, usize>>,
+}
+
+struct Shared {
+    info: Option<Info>,
+    cli: Option<CliTree>,
+    components: Option<Components>,
+    tools: Vec<LiveTool>,
+}
+
+pub(crate) struct LiveTool {
+    pub(crate) entry: Entry,
+    pub(crate) handler: Handler,
+    pub(crate) validators: Validators,
+}
+
+/// The three validators of one tool, each compiled on first use and at most once.
+#[derive(Default)]
+pub(crate) struct Validators {
+    pub(crate) input: OnceLock<Option<jsonschema::Validator>>,
+    pub(crate) output: OnceLock<Option<jsonschema::Validator>>,
+    pub(crate) error: OnceLock<Option<jsonschema::Validator>>,
+}
+
+impl fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.entries().map(|e| e.name.as_str()))
+            .finish()
+    }
+}
+
+impl ToolRegistry {
+    /// Publishes `catalog` with one handler per tool, looked up by tool name. Runs every
+    /// publish-time rule; a tool without a handler, or a handler for no tool, is an error.
+    pub fn publish(
+        catalog: Catalog,
+        mut handlers: BTreeMap<String, Handler>,
+    ) -> Result<ToolRegistry, ContractErrors> {
+        crate::validate::validate_catalog(&catalog)?;
+        let mut errors = Vec::new();
+        let mut tools = Vec::with_capacity(catalog.tools.len());
+        for (i, entry) in catalog.tools.into_iter().enumerate() {
+            match handlers.remove(entry.name.as_str()) {
+                Some(handler) => tools.push(LiveTool {
+                    entry,
+                    handler,
+                    validators: Validators::default(),
+                }),
+                None => errors.push(ContractError::new(
+                    ErrorCode::MissingHandler,
+                    format!("tools[{i}]"),
+                    format!(
+                        "tool `{}` has no handler: register one under its name",
+                        entry.name.as_str()
+                    ),
+                )),
+            }
+        }
+        for name in handlers.keys() {
+            errors.push(ContractError::new(
+                ErrorCode::MissingHandler,
+                "handlers",
+                format!("a handler is registered for `{name}`, which is not in the catalog: remove it or add the tool"),
+            ));
+        }
+        ContractErrors::check(errors)?;
+        let shared = Shared {
+            info: catalog.info,
+            cli: catalog.cli,
+            components: catalog.components,
+            tools,
+        };
+        let members: Vec<usize> = (0..shared.tools.len()).collect();
+        Ok(Self::over(Arc::new(shared), members))
+    }
+
+    /// Starts a registry built in code.
+    pub fn builder() -> RegistryBuilder {
+        RegistryBuilder::default()
+    }
+
+    fn over(shared: Arc<Shared>, members: Vec<usize>) -> Self {
+        let index = members
+            .iter()
+            .enumerate()
+            .map(|(pos, &i)| (shared.tools[i].entry.name.to_string(), pos))
+            .collect();
+        Self {
+            shared,
+            members: members.into(),
+            index: Arc::new(index),
+        }
+    }
+
+    /// A registry holding only the tools exposed to `audience`, with their original handlers
+    /// and shared validators. Everything done through it (listing, search, prompts, calls) sees
+    /// only those tools.
+    pub fn project(&self, audience: Audience) -> ToolRegistry {
+        let members = self
+            .members
+            .iter()
+            .copied()
+            .filter(|&i| self.shared.tools[i].entry.allows(audience))
+            .collect();
+        Self::over(Arc::clone(&self.shared), members)
+    }
+
+    /// Every tool of this registry, in order, whatever its audiences.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.members.iter().map(|&i| &self.shared.tools[i].entry)
+    }
+
+    /// The tools `audience` may see, in registry order.
+    pub fn list(&self, audience: Audience) -> impl Iterator<Item = &Entry> {
+        self.entries().filter(move |e| e.allows(audience))
+    }
+
+    /// The tool named `name` if `audience` may see it. A tool outside the audience is
+    /// indistinguishable from one that does not exist.
+    pub fn lookup(&self, audience: Audience, name: &str) -> Option<&Entry> {
+        self.live(audience, name).map(|tool| &tool.entry)
+    }
+
+    pub(crate) fn live(&self, audience: Audience, name: &str) -> Option<&LiveTool> {
+        let &pos = self.index.get(name)?;
+        let tool = &self.shared.tools[self.members[pos]];
+        tool.entry.allows(audience).then_some(tool)
+    }
+
+    /// The named component schemas.
+    pub fn components(&self) -> Option<&BTreeMap<String, SchemaDoc>> {
+        self.shared.components.as_ref().map(|c| &c.schemas)
+    }
+
+    /// The serializable catalog of this registry, without handlers.
+    pub fn catalog(&self) -> Catalog {
+        Catalog {
+            schema_version: crate::catalog::SchemaVersion,
+            info: self.shared.info.clone(),
+            cli: self.shared.cli.clone(),
+            tools: self.entries().cloned().collect(),
+            components: self.shared.components.clone(),
+        }
+    }
+
+    /// `schema` made self-contained (tool-contract.md §6): every component it reaches copied
+    /// under its `$defs`.
+    pub fn standalone(&self, schema: &Value, at: &str) -> Result<Value, ContractError> {
+        let components = self.components();
+        let lookup = |name: &str| {
+            components
+                .and_then(|c| c.get(name))
+                .map(SchemaDoc::as_value)
+        };
+        standalone::project(schema, &lookup, at)
+    }
+
+    /// Compiles the validator for `schema`: from its standalone projection, or, when a keyword
+    /// makes the move unsafe, from the schema with the catalog's components beside it.
+    pub(crate) fn compile(&self, schema: &Value) -> Option<jsonschema::Validator> {
+        let source = match self.standalone(schema, "") {
+            Ok(standalone) => standalone,
+            Err(_) => {
+                let mut doc = schema.clone();
+                if let (Value::Object(map), Some(components)) = (&mut doc, &self.shared.components)
+                {
+                    let schemas = serde_json::to_value(&components.schemas).unwrap_or_default();
+                    map.insert(
+                        "components".to_string(),
+                        serde_json::json!({ "schemas": schemas }),
+                    );
+                }
+                doc
+            }
+        };
+        jsonschema::draft202012::options().build(&source).ok()
+    }
+}
+
+/// Builds a registry in code: add tools with their handlers, then [`RegistryBuilder::build`].
+#[derive(Default)]
+pub struct RegistryBuilder {
+    catalog: Option<Catalog>,
+    handlers: BTreeMap<String, Handler>,
+}
+
+impl RegistryBuilder {
+    fn catalog(&mut self) -> &mut Catalog {
+        self.catalog.get_or_insert_with(|| Catalog::new(Vec::new()))
+    }
+
+    /// Sets what the registry is.
+    pub fn info(mut self, info: Info) -> Self {
+        self.catalog().info = Some(info);
+        self
+    }
+
+    /// Sets parent-command metadata.
+    pub fn cli(mut self, cli: CliTree) -> Self {
+        self.catalog().cli = Some(cli);
+        self
+    }
+
+    /// Adds a named component schema.
+    pub fn component(mut self, name: impl Into<String>, schema: SchemaDoc) -> Self {
+        self.catalog()
+            .components
+            .get_or_insert_with(Components::default)
+            .schemas
+            .insert(name.into(), schema);
+        self
+    }
+
+    /// Adds a tool.
+    pub fn tool(mut self, entry: Entry, handler: Handler) -> Self {
+        self.handlers.insert(entry.name.to_string(), handler);
+        self.catalog().tools.push(entry);
+        self
+    }
+
+    /// Validates and publishes.
+    pub fn build(mut self) -> Result<ToolRegistry, ContractErrors> {
+        let catalog = self.catalog().clone();
+        ToolRegistry::publish(catalog, self.handlers)
+    }
+}

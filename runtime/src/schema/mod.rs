@@ -1,0 +1,233 @@
+//! JSON Schema (Draft 2020-12) document plumbing shared by validation and projection: which
+//! keywords hold subschemas, a walker over every subschema with its JSON pointer, and JSON
+//! pointer escaping and resolution.
+
+pub mod standalone;
+
+use serde_json::{Map, Value};
+
+/// Keywords whose value is one subschema.
+const SINGLE: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+    "additionalItems",
+];
+
+/// Keywords whose value maps names to subschemas.
+const MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// Keywords whose value is a list of subschemas.
+const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+
+/// Calls `visit(pointer, schema)` for `schema` and every subschema below it, depth first, in
+/// document order. `pointer` is relative to `schema`'s root (`""` for the root itself).
+pub fn visit<'a>(schema: &'a Value, visit: &mut impl FnMut(&str, &'a Map<String, Value>)) {
+    let mut pointer = String::new();
+    walk(schema, &mut pointer, visit);
+}
+
+fn walk<'a>(
+    schema: &'a Value,
+    pointer: &mut String,
+    visit: &mut impl FnMut(&str, &'a Map<String, Value>),
+) {
+    let Some(map) = schema.as_object() else {
+        return;
+    };
+    visit(pointer, map);
+    for (key, value) in map {
+        let keyword = key.as_str();
+        let base = pointer.len();
+        if SINGLE.contains(&keyword) && (value.is_object() || value.is_boolean()) {
+            push_segment(pointer, keyword);
+            walk(value, pointer, visit);
+        } else if MAPS.contains(&keyword) {
+            if let Some(entries) = value.as_object() {
+                push_segment(pointer, keyword);
+                for (name, sub) in entries {
+                    let inner = pointer.len();
+                    push_segment(pointer, name);
+                    walk(sub, pointer, visit);
+                    pointer.truncate(inner);
+                }
+            }
+        } else if LISTS.contains(&keyword) {
+            if let Some(items) = value.as_array() {
+                push_segment(pointer, keyword);
+                for (index, sub) in items.iter().enumerate() {
+                    let inner = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&index.to_string());
+                    walk(sub, pointer, visit);
+                    pointer.truncate(inner);
+                }
+            }
+        }
+        pointer.truncate(base);
+    }
+}
+
+/// Like [`visit`], with mutable access to each subschema object. The pointer is not tracked.
+pub fn visit_mut(schema: &mut Value, visit: &mut impl FnMut(&mut Map<String, Value>)) {
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    visit(map);
+    for (key, value) in map.iter_mut() {
+        let keyword = key.as_str();
+        if SINGLE.contains(&keyword) && (value.is_object() || value.is_boolean()) {
+            visit_mut(value, visit);
+        } else if MAPS.contains(&keyword) {
+            if let Some(entries) = value.as_object_mut() {
+                for sub in entries.values_mut() {
+                    visit_mut(sub, visit);
+                }
+            }
+        } else if LISTS.contains(&keyword) {
+            if let Some(items) = value.as_array_mut() {
+                for sub in items {
+                    visit_mut(sub, visit);
+                }
+            }
+        }
+    }
+}
+
+fn push_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape(segment));
+}
+
+/// Escapes one JSON pointer segment (`~` → `~0`, `/` → `~1`).
+pub fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// Unescapes one JSON pointer segment.
+pub fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// Decodes the percent-encoding that a URI fragment may carry (`%25` → `%`), leaving invalid
+/// sequences as they are.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(byte) = hex {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+/// Percent-encodes what a URI fragment may not hold as is, so that a pointer to a schema with
+/// any name is a valid `$ref`.
+pub fn percent_encode_fragment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&byte);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// Resolves a JSON pointer (already percent-decoded, without the leading `#`) inside `root`.
+pub fn resolve<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    let mut current = root;
+    for raw in rest.split('/') {
+        let segment = unescape(raw);
+        current = match current {
+            Value::Object(map) => map.get(&segment)?,
+            Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
+/// The keywords whose presence makes a schema's meaning depend on where it sits.
+pub const LOCATION_SENSITIVE: &[&str] = &[
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn walker_reaches_every_subschema_with_its_pointer() {
+        let schema = json!({
+            "properties": {"a/b": {"items": {"type": "string"}}},
+            "allOf": [{"not": true}, {"$defs": {"x": {}}}],
+            "enum": [{"properties": {"not-a-schema": {}}}]
+        });
+        let mut seen = Vec::new();
+        visit(&schema, &mut |pointer, _| seen.push(pointer.to_string()));
+        assert_eq!(
+            seen,
+            [
+                "",
+                "/properties/a~1b",
+                "/properties/a~1b/items",
+                "/allOf/0",
+                "/allOf/1",
+                "/allOf/1/$defs/x"
+            ]
+        );
+    }
+
+    #[test]
+    fn pointers_resolve_through_objects_and_arrays() {
+        let doc = json!({"a": [{"b~c": {"d/e": 1}}]});
+        assert_eq!(resolve(&doc, "/a/0/b~0c/d~1e"), Some(&json!(1)));
+        assert_eq!(resolve(&doc, "/a/1"), None);
+        assert_eq!(resolve(&doc, ""), Some(&doc));
+    }
+
+    #[test]
+    fn fragments_are_percent_decoded() {
+        assert_eq!(percent_decode("/a%20b/%7E"), "/a b/~");
+        assert_eq!(percent_decode("%zz%"), "%zz%");
+    }
+}
