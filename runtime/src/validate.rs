@@ -43,6 +43,20 @@ pub fn validate_catalog(catalog: &Catalog) -> Result<(), ContractErrors> {
         }
         check_entry(entry, components, &at, &mut errors);
     }
+    if let Some(tree) = &catalog.cli {
+        let lists = tree
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                (
+                    format!("cli.commands[{i}].aliases"),
+                    first_duplicate(&spec.aliases),
+                )
+            })
+            .collect();
+        report_duplicates(lists, &mut errors);
+    }
     check_cli_tree(catalog, &mut errors);
     ContractErrors::check(errors)
 }
@@ -73,7 +87,21 @@ fn check_entry(
         }
     }
     if let Some(icons) = &entry.icons {
+        if icons.is_empty() {
+            errors.push(ContractError::new(
+                ErrorCode::InvalidField,
+                format!("{at}.icons"),
+                "must list at least one icon, or be omitted",
+            ));
+        }
         for (i, icon) in icons.iter().enumerate() {
+            if icon.sizes.as_ref().is_some_and(Vec::is_empty) {
+                errors.push(ContractError::new(
+                    ErrorCode::InvalidField,
+                    format!("{at}.icons[{i}].sizes"),
+                    "must list at least one size, or be omitted",
+                ));
+            }
             if icons[..i].contains(icon) {
                 errors.push(ContractError::new(
                     ErrorCode::DuplicateIcon,
@@ -83,6 +111,23 @@ fn check_entry(
             }
         }
     }
+    let mut lists: Vec<(String, Option<usize>)> = vec![(
+        format!("{at}.cli.aliases"),
+        first_duplicate(&entry.cli.aliases),
+    )];
+    for (property, spec) in &entry.cli.arguments {
+        let here = format!("{at}.cli.arguments.{property}");
+        lists.push((format!("{here}.aliases"), first_duplicate(&spec.aliases)));
+        lists.push((
+            format!("{here}.completions"),
+            first_duplicate(&spec.completions),
+        ));
+    }
+    for (i, icon) in entry.icons.iter().flatten().enumerate() {
+        let sizes = icon.sizes.as_deref().unwrap_or_default();
+        lists.push((format!("{at}.icons[{i}].sizes"), first_duplicate(sizes)));
+    }
+    report_duplicates(lists, errors);
     if let Some(meta) = &entry.meta
         && meta.keys().any(|k| k.as_str() == CONTRACT_META_KEY)
     {
@@ -163,6 +208,23 @@ fn check_schema(
                 error.kind().keyword()
             ),
         ));
+    }
+}
+
+/// The index of the first item equal to an earlier one.
+fn first_duplicate<T: PartialEq>(items: &[T]) -> Option<usize> {
+    (1..items.len()).find(|&i| items[..i].contains(&items[i]))
+}
+
+fn report_duplicates(lists: Vec<(String, Option<usize>)>, errors: &mut Vec<ContractError>) {
+    for (path, duplicate) in lists {
+        if let Some(i) = duplicate {
+            errors.push(ContractError::new(
+                ErrorCode::InvalidField,
+                format!("{path}[{i}]"),
+                "repeats an earlier item: list each once",
+            ));
+        }
     }
 }
 

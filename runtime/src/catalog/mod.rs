@@ -609,15 +609,10 @@ where
     serde_path_to_error::deserialize(de).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
-        let (code, where_) = if path == "schema_version" {
-            (ErrorCode::UnsupportedVersion, path)
-        } else {
-            match inner.syntax_position() {
-                Some((line, column)) if path == "." || path.is_empty() => {
-                    (ErrorCode::Syntax, format!("line {line} column {column}"))
-                }
-                _ => (ErrorCode::InvalidField, path),
-            }
+        let (code, where_) = match inner.syntax_position() {
+            Some((line, column)) => (ErrorCode::Syntax, format!("line {line} column {column}")),
+            None if path == "schema_version" => (ErrorCode::UnsupportedVersion, path),
+            None => (ErrorCode::InvalidField, path),
         };
         ContractErrors::one(ContractError::new(code, where_, inner.message()))
     })
