@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::catalog::{CONTRACT_META_KEY, Catalog, CommandSegment, Entry};
 use crate::cli_names::{self, ArgumentName};
 use crate::error::{ContractError, ContractErrors, ErrorCode};
-use crate::schema::standalone::{RefTarget, classify, external, unresolved};
-use crate::schema::{self, resolve};
+use crate::schema;
+use crate::schema::standalone::check_reference;
 use crate::{Audience, catalog::SchemaDoc};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -153,6 +153,7 @@ fn check_schema(
     at: &str,
     errors: &mut Vec<ContractError>,
 ) {
+    let lookup = |name: &str| components.get(name).map(SchemaDoc::as_value);
     let mut dialect_ok = true;
     schema::visit(schema, &mut |pointer, map| {
         if let Some(dialect) = map.get("$schema")
@@ -167,32 +168,14 @@ fn check_schema(
                 ),
             ));
         }
-        if let Some(reference) = map.get("$ref") {
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             let where_ = format!("{at}#{pointer}/$ref");
-            match reference.as_str().map(classify) {
-                Some(RefTarget::Component { name, rest }) => {
-                    let found = components.get(&name).map(SchemaDoc::as_value);
-                    if found.and_then(|c| resolve(c, &rest)).is_none() {
-                        errors.push(unresolved(where_, &name));
-                    }
-                }
-                Some(RefTarget::Local(pointer)) => {
-                    if resolve(schema, &pointer).is_none() {
-                        errors.push(ContractError::new(
-                            ErrorCode::UnresolvedReference,
-                            where_,
-                            "this local reference points at nothing in its schema: fix the JSON pointer",
-                        ));
-                    }
-                }
-                Some(RefTarget::External) => {
-                    // `$id`-based resolution is the one way a non-fragment reference can stay
-                    // inside the document; anything else would need retrieval.
-                    if !has_id(schema) {
-                        errors.push(external(where_));
-                    }
-                }
-                None => {} // Reported by the meta-schema check below.
+            match check_reference(reference, schema, &lookup, where_) {
+                // `$id`-based resolution is the one way a non-fragment reference can stay inside
+                // the document; anything else would need retrieval.
+                Err(error) if error.code == ErrorCode::ExternalReference && has_id(schema) => {}
+                Err(error) => errors.push(error),
+                Ok(_) => {}
             }
         }
     });

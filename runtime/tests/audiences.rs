@@ -1,6 +1,8 @@
 //! Audiences: a tool outside an audience cannot be found, listed, searched or called through
 //! it, and the agent projection keeps only agent tools with their original handlers.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 mod common;
 
 use common::*;

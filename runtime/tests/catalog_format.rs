@@ -1,6 +1,8 @@
 //! The harn-tools/2.0 catalog format: closed records validated while deserializing, with
 //! located errors.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 mod common;
 
 use common::*;

@@ -1,5 +1,7 @@
 //! Publish-time rules for the CLI tree, among CLI-audience tools only.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 mod common;
 
 use common::*;

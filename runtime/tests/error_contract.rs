@@ -1,6 +1,8 @@
 //! The one invocation path and its error classification, rendered by the CLI envelope and the
 //! MCP result.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 mod common;
 
 use common::*;

@@ -146,21 +146,10 @@ fn reachable<'c>(
                 return;
             };
             let where_ = format!("{doc_at}#{pointer}/$ref");
-            match classify(reference) {
-                RefTarget::Component { name, rest } => match components(&name) {
-                    Some(target) if resolve(target, &rest).is_some() => queue.push_back(name),
-                    _ => failure = Some(unresolved(where_, &name)),
-                },
-                RefTarget::Local(local) => {
-                    if resolve(doc, &local).is_none() {
-                        failure = Some(ContractError::new(
-                            ErrorCode::UnresolvedReference,
-                            where_,
-                            "this local reference points at nothing in its schema: fix the JSON pointer",
-                        ));
-                    }
-                }
-                RefTarget::External => failure = Some(external(where_)),
+            match check_reference(reference, doc, components, where_) {
+                Ok(Some(name)) => queue.push_back(name),
+                Ok(None) => {}
+                Err(error) => failure = Some(error),
             }
         });
         failure.map_or(Ok(()), Err)
@@ -181,7 +170,30 @@ fn reachable<'c>(
     Ok(reached)
 }
 
-pub(crate) fn unresolved(at: String, name: &str) -> ContractError {
+/// Checks one `$ref` found in `doc` (at `at`): it must reach a component that exists (and the
+/// pointer below it must resolve) or a location inside `doc`. Returns the component reached.
+pub(crate) fn check_reference<'c>(
+    reference: &str,
+    doc: &Value,
+    components: &dyn Fn(&str) -> Option<&'c Value>,
+    at: String,
+) -> Result<Option<String>, ContractError> {
+    match classify(reference) {
+        RefTarget::Component { name, rest } => match components(&name) {
+            Some(target) if resolve(target, &rest).is_some() => Ok(Some(name)),
+            _ => Err(unresolved(at, &name)),
+        },
+        RefTarget::Local(local) if resolve(doc, &local).is_some() => Ok(None),
+        RefTarget::Local(_) => Err(ContractError::new(
+            ErrorCode::UnresolvedReference,
+            at,
+            "this local reference points at nothing in its schema: fix the JSON pointer",
+        )),
+        RefTarget::External => Err(external(at)),
+    }
+}
+
+fn unresolved(at: String, name: &str) -> ContractError {
     ContractError::new(
         ErrorCode::UnresolvedReference,
         at,
@@ -192,7 +204,7 @@ pub(crate) fn unresolved(at: String, name: &str) -> ContractError {
     )
 }
 
-pub(crate) fn external(at: String) -> ContractError {
+fn external(at: String) -> ContractError {
     ContractError::new(
         ErrorCode::ExternalReference,
         at,
