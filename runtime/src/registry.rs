@@ -188,6 +188,22 @@ impl ToolRegistry {
         tool.entry.allows(audience).then_some(tool)
     }
 
+    /// How many validators this registry's tools have compiled so far (they compile lazily, on
+    /// first use, at most once per schema). For tests and benchmarks.
+    pub fn compiled_validators(&self) -> usize {
+        self.shared
+            .tools
+            .iter()
+            .map(|t| {
+                let v = &t.validators;
+                [&v.input, &v.output, &v.error]
+                    .iter()
+                    .filter(|cell| cell.get().is_some())
+                    .count()
+            })
+            .sum()
+    }
+
     /// The named component schemas.
     pub fn components(&self) -> Option<&BTreeMap<String, SchemaDoc>> {
         self.shared.components.as_ref().map(|c| &c.schemas)
