@@ -21,9 +21,7 @@ pub fn write(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     for (name, contents) in files() {
         let path = dir.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(contents.as_str()) {
-            let tmp = dir.join(format!(".{name}.tmp"));
-            std::fs::write(&tmp, contents)?;
-            std::fs::rename(&tmp, &path)?;
+            write_atomically(&path, &contents)?;
             written.push(path);
         }
     }
@@ -40,4 +38,19 @@ pub fn stale(dir: &Path) -> Vec<PathBuf> {
         })
         .map(|(path, _)| path)
         .collect()
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and a rename, so a
+/// reader never sees half a file and an interrupted run leaves the old one.
+pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }

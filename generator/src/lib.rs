@@ -6,4 +6,13 @@
 #![deny(missing_docs)]
 
 pub mod artifacts;
+pub mod catalog;
 pub mod demo;
+pub mod diag;
+pub mod load;
+pub mod mapping;
+pub mod model;
+pub mod names;
+pub mod schemas;
+pub mod source;
+pub mod xharn;

@@ -18,6 +18,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Write the harn-tools/2.0 catalog of an OpenAPI document.
+    Catalog {
+        /// The OpenAPI document (JSON or YAML).
+        spec: PathBuf,
+        /// Where to write the catalog (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The registry name recorded in the catalog (default: the title in kebab-case).
+        #[arg(long)]
+        name: Option<String>,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Print the harn-tools/2.0 catalog of the demonstration registry built in code.
     Demo,
     /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
@@ -43,6 +57,29 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Catalog {
+            spec,
+            out,
+            name,
+            strict,
+        } => {
+            let mut diags = harness_gen::diag::Diagnostics::default();
+            let generated = harness_gen::catalog::generate(&spec, name.as_deref(), &mut diags);
+            if strict {
+                diags.make_strict();
+            }
+            diags.finish();
+            eprint!("{diags}");
+            let Some((_, catalog)) = generated.filter(|_| !diags.has_errors()) else {
+                return Ok(ExitCode::FAILURE);
+            };
+            let text = catalog.to_json_pretty();
+            match out {
+                Some(path) => harness_gen::artifacts::write_atomically(&path, &text)?,
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Demo => {
             let registry = harness_gen::demo::registry()?;
             print!("{}", registry.catalog().to_json_pretty());

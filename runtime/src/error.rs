@@ -151,7 +151,7 @@ impl std::error::Error for ContractErrors {}
 
 /// Removes the offending value from a serde message, keeping what was expected:
 /// `invalid type: string "x", expected a boolean` becomes `invalid type, expected a boolean`.
-pub(crate) fn mask_serde_message(message: &str) -> String {
+pub fn mask_serde_message(message: &str) -> String {
     for (prefix, label) in [
         ("invalid type: ", "invalid type"),
         ("invalid value: ", "invalid value"),

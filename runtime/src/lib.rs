@@ -44,6 +44,6 @@ pub mod schema;
 pub mod validate;
 
 pub use catalog::{Audience, Catalog};
-pub use error::{ContractError, ContractErrors, ErrorCode};
+pub use error::{ContractError, ContractErrors, ErrorCode, mask_serde_message};
 pub use invoke::{Issue, Phase, RuntimeCategory, ToolError};
 pub use registry::{Handler, HandlerFuture, RegistryBuilder, Thrown, ToolRegistry};

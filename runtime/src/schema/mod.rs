@@ -89,20 +89,33 @@ pub fn visit_mut(schema: &mut Value, visit: &mut impl FnMut(&mut Map<String, Val
         return;
     };
     visit(map);
+    children_mut(map, &mut |_, _, child| visit_mut(child, visit));
+}
+
+/// Calls `f(keyword, member, child)` for each direct subschema of `map`: `member` is the
+/// property name or list index for keywords that hold several (`properties/x`, `allOf/0`).
+pub fn children_mut(
+    map: &mut Map<String, Value>,
+    f: &mut impl FnMut(&str, Option<&str>, &mut Value),
+) {
     for (key, value) in map.iter_mut() {
         let keyword = key.as_str();
         if SINGLE.contains(&keyword) && (value.is_object() || value.is_boolean()) {
-            visit_mut(value, visit);
+            f(keyword, None, value);
         } else if MAPS.contains(&keyword) {
             if let Some(entries) = value.as_object_mut() {
-                for sub in entries.values_mut() {
-                    visit_mut(sub, visit);
+                for (name, sub) in entries.iter_mut() {
+                    if sub.is_object() || sub.is_boolean() {
+                        f(keyword, Some(name), sub);
+                    }
                 }
             }
-        } else if LISTS.contains(&keyword) {
-            if let Some(items) = value.as_array_mut() {
-                for sub in items {
-                    visit_mut(sub, visit);
+        } else if LISTS.contains(&keyword)
+            && let Some(items) = value.as_array_mut()
+        {
+            for (index, sub) in items.iter_mut().enumerate() {
+                if sub.is_object() || sub.is_boolean() {
+                    f(keyword, Some(&index.to_string()), sub);
                 }
             }
         }

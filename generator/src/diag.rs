@@ -1,0 +1,185 @@
+//! Generator diagnostics: every problem found in an input, with a stable code, a severity, the
+//! file and JSON pointer it concerns (and `line:column` when known), what is wrong and how to fix
+//! it. All constructors of codes live here.
+
+use std::fmt;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Something was lossy or tolerated; generation goes on.
+    Warning,
+    /// The input cannot be generated faithfully; the run fails.
+    Error,
+}
+
+/// Stable diagnostic codes. A code's meaning never changes once released.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    /// HG0101: the file cannot be read.
+    Unreadable,
+    /// HG0102: the file is not well-formed JSON or YAML.
+    Syntax,
+    /// HG0103: the document is not an OpenAPI document.
+    NotOpenApi,
+    /// HG0104: Swagger 2.0 is not supported.
+    Swagger2,
+    /// HG0105: an OpenAPI version this generator does not read.
+    UnsupportedVersion,
+    /// HG0201: a `$ref` points at nothing.
+    UnresolvedRef,
+    /// HG0202: a `$ref` would need the network, or leaves the document's folder.
+    RemoteRef,
+    /// HG0203: `$ref`s that refer to each other in a loop.
+    RefCycle,
+    /// HG0301: a field the OpenAPI specification does not define.
+    UnknownField,
+    /// HG0302: a field of the wrong type or with a value the specification forbids.
+    InvalidField,
+    /// HG0303: a required field is missing.
+    MissingField,
+    /// HG0304: fields that must not be used together.
+    ConflictingFields,
+    /// HG0401: an unknown key in `x-harn`.
+    XHarnUnknownKey,
+    /// HG0402: a bad value in `x-harn`.
+    XHarnInvalid,
+    /// HG0403: an `x-harn` annotation that contradicts the HTTP method.
+    XHarnContradicts,
+    /// HG0501: a generated name was changed to stay unique or valid.
+    Renamed,
+    /// HG0502: two operations claim the same explicit tool name or CLI command.
+    Conflict,
+    /// HG0503: a path parameter that is not declared required, or not in the path.
+    PathParameter,
+    /// HG0504: a construct whose meaning is partly lost (e.g. a schema keyword dropped).
+    Lossy,
+    /// HG0505: a schema that is not a valid JSON Schema.
+    InvalidSchema,
+    /// HG0601: the produced catalog failed the runtime's publish-time validation.
+    Catalog,
+}
+
+impl Code {
+    /// The printed code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Unreadable => "HG0101",
+            Code::Syntax => "HG0102",
+            Code::NotOpenApi => "HG0103",
+            Code::Swagger2 => "HG0104",
+            Code::UnsupportedVersion => "HG0105",
+            Code::UnresolvedRef => "HG0201",
+            Code::RemoteRef => "HG0202",
+            Code::RefCycle => "HG0203",
+            Code::UnknownField => "HG0301",
+            Code::InvalidField => "HG0302",
+            Code::MissingField => "HG0303",
+            Code::ConflictingFields => "HG0304",
+            Code::XHarnUnknownKey => "HG0401",
+            Code::XHarnInvalid => "HG0402",
+            Code::XHarnContradicts => "HG0403",
+            Code::Renamed => "HG0501",
+            Code::Conflict => "HG0502",
+            Code::PathParameter => "HG0503",
+            Code::Lossy => "HG0504",
+            Code::InvalidSchema => "HG0505",
+            Code::Catalog => "HG0601",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One located problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The file, as given on the command line.
+    pub file: String,
+    /// JSON pointer into the file.
+    pub pointer: String,
+    /// 1-based line and column, when known.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{level}[{}]: {}\n  --> {}",
+            self.code, self.message, self.file
+        )?;
+        if let Some((line, column)) = self.position {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, " (#{})", self.pointer)
+    }
+}
+
+/// Diagnostics collected during one run.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Adds one.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    /// Whether any is an error.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// All of them, in the order found.
+    pub fn items(&self) -> &[Diagnostic] {
+        &self.items
+    }
+
+    /// Turns every warning into an error (`--strict`).
+    pub fn make_strict(&mut self) {
+        for item in &mut self.items {
+            item.severity = Severity::Error;
+        }
+    }
+
+    /// Whether one has `code`.
+    pub fn has(&self, code: Code) -> bool {
+        self.items.iter().any(|d| d.code == code)
+    }
+
+    /// Sorts by file, position and code, and drops exact repeats.
+    pub fn finish(&mut self) {
+        self.items.sort_by(|a, b| {
+            (&a.file, a.position, &a.pointer, a.code)
+                .cmp(&(&b.file, b.position, &b.pointer, b.code))
+        });
+        self.items.dedup();
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for item in &self.items {
+            writeln!(f, "{item}")?;
+        }
+        Ok(())
+    }
+}

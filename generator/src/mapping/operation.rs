@@ -1,0 +1,649 @@
+//! One operation → the parts of its tool: parameters and body as input properties with their
+//! wire binding, the success output, the declared error responses, the security plan.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::Cx;
+use crate::diag::{Code, Severity};
+use crate::load::Loc;
+use crate::model::{Body, Encoding, ErrorVariant, Output, Param, ParamIn};
+use crate::names::Unique;
+use crate::schemas::Normalizer;
+
+/// What one operation yields before names and CLI paths are settled document-wide.
+pub struct Parts {
+    pub params: Vec<Param>,
+    pub body: Option<Body>,
+    pub output: Output,
+    pub errors: Vec<ErrorVariant>,
+    pub security: Vec<Vec<String>>,
+}
+
+/// Headers the OpenAPI specification says to ignore as parameters.
+const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+
+pub fn parts(
+    cx: &mut Cx,
+    path: &str,
+    op: &Value,
+    op_loc: &Loc,
+    item: &Value,
+    item_loc: &Loc,
+) -> Parts {
+    let mut properties = Unique::default();
+    let has_body = op.get("requestBody").is_some();
+    if has_body {
+        properties.reserve("body");
+    }
+    let params = parameters(cx, path, op, op_loc, item, item_loc, &mut properties);
+    let body = if has_body {
+        request_body(cx, op, op_loc)
+    } else {
+        None
+    };
+    let (output, errors) = responses(cx, op, op_loc);
+    let security = match op.get("security") {
+        Some(requirements) => security(cx, requirements, &op_loc.at("security")),
+        None => cx.default_security.clone(),
+    };
+    Parts {
+        params,
+        body,
+        output,
+        errors,
+        security,
+    }
+}
+
+/// Path-item and operation parameters merged (the operation's win), in the order path, query,
+/// header, cookie, each named by its snake_case identifier made unique.
+fn parameters(
+    cx: &mut Cx,
+    path: &str,
+    op: &Value,
+    op_loc: &Loc,
+    item: &Value,
+    item_loc: &Loc,
+    properties: &mut Unique,
+) -> Vec<Param> {
+    let mut merged: BTreeMap<(String, String), (Value, Loc)> = BTreeMap::new();
+    let mut order: Vec<(String, String)> = Vec::new();
+    for (list, loc) in [
+        (item.get("parameters"), item_loc.at("parameters")),
+        (op.get("parameters"), op_loc.at("parameters")),
+    ] {
+        let Some(Value::Array(list)) = list else {
+            continue;
+        };
+        for (i, raw) in list.iter().enumerate() {
+            let at = loc.at(&i.to_string());
+            let Some((param, param_loc)) = cx.doc.deref(raw, &at, cx.diags) else {
+                continue;
+            };
+            let (Some(name), Some(location)) = (
+                param.get("name").and_then(Value::as_str),
+                param.get("in").and_then(Value::as_str),
+            ) else {
+                cx.diags.push(cx.doc.diag(
+                    Code::MissingField,
+                    Severity::Error,
+                    &param_loc,
+                    "a parameter needs `name` and `in`: add them".to_string(),
+                ));
+                continue;
+            };
+            let key = (location.to_string(), name.to_string());
+            if !merged.contains_key(&key) {
+                order.push(key.clone());
+            }
+            merged.insert(key, (param.clone(), param_loc));
+        }
+    }
+    let template_vars = path_variables(path);
+    let mut out = Vec::new();
+    for location in [
+        ParamIn::Path,
+        ParamIn::Query,
+        ParamIn::Header,
+        ParamIn::Cookie,
+    ] {
+        for key in order.iter().filter(|(l, _)| l == location.as_str()) {
+            let (param, loc) = &merged[key];
+            let name = &key.1;
+            if location == ParamIn::Header
+                && IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str())
+            {
+                continue;
+            }
+            if location == ParamIn::Path && !template_vars.contains(name) {
+                cx.diags.push(cx.doc.diag(
+                    Code::PathParameter,
+                    Severity::Warning,
+                    loc,
+                    format!("path parameter `{name}` does not appear in the path template; it is ignored"),
+                ));
+                continue;
+            }
+            out.push(parameter(cx, param, loc, name, location, properties));
+        }
+    }
+    for var in template_vars {
+        if !out
+            .iter()
+            .any(|p| p.location == ParamIn::Path && p.wire_name == var)
+        {
+            cx.diags.push(cx.doc.diag(
+                Code::PathParameter,
+                Severity::Warning,
+                op_loc,
+                format!("the path template names `{{{var}}}` but no parameter declares it; it is taken as a required string"),
+            ));
+            let property = unique_property(properties, &var, ParamIn::Path);
+            out.push(Param {
+                property,
+                wire_name: var,
+                location: ParamIn::Path,
+                style: "simple".into(),
+                explode: false,
+                required: true,
+                allow_reserved: false,
+                content_type: None,
+                schema: json!({"type": "string"}),
+            });
+        }
+    }
+    out
+}
+
+fn unique_property(properties: &mut Unique, wire: &str, location: ParamIn) -> String {
+    let base = crate::names::snake(wire);
+    if properties.reserve(&base) {
+        return base;
+    }
+    properties.claim(&format!("{base}_{}", location.as_str()), "_")
+}
+
+fn parameter(
+    cx: &mut Cx,
+    param: &Value,
+    loc: &Loc,
+    name: &str,
+    location: ParamIn,
+    properties: &mut Unique,
+) -> Param {
+    let property = unique_property(properties, name, location);
+    if property != crate::names::snake(name) {
+        cx.diags.push(cx.doc.diag(
+            Code::Renamed,
+            Severity::Warning,
+            loc,
+            format!("parameter `{name}` ({}) collides with another input property and becomes `{property}`", location.as_str()),
+        ));
+    }
+    let mut required = param
+        .get("required")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if location == ParamIn::Path && !required {
+        cx.diags.push(cx.doc.diag(
+            Code::PathParameter,
+            Severity::Warning,
+            loc,
+            format!("path parameter `{name}` must be required (a path cannot leave it out); it is treated as required: add `required: true`"),
+        ));
+        required = true;
+    }
+    let default_style = match location {
+        ParamIn::Query | ParamIn::Cookie => "form",
+        ParamIn::Path | ParamIn::Header => "simple",
+    };
+    let style = param
+        .get("style")
+        .and_then(Value::as_str)
+        .unwrap_or(default_style)
+        .to_string();
+    let explode = param
+        .get("explode")
+        .and_then(Value::as_bool)
+        .unwrap_or(style == "form");
+    let allow_reserved = param
+        .get("allowReserved")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let (mut schema, content_type) = match (
+        param.get("schema"),
+        param.get("content").and_then(Value::as_object),
+    ) {
+        (Some(schema), _) => (
+            Normalizer::new(cx.doc, cx.diags).normalize(schema, &loc.at("schema")),
+            None,
+        ),
+        (None, Some(content)) => match content.iter().next() {
+            Some((media, media_obj)) => {
+                let schema_loc = loc.at("content").at(media).at("schema");
+                let schema = media_obj.get("schema").map_or(json!({}), |s| {
+                    Normalizer::new(cx.doc, cx.diags).normalize(s, &schema_loc)
+                });
+                (schema, Some(media.clone()))
+            }
+            None => (json!({}), None),
+        },
+        (None, None) => {
+            cx.diags.push(cx.doc.diag(
+                Code::MissingField,
+                Severity::Warning,
+                loc,
+                format!(
+                    "parameter `{name}` has neither `schema` nor `content`; it is taken as a string"
+                ),
+            ));
+            (json!({"type": "string"}), None)
+        }
+    };
+    if let (Value::Object(map), Some(description)) = (
+        &mut schema,
+        param.get("description").and_then(Value::as_str),
+    ) && !map.contains_key("description")
+    {
+        map.insert("description".into(), description.into());
+    }
+    Param {
+        property,
+        wire_name: name.to_string(),
+        location,
+        style,
+        explode,
+        required,
+        allow_reserved,
+        content_type,
+        schema,
+    }
+}
+
+/// The `{name}` variables of a path template.
+fn path_variables(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let var = &rest[open + 1..open + close];
+        if !var.is_empty() && !out.iter().any(|v| v == var) {
+            out.push(var.to_string());
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+/// Media types in preference order: JSON, then form, multipart, bytes, text, then the rest.
+fn preference(media: &str) -> (u8, String) {
+    let rank = match Encoding::of(media) {
+        Encoding::Json if media.starts_with("application/json") => 0,
+        Encoding::Json => 1,
+        Encoding::Form => 2,
+        Encoding::Multipart => 3,
+        Encoding::Bytes if media.starts_with("application/octet-stream") => 4,
+        Encoding::Text if media.starts_with("text/plain") => 5,
+        Encoding::Text => 6,
+        Encoding::Bytes => 7,
+    };
+    (rank, media.to_string())
+}
+
+fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
+    let at = op_loc.at("requestBody");
+    let (body, body_loc) = cx.doc.deref(op.get("requestBody")?, &at, cx.diags)?;
+    let content = body.get("content").and_then(Value::as_object)?;
+    let mut media: Vec<&String> = content.keys().collect();
+    media.sort_by_key(|m| preference(m));
+    let chosen = (*media.first()?).clone();
+    let encoding = Encoding::of(&chosen);
+    let schema_loc = body_loc.at("content").at(&chosen).at("schema");
+    let schema = match (encoding, content[&chosen].get("schema")) {
+        (Encoding::Text, _) => json!({"type": "string"}),
+        (Encoding::Bytes, _) => bytes_schema(),
+        (_, Some(schema)) => Normalizer::new(cx.doc, cx.diags).normalize(schema, &schema_loc),
+        (_, None) => json!({}),
+    };
+    Some(Body {
+        property: "body".to_string(),
+        content_type: chosen.clone(),
+        encoding,
+        required: body
+            .get("required")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        schema,
+        alternatives: media.iter().skip(1).map(|m| (*m).clone()).collect(),
+    })
+}
+
+/// Raw bytes as they travel in JSON input and output: a base64 string.
+pub fn bytes_schema() -> Value {
+    json!({"type": "string", "contentEncoding": "base64"})
+}
+
+/// Whether a response key is a valid status: `100`–`599`, `1XX`–`5XX` or `default`.
+fn valid_status(key: &str) -> bool {
+    let bytes = key.as_bytes();
+    key == "default"
+        || (bytes.len() == 3
+            && (b'1'..=b'5').contains(&bytes[0])
+            && ((bytes[1].is_ascii_digit() && bytes[2].is_ascii_digit()) || &key[1..] == "XX"))
+}
+
+fn responses(cx: &mut Cx, op: &Value, op_loc: &Loc) -> (Output, Vec<ErrorVariant>) {
+    let at = op_loc.at("responses");
+    let Some(responses) = op.get("responses").and_then(Value::as_object) else {
+        return (Output::None, Vec::new());
+    };
+    let mut valid: Vec<(&String, &Value, Loc)> = Vec::new();
+    for (key, response) in responses {
+        let loc = at.at(key);
+        if key.starts_with("x-") {
+            continue;
+        }
+        if !valid_status(key) {
+            cx.diags.push(cx.doc.diag(
+                Code::InvalidField,
+                Severity::Warning,
+                &loc,
+                format!("`{key}` is not a status code (100-599), a range (1XX-5XX) or `default`; this response is ignored"),
+            ));
+            continue;
+        }
+        let Some((response, loc)) = cx.doc.deref(response, &loc, cx.diags) else {
+            continue;
+        };
+        valid.push((key, response, loc));
+    }
+    // Success: the lowest exact 2xx with content, else 2XX.
+    let mut success: Vec<&(&String, &Value, Loc)> = valid
+        .iter()
+        .filter(|(k, r, _)| k.starts_with('2') && has_content(r))
+        .collect();
+    success.sort_by_key(|(k, _, _)| (k.ends_with("XX"), (*k).clone()));
+    let output = match success.first() {
+        Some((key, response, loc)) => body_output(cx, key, response, loc),
+        None => Output::None,
+    };
+    let mut errors = Vec::new();
+    for (key, response, loc) in &valid {
+        if key.starts_with('2') {
+            continue;
+        }
+        let Some(content) = response.get("content").and_then(Value::as_object) else {
+            continue;
+        };
+        let mut json_media: Vec<&String> = content
+            .keys()
+            .filter(|m| Encoding::of(m) == Encoding::Json)
+            .collect();
+        json_media.sort_by_key(|m| preference(m));
+        let Some(media) = json_media.first() else {
+            continue;
+        };
+        let schema_loc = loc.at("content").at(media).at("schema");
+        let schema = content[*media].get("schema").map_or(json!({}), |s| {
+            Normalizer::new(cx.doc, cx.diags).normalize(s, &schema_loc)
+        });
+        errors.push(ErrorVariant {
+            kind: format!("http_{key}"),
+            status: (*key).clone(),
+            content_type: (*media).clone(),
+            schema,
+        });
+    }
+    // Exact codes beat ranges beat `default`.
+    errors.sort_by_key(|e| {
+        (
+            e.status == "default",
+            e.status.ends_with("XX"),
+            e.status.clone(),
+        )
+    });
+    (output, errors)
+}
+
+fn has_content(response: &Value) -> bool {
+    response
+        .get("content")
+        .and_then(Value::as_object)
+        .is_some_and(|c| !c.is_empty())
+}
+
+fn body_output(cx: &mut Cx, key: &str, response: &Value, loc: &Loc) -> Output {
+    let content = response
+        .get("content")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut media: Vec<&String> = content.keys().collect();
+    media.sort_by_key(|m| preference(m));
+    let Some(chosen) = media.first() else {
+        return Output::None;
+    };
+    let encoding = match Encoding::of(chosen) {
+        Encoding::Form | Encoding::Multipart => Encoding::Bytes,
+        other => other,
+    };
+    let schema = match encoding {
+        Encoding::Json => content[*chosen].get("schema").map_or(json!({}), |s| {
+            Normalizer::new(cx.doc, cx.diags)
+                .normalize(s, &loc.at("content").at(chosen).at("schema"))
+        }),
+        Encoding::Text => json!({"type": "string"}),
+        _ => bytes_schema(),
+    };
+    Output::Body {
+        status: key.to_string(),
+        content_type: (*chosen).clone(),
+        encoding,
+        schema,
+    }
+}
+
+/// Security requirements: alternatives (OR) of scheme names (AND); `{}` is anonymous.
+pub fn security(cx: &mut Cx, requirements: &Value, loc: &Loc) -> Vec<Vec<String>> {
+    let Some(list) = requirements.as_array() else {
+        cx.diags.push(cx.doc.diag(
+            Code::InvalidField,
+            Severity::Warning,
+            loc,
+            "`security` must be a list of requirement objects; it is ignored".to_string(),
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, requirement) in list.iter().enumerate() {
+        let Some(map) = requirement.as_object() else {
+            continue;
+        };
+        let mut all = Vec::new();
+        for name in map.keys() {
+            if cx.schemes.contains_key(name) {
+                all.push(name.clone());
+            } else {
+                cx.diags.push(cx.doc.diag(
+                    Code::UnresolvedRef,
+                    Severity::Warning,
+                    &loc.at(&i.to_string()).at(name),
+                    format!("security scheme `{name}` is not defined under components.securitySchemes; it is ignored"),
+                ));
+            }
+        }
+        if !all.is_empty() || map.is_empty() {
+            out.push(all);
+        }
+    }
+    out
+}
+
+/// The JSON object recorded as the tool's `source.binding`.
+pub fn binding(method: &str, path: &str, parts: &Parts) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("method".into(), method.to_ascii_uppercase().into());
+    out.insert("path".into(), path.into());
+    let params: Vec<Value> = parts
+        .params
+        .iter()
+        .map(|p| {
+            let mut entry = json!({
+                "property": p.property,
+                "in": p.location.as_str(),
+                "name": p.wire_name,
+                "style": p.style,
+                "explode": p.explode,
+                "required": p.required,
+            });
+            if p.allow_reserved {
+                entry["allowReserved"] = true.into();
+            }
+            if let Some(media) = &p.content_type {
+                entry["contentType"] = media.clone().into();
+            }
+            entry
+        })
+        .collect();
+    if !params.is_empty() {
+        out.insert("parameters".into(), params.into());
+    }
+    if let Some(body) = &parts.body {
+        let mut entry = json!({
+            "property": body.property,
+            "contentType": body.content_type,
+            "encoding": body.encoding.as_str(),
+            "required": body.required,
+        });
+        if !body.alternatives.is_empty() {
+            entry["alternatives"] = body.alternatives.clone().into();
+        }
+        out.insert("body".into(), entry);
+    }
+    if let Output::Body {
+        status,
+        content_type,
+        encoding,
+        ..
+    } = &parts.output
+    {
+        out.insert(
+            "response".into(),
+            json!({"status": status, "contentType": content_type, "encoding": encoding.as_str()}),
+        );
+    }
+    if !parts.errors.is_empty() {
+        let errors: Vec<Value> = parts
+            .errors
+            .iter()
+            .map(|e| json!({"kind": e.kind, "status": e.status, "contentType": e.content_type}))
+            .collect();
+        out.insert("errors".into(), errors.into());
+    }
+    out.insert("security".into(), json!(parts.security));
+    out
+}
+
+/// The tool's error schema: one variant per declared error response, plus `upstream_error`.
+pub fn error_schema(errors: &[ErrorVariant]) -> Value {
+    let mut variants: Vec<Value> = errors
+        .iter()
+        .map(|e| {
+            let status = match e.status.as_str() {
+                "default" => json!({"type": "integer", "minimum": 100, "maximum": 599}),
+                s if s.ends_with("XX") => {
+                    let hundred = (s.as_bytes()[0] - b'0') as u64 * 100;
+                    json!({"type": "integer", "minimum": hundred, "maximum": hundred + 99})
+                }
+                s => json!({"const": s.parse::<u64>().unwrap_or_default()}),
+            };
+            json!({
+                "type": "object",
+                "properties": {"kind": {"const": e.kind}, "status": status, "body": e.schema},
+                "required": ["kind", "status", "body"],
+                "additionalProperties": false
+            })
+        })
+        .collect();
+    variants.push(json!({
+        "type": "object",
+        "description": "The upstream answered with an undeclared status or a body that could not be parsed. The body and headers are never included.",
+        "properties": {
+            "kind": {"const": "upstream_error"},
+            "status": {"type": "integer"},
+            "reason": {"type": "string"}
+        },
+        "required": ["kind", "status", "reason"],
+        "additionalProperties": false
+    }));
+    json!({"oneOf": variants})
+}
+
+/// The tool's input schema: one closed object of every parameter and the body.
+pub fn input_schema(parts: &Parts) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for p in &parts.params {
+        properties.insert(p.property.clone(), p.schema.clone());
+        if p.required {
+            required.push(Value::from(p.property.clone()));
+        }
+    }
+    if let Some(body) = &parts.body {
+        properties.insert(body.property.clone(), body.schema.clone());
+        if body.required {
+            required.push(Value::from(body.property.clone()));
+        }
+    }
+    let mut schema = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        schema["required"] = required.into();
+    }
+    schema["additionalProperties"] = false.into();
+    schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_variables_are_found_once_each() {
+        assert_eq!(path_variables("/a/{x}/b/{y}.{x}"), ["x", "y"]);
+        assert!(path_variables("/plain").is_empty());
+    }
+
+    #[test]
+    fn status_keys_are_checked() {
+        for ok in ["200", "404", "2XX", "default", "599"] {
+            assert!(valid_status(ok), "{ok}");
+        }
+        for bad in ["600", "2xx", "20", "abc", "099"] {
+            assert!(!valid_status(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn json_media_types_are_preferred() {
+        let mut media = vec![
+            "text/plain",
+            "application/xml",
+            "application/vnd.api+json",
+            "application/json",
+        ];
+        media.sort_by_key(|m| preference(m));
+        assert_eq!(
+            media,
+            [
+                "application/json",
+                "application/vnd.api+json",
+                "text/plain",
+                "application/xml"
+            ]
+        );
+    }
+}

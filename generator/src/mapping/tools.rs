@@ -1,0 +1,542 @@
+//! The document-wide part of the mapping: tool names and CLI paths made unique, hints checked
+//! against methods, and each operation's contract assembled into a catalog entry.
+
+use std::collections::BTreeMap;
+
+use harness_runtime::catalog::{
+    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
+    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, ToolCli,
+};
+use harness_runtime::cli_names::{self, ArgumentName};
+use serde_json::Value;
+
+use super::operation::{self, Parts};
+use super::{Cx, METHODS};
+use crate::diag::{Code, Severity};
+use crate::load::Loc;
+use crate::model::{Operation, Output};
+use crate::names::{self, Unique};
+use crate::xharn::{self, DocumentExt, MethodHints, OperationExt};
+
+pub struct Tools {
+    pub operations: Vec<Operation>,
+    pub cli_commands: Vec<CommandSpec>,
+}
+
+/// One operation before names are settled.
+struct Draft {
+    loc: Loc,
+    operation_id: Option<String>,
+    method: String,
+    path: String,
+    ext: OperationExt,
+    parts: Parts,
+    tag: Option<String>,
+    summary: Option<String>,
+    description: Option<String>,
+}
+
+pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
+    let drafts = drafts(cx);
+    let names = tool_names(cx, &drafts);
+    let open_world = ext
+        .annotation_defaults
+        .as_ref()
+        .and_then(|d| d.open_world_hint)
+        .unwrap_or(true);
+    let mut operations = Vec::with_capacity(drafts.len());
+    let mut paths = CliPaths::default();
+    let mut used_tags = Vec::new();
+    for (draft, name) in drafts.into_iter().zip(names) {
+        let Some(name) = name else { continue };
+        let entry = entry(cx, &draft, name, open_world, &mut paths);
+        if entry.allows(Audience::Cli)
+            && let (Some(tag), true) = (
+                &draft.tag,
+                draft
+                    .ext
+                    .cli
+                    .as_ref()
+                    .and_then(|c| c.command.as_ref())
+                    .is_none(),
+            )
+            && !used_tags.contains(tag)
+        {
+            used_tags.push(tag.clone());
+        }
+        operations.push(Operation {
+            loc: draft.loc,
+            operation_id: draft.operation_id,
+            method: draft.method,
+            path: draft.path,
+            expose: draft.ext.expose.unwrap_or(true),
+            entry,
+            params: draft.parts.params,
+            body: draft.parts.body,
+            output: draft.parts.output,
+            errors: draft.parts.errors,
+            security: draft.parts.security,
+        });
+    }
+    Tools {
+        operations,
+        cli_commands: cli_commands(cx, ext, &used_tags),
+    }
+}
+
+fn drafts(cx: &mut Cx) -> Vec<Draft> {
+    let mut out = Vec::new();
+    let Some(Value::Object(paths)) = cx.doc.root().get("paths") else {
+        return out;
+    };
+    for (path, raw_item) in paths {
+        if path.starts_with("x-") {
+            continue;
+        }
+        let item_loc = Loc::main("/paths").at(path);
+        let Some((item, item_loc)) = cx.doc.deref(raw_item, &item_loc, cx.diags) else {
+            continue;
+        };
+        for method in METHODS {
+            let Some(op) = item.get(*method).filter(|op| op.is_object()) else {
+                continue;
+            };
+            let loc = item_loc.at(method);
+            let operation_id = op
+                .get("operationId")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let what = match &operation_id {
+                Some(id) => format!("operation `{id}`"),
+                None => format!("operation `{} {path}`", method.to_ascii_uppercase()),
+            };
+            let ext: OperationExt = match op.get("x-harn") {
+                Some(value) => xharn::parse(value, &loc.at("x-harn"), &what, cx.doc, cx.diags)
+                    .unwrap_or_default(),
+                None => OperationExt::default(),
+            };
+            let parts = operation::parts(cx, path, op, &loc, item, &item_loc);
+            let text = |field: &str| {
+                op.get(field)
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+            };
+            out.push(Draft {
+                operation_id,
+                method: method.to_string(),
+                path: path.clone(),
+                tag: op
+                    .get("tags")
+                    .and_then(|t| t.get(0))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                summary: text("summary"),
+                description: text("description"),
+                ext,
+                parts,
+                loc,
+            });
+        }
+    }
+    out
+}
+
+/// Explicit `x-harn.name`s first (a clash between two is an error), then defaults made unique
+/// with `_2`, `_3`, … (reported). `None` for an operation whose explicit name was refused.
+fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
+    let mut unique = Unique::default();
+    let mut explicit: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out: Vec<Option<String>> = vec![None; drafts.len()];
+    for (i, draft) in drafts.iter().enumerate() {
+        let Some(name) = &draft.ext.name else {
+            continue;
+        };
+        let at = draft.loc.at("x-harn").at("name");
+        if !xharn::valid_tool_name(name) {
+            cx.diags.push(
+                cx.doc.diag(
+                    Code::XHarnInvalid,
+                    Severity::Error,
+                    &at,
+                    "x-harn.name must match ^[A-Za-z0-9_.-]+$ and be at most 128 characters"
+                        .to_string(),
+                ),
+            );
+            continue;
+        }
+        if let Some(&first) = explicit.get(name) {
+            cx.diags.push(cx.doc.diag(
+                Code::Conflict,
+                Severity::Error,
+                &at,
+                format!(
+                    "tool name `{name}` is also given to {} {}: give one of them another x-harn.name",
+                    drafts[first].method.to_ascii_uppercase(),
+                    drafts[first].path
+                ),
+            ));
+            continue;
+        }
+        explicit.insert(name.clone(), i);
+        unique.reserve(name);
+        out[i] = Some(name.clone());
+    }
+    for (i, draft) in drafts.iter().enumerate() {
+        if draft.ext.name.is_some() {
+            continue;
+        }
+        let base = match &draft.operation_id {
+            Some(id) => names::tool_name(id),
+            None => names::tool_name(&format!("{}_{}", draft.method, draft.path)),
+        };
+        let name = unique.claim(&base, "_");
+        if name != base {
+            cx.diags.push(cx.doc.diag(
+                Code::Renamed,
+                Severity::Warning,
+                &draft.loc,
+                format!("the tool name `{base}` is taken by another operation; this one is named `{name}` (set x-harn.name to choose)"),
+            ));
+        }
+        out[i] = Some(name);
+    }
+    out
+}
+
+/// CLI paths claimed so far, for collision checks among CLI tools.
+#[derive(Default)]
+struct CliPaths {
+    leaves: BTreeMap<Vec<String>, Loc>,
+}
+
+impl CliPaths {
+    fn conflicts_with(&self, path: &[String]) -> Option<&Loc> {
+        if let Some(loc) = self.leaves.get(path) {
+            return Some(loc);
+        }
+        // A leaf that is a prefix of this path, or this path a prefix of a leaf.
+        (1..path.len())
+            .find_map(|n| self.leaves.get(&path[..n]))
+            .or_else(|| {
+                self.leaves
+                    .range(path.to_vec()..)
+                    .next()
+                    .filter(|(k, _)| k.len() > path.len() && k.starts_with(path))
+                    .map(|(_, l)| l)
+            })
+    }
+}
+
+fn entry(
+    cx: &mut Cx,
+    draft: &Draft,
+    name: String,
+    open_world: bool,
+    paths: &mut CliPaths,
+) -> Entry {
+    let ext = &draft.ext;
+    let hints = MethodHints::of(&draft.method);
+    if let Some(given) = &ext.annotations {
+        for field in hints.contradictions(given) {
+            cx.diags.push(cx.doc.diag(
+                Code::XHarnContradicts,
+                Severity::Error,
+                &draft.loc.at("x-harn").at("annotations").at(field),
+                format!(
+                    "`{field}` contradicts what {} implies: annotations may refine the method's meaning, never reverse it; remove it",
+                    draft.method.to_ascii_uppercase()
+                ),
+            ));
+        }
+    }
+    let audiences = match &ext.governance {
+        Some(governance) => match Audiences::from_any(governance.audiences.iter().copied()) {
+            Ok(audiences) if audiences.as_slice().len() == governance.audiences.len() => audiences,
+            _ => {
+                cx.diags.push(cx.doc.diag(
+                    Code::XHarnInvalid,
+                    Severity::Error,
+                    &draft.loc.at("x-harn").at("governance").at("audiences"),
+                    "audiences must list at least one of cli, mcp, catalog, dashboard, agent, each once".to_string(),
+                ));
+                Audiences::default()
+            }
+        },
+        None => Audiences::default(),
+    };
+    let safe = matches!(
+        draft.method.as_str(),
+        "get" | "head" | "options" | "trace" | "query"
+    );
+    let title = ext
+        .title
+        .clone()
+        .or_else(|| draft.summary.clone().and_then(|s| NonBlank::new(s).ok()))
+        .or_else(|| NonBlank::new(name.clone()).ok());
+    let description = draft
+        .description
+        .clone()
+        .or_else(|| draft.summary.clone())
+        .and_then(|d| NonBlank::new(d).ok());
+    let output_schema = match &draft.parts.output {
+        Output::Body { schema, .. } => SchemaDoc::new(schema.clone()).ok(),
+        Output::None => None,
+    };
+    let input = operation::input_schema(&draft.parts);
+    let mut cli = ToolCli::at(cli_path(
+        cx,
+        draft,
+        &name,
+        audiences.contains(Audience::Cli),
+        paths,
+    ));
+    if let Some(cli_ext) = &ext.cli {
+        cli.aliases = cli_ext.aliases.clone();
+        cli.hidden = cli_ext.hidden.unwrap_or(false);
+        cli.arguments = argument_specs(cx, draft, &cli_ext.arguments);
+    }
+    settle_option_names(&input, &mut cli.arguments);
+    Entry {
+        name: non_blank(name, "tool"),
+        title,
+        description,
+        input_schema: ObjectSchema::new(input).expect("an input schema is an object schema"),
+        output_schema,
+        error_schema: SchemaDoc::new(operation::error_schema(&draft.parts.errors)).ok(),
+        annotations: Some(hints.resolve(ext.annotations.as_ref(), open_world)),
+        icons: ext.icons.clone(),
+        execution: ext.execution,
+        governance: Governance { audiences },
+        cli,
+        namespace: ext.namespace.clone(),
+        defer_loading: ext.defer_loading.unwrap_or(false),
+        source: Some(Source {
+            kind: non_blank("openapi".to_string(), "openapi"),
+            id: draft
+                .operation_id
+                .clone()
+                .and_then(|id| NonBlank::new(id).ok()),
+            binding: Some(operation::binding(&draft.method, &draft.path, &draft.parts)),
+        }),
+        policy: Some(Policy {
+            kind: if safe {
+                PolicyKind::Fetch
+            } else {
+                PolicyKind::Execute
+            },
+            side_effect_level: SideEffectLevel::Network,
+        }),
+        meta: ext.meta.clone(),
+    }
+}
+
+fn non_blank(text: String, fallback: &'static str) -> NonBlank {
+    NonBlank::new(text).unwrap_or_else(|_| NonBlank::new(fallback).expect("a non-blank literal"))
+}
+
+/// The tool's command: `x-harn.cli.command`, else `[first tag, name]` in kebab-case. Among CLI
+/// tools, a clash with an explicit command is an error; a derived one is renamed and reported.
+fn cli_path(
+    cx: &mut Cx,
+    draft: &Draft,
+    name: &str,
+    is_cli: bool,
+    paths: &mut CliPaths,
+) -> CommandPath {
+    let explicit = draft.ext.cli.as_ref().and_then(|c| c.command.as_ref());
+    let explicit_loc = draft.loc.at("x-harn").at("cli").at("command");
+    let derived = || -> Vec<String> {
+        let mut segments: Vec<String> = draft.tag.iter().map(|t| names::kebab(t)).collect();
+        segments.push(names::kebab(name));
+        segments
+    };
+    let mut segments = match explicit {
+        Some(command) => {
+            let segments = command.segments();
+            if CommandPath::parse(segments.iter().map(String::as_str)).is_ok() {
+                segments
+            } else {
+                cx.diags.push(cx.doc.diag(
+                    Code::XHarnInvalid,
+                    Severity::Error,
+                    &explicit_loc,
+                    "x-harn.cli.command needs one or more segments matching ^[A-Za-z0-9_][A-Za-z0-9_-]*$".to_string(),
+                ));
+                derived()
+            }
+        }
+        None => derived(),
+    };
+    if is_cli {
+        if let Some(other) = paths.conflicts_with(&segments).cloned() {
+            if explicit.is_some() {
+                cx.diags.push(cx.doc.diag(
+                    Code::Conflict,
+                    Severity::Error,
+                    &explicit_loc,
+                    format!(
+                        "command `{}` clashes with the command of the operation at #{}: give one of them another x-harn.cli.command",
+                        segments.join(" "),
+                        other.pointer
+                    ),
+                ));
+            } else {
+                let original = segments.join(" ");
+                segments = free_variant(paths, segments);
+                cx.diags.push(cx.doc.diag(
+                    Code::Renamed,
+                    Severity::Warning,
+                    &draft.loc,
+                    format!(
+                        "command `{original}` is taken (#{}); this tool's command is `{}` (set x-harn.cli.command to choose)",
+                        other.pointer,
+                        segments.join(" ")
+                    ),
+                ));
+            }
+        }
+        paths.leaves.insert(segments.clone(), draft.loc.clone());
+    }
+    CommandPath::parse(segments.iter().map(String::as_str)).unwrap_or_else(|_| {
+        CommandPath::parse([name])
+            .unwrap_or_else(|_| CommandPath::parse(["tool"]).expect("a valid literal"))
+    })
+}
+
+/// The first variant of `segments` that clashes with nothing: the last segment numbered, or,
+/// when a shorter command is in the way, the whole path joined into one segment and numbered.
+fn free_variant(paths: &CliPaths, segments: Vec<String>) -> Vec<String> {
+    let last = segments.len() - 1;
+    for n in 2..1000 {
+        let mut candidate = segments.clone();
+        candidate[last] = format!("{}-{n}", segments[last]);
+        if paths.conflicts_with(&candidate).is_none() {
+            return candidate;
+        }
+    }
+    let joined = segments.join("-");
+    let mut n = 2;
+    loop {
+        let candidate = vec![format!("{joined}-{n}")];
+        if paths.conflicts_with(&candidate).is_none() {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// `x-harn.cli.arguments`, keyed by wire name (or `body`), re-keyed by input property.
+fn argument_specs(
+    cx: &mut Cx,
+    draft: &Draft,
+    given: &BTreeMap<String, ArgumentSpec>,
+) -> BTreeMap<String, ArgumentSpec> {
+    let mut out = BTreeMap::new();
+    for (key, spec) in given {
+        let property = draft
+            .parts
+            .params
+            .iter()
+            .find(|p| &p.wire_name == key)
+            .map(|p| p.property.clone())
+            .or_else(|| {
+                draft
+                    .parts
+                    .body
+                    .as_ref()
+                    .filter(|_| key == "body")
+                    .map(|b| b.property.clone())
+            });
+        match property {
+            Some(property) => {
+                out.insert(property, spec.clone());
+            }
+            None => cx.diags.push(cx.doc.diag(
+                Code::XHarnInvalid,
+                Severity::Error,
+                &draft.loc.at("x-harn").at("cli").at("arguments").at(key),
+                format!("x-harn.cli.arguments names `{key}`, which is neither a parameter of this operation nor `body`"),
+            )),
+        }
+    }
+    out
+}
+
+/// Gives every property whose default option name is reserved or already used another
+/// `long`, recorded in its argument spec: `<name>-value`, then numbered.
+fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentSpec>) {
+    let Some(Value::Object(properties)) = input.get("properties") else {
+        return;
+    };
+    let mut taken = Unique::default();
+    for name in cli_names::RESERVED_LONG {
+        taken.reserve(name);
+    }
+    // Explicit names are claimed first, so a default never takes one.
+    for spec in arguments.values() {
+        if let Some(long) = &spec.long {
+            taken.reserve(long);
+        }
+        for alias in &spec.aliases {
+            taken.reserve(alias);
+        }
+    }
+    for property in properties.keys() {
+        let spec = arguments.get(property);
+        if spec.is_some_and(|s| s.long.is_some() || s.position.is_some()) {
+            continue;
+        }
+        let Some(ArgumentName::Long(default)) =
+            cli_names::argument_names(property, spec).into_iter().next()
+        else {
+            continue;
+        };
+        if taken.reserve(&default) {
+            continue;
+        }
+        let renamed = taken.claim(&format!("{default}-value"), "-");
+        let long = harness_runtime::catalog::OptionName::new(renamed).ok();
+        arguments.entry(property.clone()).or_default().long = long;
+    }
+}
+
+/// Parent-command metadata: one per tag used as a CLI parent (title from `x-displayName` or the
+/// tag's name, description from the tag), overridden by `x-harn.cli.commands`.
+fn cli_commands(cx: &mut Cx, ext: &DocumentExt, used_tags: &[String]) -> Vec<CommandSpec> {
+    let tags: Vec<&Value> = match cx.doc.root().get("tags") {
+        Some(Value::Array(tags)) => tags.iter().collect(),
+        _ => Vec::new(),
+    };
+    let mut out: Vec<CommandSpec> = Vec::new();
+    for tag in used_tags {
+        let declared = tags
+            .iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(tag));
+        let text = |field: &str| {
+            declared
+                .and_then(|t| t.get(field))
+                .and_then(Value::as_str)
+                .and_then(|s| NonBlank::new(s.trim()).ok())
+        };
+        let Ok(command) = CommandPath::parse([names::kebab(tag).as_str()]) else {
+            continue;
+        };
+        out.push(CommandSpec {
+            command,
+            title: text("x-displayName").or_else(|| NonBlank::new(tag.clone()).ok()),
+            description: text("description"),
+            aliases: Vec::new(),
+            hidden: false,
+            display_order: None,
+        });
+    }
+    for explicit in ext.cli.iter().flat_map(|c| c.commands.iter()) {
+        match out.iter_mut().find(|c| c.command == explicit.command) {
+            Some(existing) => *existing = explicit.clone(),
+            None => out.push(explicit.clone()),
+        }
+    }
+    out
+}

@@ -1,0 +1,136 @@
+//! Names derived from a document: tool names, CLI segments, property names; and the
+//! deterministic, reported uniquifying of each.
+
+use std::collections::BTreeSet;
+
+use heck::{ToKebabCase, ToSnakeCase};
+use sha2::{Digest, Sha256};
+
+/// Longest default tool name (MCP clients commonly cap names at 64 characters).
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Rust keywords (strict and reserved, 2024 edition): a default tool name equal to one gets a
+/// trailing `_`, so the SDK function of the same name is an ordinary identifier.
+pub const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// `text` in snake_case restricted to `[a-z0-9_]`, never empty, never starting with a digit.
+pub fn snake(text: &str) -> String {
+    let ascii: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    let mut out = ascii.to_snake_case();
+    if out.is_empty() {
+        out.push('x');
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// `text` as one CLI command segment: kebab-case `[a-z0-9-]`, starting with a letter or digit.
+pub fn kebab(text: &str) -> String {
+    let ascii: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    let out = ascii.to_kebab_case();
+    if out.is_empty() { "x".to_string() } else { out }
+}
+
+/// The default tool name: snake_case, Rust keywords suffixed with `_`, shortened past
+/// [`MAX_TOOL_NAME`] to a prefix plus a hash of the whole name.
+pub fn tool_name(raw: &str) -> String {
+    let mut name = snake(raw);
+    if RUST_KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    shorten(name, MAX_TOOL_NAME)
+}
+
+/// `name` cut to `max` characters deterministically: a prefix, `_`, and 8 hex digits of the
+/// SHA-256 of the whole name.
+pub fn shorten(name: String, max: usize) -> String {
+    if name.len() <= max {
+        return name;
+    }
+    let digest = Sha256::digest(name.as_bytes());
+    let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let keep = max - hash.len() - 1;
+    let prefix = name[..keep].trim_end_matches('_');
+    format!("{prefix}_{hash}")
+}
+
+/// Hands out unique names: the first claim of a name gets it, later ones get `_2`, `_3`, …
+#[derive(Default)]
+pub struct Unique {
+    taken: BTreeSet<String>,
+}
+
+impl Unique {
+    /// Marks `name` as taken; false if it already was.
+    pub fn reserve(&mut self, name: &str) -> bool {
+        self.taken.insert(name.to_string())
+    }
+
+    /// Whether `name` is taken.
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name)
+    }
+
+    /// `base` if free, else the first free `base{sep}n` (n = 2, 3, …).
+    pub fn claim(&mut self, base: &str, sep: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 2;
+        while self.taken.contains(&name) {
+            name = format!("{base}{sep}{n}");
+            n += 1;
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_names_are_mcp_friendly() {
+        assert_eq!(snake("getPetById"), "get_pet_by_id");
+        assert_eq!(snake("repos/get-content"), "repos_get_content");
+        assert_eq!(snake("Ünïcode op"), "n_code_op");
+        assert_eq!(snake("2fa-enable"), "_2fa_enable");
+        assert_eq!(snake("***"), "x");
+    }
+
+    #[test]
+    fn keywords_get_a_suffix() {
+        assert_eq!(tool_name("type"), "type_");
+        assert_eq!(tool_name("Match"), "match_");
+    }
+
+    #[test]
+    fn long_names_are_shortened_deterministically() {
+        let long = "a".repeat(50) + &"b".repeat(50);
+        let short = tool_name(&long);
+        assert_eq!(short.len(), MAX_TOOL_NAME);
+        assert_eq!(short, tool_name(&long));
+        assert_ne!(short, tool_name(&(long + "c")));
+    }
+
+    #[test]
+    fn unique_claims_number_repeats() {
+        let mut unique = Unique::default();
+        assert_eq!(unique.claim("a", "_"), "a");
+        assert_eq!(unique.claim("a", "_"), "a_2");
+        assert_eq!(unique.claim("a", "_"), "a_3");
+    }
+}

@@ -1,0 +1,338 @@
+//! Schema normalization: every schema taken from a document becomes a JSON Schema 2020-12
+//! document whose only references are `#/components/schemas/...` of the main document.
+//!
+//! - 3.0 meaning becomes 2020-12 meaning: `nullable: true` adds a null alternative, boolean
+//!   `exclusiveMinimum`/`exclusiveMaximum` become numeric; `example` stays as an annotation.
+//!   Real 3.1 documents use the same idioms and get the same treatment.
+//! - References anywhere else (another part of the document, a local file) are inlined;
+//!   a reference cycle through inlined schemas is cut with a warning.
+//! - What is still not valid 2020-12 is dropped, keyword by keyword, with a warning naming
+//!   where: one bad keyword never costs the whole API.
+
+use serde_json::{Map, Value, json};
+
+use crate::diag::{Code, Diagnostics, Severity};
+use crate::load::{Document, Loc};
+
+/// The prefix under which references are kept as references.
+const COMPONENTS: &str = "/components/schemas/";
+
+/// Normalizes schemas of one document, reporting into `diags`.
+pub struct Normalizer<'a> {
+    doc: &'a Document,
+    diags: &'a mut Diagnostics,
+    inlining: Vec<Loc>,
+}
+
+impl<'a> Normalizer<'a> {
+    /// A normalizer for `doc`.
+    pub fn new(doc: &'a Document, diags: &'a mut Diagnostics) -> Self {
+        Self {
+            doc,
+            diags,
+            inlining: Vec::new(),
+        }
+    }
+
+    /// The normalized form of `schema`, found at `loc`.
+    pub fn normalize(&mut self, schema: &Value, loc: &Loc) -> Value {
+        let mut out = self.convert(schema.clone(), loc, 0);
+        self.drop_invalid(&mut out, loc);
+        out
+    }
+
+    fn warn(&mut self, code: Code, loc: &Loc, message: String) {
+        self.diags
+            .push(self.doc.diag(code, Severity::Warning, loc, message));
+    }
+
+    fn convert(&mut self, schema: Value, loc: &Loc, depth: usize) -> Value {
+        let mut map =
+            match schema {
+                Value::Object(map) => map,
+                Value::Bool(_) => return schema,
+                _ => {
+                    self.diags.push(self.doc.diag(
+                    Code::InvalidSchema,
+                    Severity::Error,
+                    loc,
+                    "a schema must be an object or a boolean: write `{}` to accept anything"
+                        .to_string(),
+                ));
+                    return json!({});
+                }
+            };
+        if depth > 200 {
+            self.warn(
+                Code::Lossy,
+                loc,
+                "schema nested too deeply; this part accepts any value".to_string(),
+            );
+            return json!({});
+        }
+        if let Some(Value::String(reference)) = map.get("$ref").cloned() {
+            return self.reference(&reference, map, loc, depth);
+        }
+        if let Some(dialect) = map.remove("$schema") {
+            self.dialect(&dialect, &loc.at("$schema"));
+        }
+        let nullable = matches!(map.remove("nullable"), Some(Value::Bool(true)));
+        for (exclusive, inclusive) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            if let Some(Value::Bool(flag)) = map.get(exclusive).cloned() {
+                map.remove(exclusive);
+                if flag && let Some(limit) = map.remove(inclusive) {
+                    map.insert(exclusive.to_string(), limit);
+                }
+            }
+        }
+        let doc_loc = loc.clone();
+        let mut children: Vec<(Loc, String, Option<String>)> = Vec::new();
+        harness_runtime::schema::children_mut(&mut map, &mut |keyword, member, _| {
+            let mut child_loc = doc_loc.at(keyword);
+            if let Some(member) = member {
+                child_loc = child_loc.at(member);
+            }
+            children.push((child_loc, keyword.to_string(), member.map(str::to_string)));
+        });
+        for (child_loc, keyword, member) in children {
+            let slot = match &member {
+                None => map.get_mut(&keyword),
+                Some(m) => match map.get_mut(&keyword) {
+                    Some(Value::Object(entries)) => entries.get_mut(m),
+                    Some(Value::Array(items)) => {
+                        m.parse::<usize>().ok().and_then(|i| items.get_mut(i))
+                    }
+                    _ => None,
+                },
+            };
+            if let Some(slot) = slot {
+                let child = std::mem::take(slot);
+                *slot = self.convert(child, &child_loc, depth + 1);
+            }
+        }
+        let mut out = Value::Object(map);
+        if nullable {
+            add_null(&mut out);
+        }
+        out
+    }
+
+    /// A `$schema` inside a document: OpenAPI's own dialects and 2020-12 go without saying;
+    /// another draft is read as 2020-12, with a warning.
+    fn dialect(&mut self, dialect: &Value, loc: &Loc) {
+        let uri = dialect.as_str().unwrap_or_default();
+        let known = uri.trim_end_matches('#') == "https://json-schema.org/draft/2020-12/schema"
+            || uri.starts_with("https://spec.openapis.org/oas/");
+        if !known {
+            self.warn(
+                Code::Lossy,
+                loc,
+                "this schema declares another JSON Schema dialect; it is read as Draft 2020-12, where a few keywords differ in meaning".to_string(),
+            );
+        }
+    }
+
+    /// A `$ref`: kept when it names a component schema of the main document, inlined otherwise.
+    fn reference(
+        &mut self,
+        reference: &str,
+        mut map: Map<String, Value>,
+        loc: &Loc,
+        depth: usize,
+    ) -> Value {
+        let ref_loc = loc.at("$ref");
+        let nullable = matches!(map.remove("nullable"), Some(Value::Bool(true)));
+        let target = match self.doc.target(reference, loc.file) {
+            Ok(target) => target,
+            Err(diagnostic) => {
+                let diagnostic = diagnostic(self.doc, &ref_loc);
+                self.diags.push(diagnostic);
+                return json!({});
+            }
+        };
+        let Some(resolved) = self.doc.get(&target).cloned() else {
+            self.diags.push(self.doc.unresolved(&ref_loc));
+            return json!({});
+        };
+        let mut result = if target.file == 0 && target.pointer.starts_with(COMPONENTS) {
+            json!({ "$ref": format!("#{}", harness_runtime::schema::percent_encode_fragment(&target.pointer)) })
+        } else if self.inlining.contains(&target) {
+            self.warn(
+                Code::RefCycle,
+                &ref_loc,
+                "this reference cycles back through a schema outside #/components/schemas, so it cannot be kept as a reference; the cycle accepts any value here. Move the schema under #/components/schemas to keep it exact".to_string(),
+            );
+            json!({})
+        } else {
+            self.inlining.push(target.clone());
+            let inlined = self.convert(resolved, &target, depth + 1);
+            self.inlining.pop();
+            inlined
+        };
+        map.remove("$ref");
+        if !map.is_empty() {
+            // Keywords beside `$ref` apply too (2020-12 meaning).
+            if let Value::Object(mut siblings) = self.convert(Value::Object(map), loc, depth + 1) {
+                match result.get("$ref").cloned() {
+                    Some(kept) => {
+                        siblings.insert("$ref".to_string(), kept);
+                    }
+                    None => match siblings.get_mut("allOf") {
+                        Some(Value::Array(parts)) => parts.push(result),
+                        _ => {
+                            siblings.insert("allOf".to_string(), json!([result]));
+                        }
+                    },
+                }
+                result = Value::Object(siblings);
+            }
+        }
+        if nullable {
+            add_null(&mut result);
+        }
+        result
+    }
+
+    /// Drops, keyword by keyword, whatever is still not valid JSON Schema 2020-12.
+    fn drop_invalid(&mut self, schema: &mut Value, loc: &Loc) {
+        let meta = jsonschema::draft202012::meta::validator();
+        for _ in 0..64 {
+            let Some(path) = meta
+                .iter_errors(schema)
+                .next()
+                .map(|error| error.instance_path().to_string())
+            else {
+                return;
+            };
+            let at = Loc {
+                file: loc.file,
+                pointer: format!("{}{path}", loc.pointer),
+            };
+            if path.is_empty() || !remove_at(schema, &path) {
+                *schema = json!({});
+                self.warn(
+                    Code::InvalidSchema,
+                    &at,
+                    "not a valid JSON Schema 2020-12; this schema accepts any value".to_string(),
+                );
+                return;
+            }
+            let keyword = path.rsplit('/').next().unwrap_or_default().to_string();
+            self.warn(
+                Code::InvalidSchema,
+                &at,
+                format!(
+                    "`{}` here is not valid JSON Schema 2020-12 and was dropped: fix its value to keep the constraint",
+                    harness_runtime::schema::unescape(&keyword)
+                ),
+            );
+        }
+        *schema = json!({});
+    }
+}
+
+/// Lets `schema` also accept `null`.
+fn add_null(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    match map.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            if t != "null" {
+                map.insert("type".to_string(), json!([t, "null"]));
+            }
+        }
+        Some(Value::Array(types)) => {
+            if !types.iter().any(|t| t == "null") {
+                types.push(json!("null"));
+            }
+        }
+        _ => {
+            if ["$ref", "allOf", "oneOf", "anyOf", "enum", "const", "not"]
+                .iter()
+                .any(|k| map.contains_key(*k))
+            {
+                let mut outer = Map::new();
+                for annotation in [
+                    "title",
+                    "description",
+                    "default",
+                    "deprecated",
+                    "readOnly",
+                    "writeOnly",
+                    "example",
+                    "examples",
+                ] {
+                    if let Some(value) = map.remove(annotation) {
+                        outer.insert(annotation.to_string(), value);
+                    }
+                }
+                let inner = Value::Object(std::mem::take(map));
+                outer.insert("anyOf".to_string(), json!([inner, {"type": "null"}]));
+                *map = outer;
+                return;
+            }
+        }
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.iter().any(Value::is_null)
+    {
+        values.push(Value::Null);
+    }
+}
+
+/// Removes the member or item at `pointer` (relative, non-empty).
+fn remove_at(root: &mut Value, pointer: &str) -> bool {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let last = harness_runtime::schema::unescape(last);
+    let Some(parent) = root.pointer_mut(parent) else {
+        return false;
+    };
+    match parent {
+        Value::Object(map) => map.remove(&last).is_some(),
+        Value::Array(items) => match last.parse::<usize>() {
+            Ok(i) if i < items.len() => {
+                items.remove(i);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nullable_adds_a_null_alternative() {
+        let mut s = json!({"type": "string"});
+        add_null(&mut s);
+        assert_eq!(s, json!({"type": ["string", "null"]}));
+        let mut s = json!({"type": "string", "enum": ["a"]});
+        add_null(&mut s);
+        assert_eq!(s, json!({"type": ["string", "null"], "enum": ["a", null]}));
+        let mut s = json!({"$ref": "#/components/schemas/A", "description": "d"});
+        add_null(&mut s);
+        assert_eq!(
+            s,
+            json!({"description": "d", "anyOf": [{"$ref": "#/components/schemas/A"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn members_and_items_are_removed_by_pointer() {
+        let mut v = json!({"a": {"b": [1, 2, 3]}});
+        assert!(remove_at(&mut v, "/a/b/1"));
+        assert_eq!(v, json!({"a": {"b": [1, 3]}}));
+        assert!(remove_at(&mut v, "/a/b"));
+        assert!(!remove_at(&mut v, "/a/b"));
+    }
+}

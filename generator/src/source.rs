@@ -1,0 +1,407 @@
+//! Input documents as text, and the map from JSON pointers to `line:column` that diagnostics
+//! use. The map is built only when a diagnostic needs a position, so a clean run never pays
+//! for it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+/// The syntax a document is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// JSON.
+    Json,
+    /// YAML (1.2; dates stay strings).
+    Yaml,
+}
+
+/// One input file.
+#[derive(Debug)]
+pub struct Source {
+    /// Where it was read from, as given.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+    /// Its syntax.
+    pub format: Format,
+    positions: OnceLock<HashMap<String, (usize, usize)>>,
+}
+
+/// A syntax error with its position (1-based line and column).
+#[derive(Debug)]
+pub struct SyntaxError {
+    /// What the parser said.
+    pub message: String,
+    /// 1-based line and column, when known.
+    pub position: Option<(usize, usize)>,
+}
+
+impl Source {
+    /// Wraps text read from `path`; the format comes from the extension, then the first
+    /// non-blank character (`{` or `[` means JSON).
+    pub fn new(path: &Path, text: String) -> Self {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        let format = match ext.to_ascii_lowercase().as_str() {
+            "json" => Format::Json,
+            "yaml" | "yml" => Format::Yaml,
+            _ if text.trim_start().starts_with(['{', '[']) => Format::Json,
+            _ => Format::Yaml,
+        };
+        Self {
+            path: path.to_path_buf(),
+            text,
+            format,
+            positions: OnceLock::new(),
+        }
+    }
+
+    /// Parses the text into JSON. YAML mapping keys become strings; YAML dates and times stay
+    /// strings.
+    pub fn parse(&self) -> Result<Value, SyntaxError> {
+        match self.format {
+            Format::Json => serde_json::from_str(&self.text).map_err(|e| SyntaxError {
+                message: strip_position(&e.to_string()),
+                position: Some((e.line(), e.column())),
+            }),
+            Format::Yaml => {
+                let yaml: yaml_serde::Value =
+                    yaml_serde::from_str(&self.text).map_err(|e| SyntaxError {
+                        message: strip_position(&e.to_string()),
+                        position: e.location().map(|l| (l.line(), l.column())),
+                    })?;
+                Ok(yaml_to_json(yaml))
+            }
+        }
+    }
+
+    /// The 1-based line and column of the value at `pointer`, or of its closest ancestor
+    /// that has one.
+    pub fn position(&self, pointer: &str) -> Option<(usize, usize)> {
+        let map = self.positions.get_or_init(|| match self.format {
+            Format::Json => json_positions(&self.text),
+            Format::Yaml => yaml_positions(&self.text),
+        });
+        let mut current = pointer;
+        loop {
+            if let Some(position) = map.get(current) {
+                return Some(*position);
+            }
+            let cut = current.rfind('/')?;
+            current = &current[..cut];
+        }
+    }
+}
+
+fn strip_position(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn yaml_to_json(value: yaml_serde::Value) -> Value {
+    use yaml_serde::Value as Y;
+    match value {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(Value::Null, Value::Number)
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
+        Y::Mapping(mapping) => {
+            let mut out = Map::new();
+            for (key, value) in mapping {
+                let key = match yaml_to_json(key) {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                out.insert(key, yaml_to_json(value));
+            }
+            Value::Object(out)
+        }
+        Y::Tagged(tagged) => yaml_to_json(tagged.value),
+    }
+}
+
+fn push_segment(pointer: &str, segment: &str) -> String {
+    format!("{pointer}/{}", harness_runtime::schema::escape(segment))
+}
+
+/// Positions of every member key and array element of a JSON text (assumed well-formed).
+fn json_positions(text: &str) -> HashMap<String, (usize, usize)> {
+    let mut scanner = JsonScanner {
+        bytes: text.as_bytes(),
+        at: 0,
+        line: 1,
+        col: 1,
+        out: HashMap::new(),
+    };
+    scanner.skip_ws();
+    scanner
+        .out
+        .insert(String::new(), (scanner.line, scanner.col));
+    scanner.value("", 0);
+    scanner.out
+}
+
+struct JsonScanner<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: usize,
+    col: usize,
+    out: HashMap<String, (usize, usize)>,
+}
+
+impl JsonScanner<'_> {
+    fn bump(&mut self) {
+        if let Some(&b) = self.bytes.get(self.at) {
+            self.at += 1;
+            if b == b'\n' {
+                self.line += 1;
+                self.col = 1;
+            } else if b & 0xC0 != 0x80 {
+                self.col += 1;
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.bump();
+        }
+    }
+
+    fn string(&mut self) -> String {
+        let mut raw = Vec::new();
+        self.bump(); // opening quote
+        while let Some(b) = self.peek() {
+            match b {
+                b'"' => {
+                    self.bump();
+                    break;
+                }
+                b'\\' => {
+                    raw.push(b);
+                    self.bump();
+                    if let Some(escaped) = self.peek() {
+                        raw.push(escaped);
+                        self.bump();
+                    }
+                }
+                _ => {
+                    raw.push(b);
+                    self.bump();
+                }
+            }
+        }
+        let quoted = format!("\"{}\"", String::from_utf8_lossy(&raw));
+        serde_json::from_str(&quoted).unwrap_or_default()
+    }
+
+    fn value(&mut self, pointer: &str, depth: usize) {
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') if depth < 256 => {
+                self.bump();
+                loop {
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b'"') => {
+                            let position = (self.line, self.col);
+                            let key = self.string();
+                            let child = push_segment(pointer, &key);
+                            self.out.insert(child.clone(), position);
+                            self.skip_ws();
+                            if self.peek() == Some(b':') {
+                                self.bump();
+                            }
+                            self.value(&child, depth + 1);
+                        }
+                        Some(b',') => self.bump(),
+                        Some(b'}') => {
+                            self.bump();
+                            return;
+                        }
+                        _ => return,
+                    }
+                }
+            }
+            Some(b'[') if depth < 256 => {
+                self.bump();
+                let mut index = 0;
+                loop {
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => self.bump(),
+                        Some(b']') => {
+                            self.bump();
+                            return;
+                        }
+                        None => return,
+                        Some(_) => {
+                            let child = format!("{pointer}/{index}");
+                            self.out.insert(child.clone(), (self.line, self.col));
+                            self.value(&child, depth + 1);
+                            index += 1;
+                        }
+                    }
+                }
+            }
+            Some(b'"') => {
+                self.string();
+            }
+            Some(_) => {
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                ) {
+                    self.bump();
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Positions of every mapping key and sequence item of a YAML text, from the parser's events.
+fn yaml_positions(text: &str) -> HashMap<String, (usize, usize)> {
+    use saphyr_parser::{Event, Parser};
+
+    enum Frame {
+        Mapping {
+            pointer: String,
+            key: Option<String>,
+        },
+        Sequence {
+            pointer: String,
+            index: usize,
+        },
+    }
+
+    let mut out = HashMap::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    for item in Parser::new_from_str(text) {
+        let Ok((event, span)) = item else {
+            break;
+        };
+        let here = (span.start.line(), span.start.col() + 1);
+        let is_value = matches!(
+            event,
+            Event::Scalar(..)
+                | Event::MappingStart(..)
+                | Event::SequenceStart(..)
+                | Event::Alias(_)
+        );
+        // Where does this node go?
+        let mut node_pointer = None;
+        if is_value {
+            match stack.last_mut() {
+                None => {
+                    out.insert(String::new(), here);
+                    node_pointer = Some(String::new());
+                }
+                Some(Frame::Mapping { pointer, key }) => match key.take() {
+                    None => {
+                        // This node is a key.
+                        let name = match &event {
+                            Event::Scalar(value, ..) => value.to_string(),
+                            _ => String::new(),
+                        };
+                        out.insert(push_segment(pointer, &name), here);
+                        *key = Some(name);
+                        if matches!(event, Event::MappingStart(..) | Event::SequenceStart(..)) {
+                            // A complex key: its contents have no pointer of their own.
+                            node_pointer = Some(format!("{pointer}/?"));
+                        }
+                    }
+                    Some(name) => node_pointer = Some(push_segment(pointer, &name)),
+                },
+                Some(Frame::Sequence { pointer, index }) => {
+                    let child = format!("{pointer}/{index}");
+                    out.insert(child.clone(), here);
+                    *index += 1;
+                    node_pointer = Some(child);
+                }
+            }
+        }
+        match event {
+            Event::MappingStart(..) => stack.push(Frame::Mapping {
+                pointer: node_pointer.unwrap_or_default(),
+                key: None,
+            }),
+            Event::SequenceStart(..) => stack.push(Frame::Sequence {
+                pointer: node_pointer.unwrap_or_default(),
+                index: 0,
+            }),
+            Event::MappingEnd | Event::SequenceEnd => {
+                stack.pop();
+                // A finished complex key leaves its mapping waiting for the value.
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(name: &str, text: &str) -> Source {
+        Source::new(Path::new(name), text.to_string())
+    }
+
+    #[test]
+    fn json_pointers_map_to_key_positions() {
+        let s = source("a.json", "{\n  \"a\": {\"b/c\": [1,\n    {\"d\": 2}]}\n}");
+        assert_eq!(s.position("/a"), Some((2, 3)));
+        assert_eq!(s.position("/a/b~1c"), Some((2, 9)));
+        assert_eq!(s.position("/a/b~1c/1/d"), Some((3, 6)));
+        assert_eq!(s.position("/a/b~1c/1/d/missing"), Some((3, 6)));
+    }
+
+    #[test]
+    fn yaml_pointers_map_to_key_positions() {
+        let s = source(
+            "a.yaml",
+            "openapi: 3.1.0\npaths:\n  /pets:\n    get:\n      tags: [a, b]\n",
+        );
+        assert_eq!(s.position("/paths"), Some((2, 1)));
+        assert_eq!(s.position("/paths/~1pets/get"), Some((4, 5)));
+        assert_eq!(s.position("/paths/~1pets/get/tags/1"), Some((5, 17)));
+    }
+
+    #[test]
+    fn yaml_dates_stay_strings_and_keys_become_strings() {
+        let s = source("a.yaml", "version: 2024-01-01\nresponses:\n  200: ok\n");
+        let value = s.parse().unwrap();
+        assert_eq!(value["version"], "2024-01-01");
+        assert_eq!(value["responses"]["200"], "ok");
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = source("a.json", "{\n  \"a\": ,\n}").parse().unwrap_err();
+        assert_eq!(err.position, Some((2, 8)));
+        let err = source("a.yaml", "a: [1, 2\nb: c\n").parse().unwrap_err();
+        assert!(err.position.is_some());
+    }
+}

@@ -1,0 +1,279 @@
+//! The closed `x-harn` vendor extension (openapi.md §2): its typed form, parsed with located
+//! errors. Every record reuses the catalog's own types where the catalog has one, so a value
+//! valid here is valid there.
+
+use std::collections::BTreeMap;
+
+use harness_runtime::catalog::{
+    Annotations, ArgumentSpec, Audience, CliTree, CommandSegment, Execution, Icon, MetaKey,
+    NonBlank,
+};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::diag::{Code, Diagnostics, Severity};
+use crate::load::{Document, Loc};
+
+/// Operation-level `x-harn`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperationExt {
+    /// Tool name, `^[A-Za-z0-9_.-]+$`, at most 128 characters.
+    pub name: Option<String>,
+    /// Tool title.
+    pub title: Option<NonBlank>,
+    /// Tool namespace.
+    pub namespace: Option<NonBlank>,
+    /// `false` keeps the SDK function but publishes no tool.
+    pub expose: Option<bool>,
+    /// Progressive disclosure for agents.
+    pub defer_loading: Option<bool>,
+    /// Audiences; omitted means all five.
+    pub governance: Option<GovernanceExt>,
+    /// CLI placement and argument tokens.
+    pub cli: Option<CliExt>,
+    /// Hints that refine what the HTTP method implies.
+    pub annotations: Option<Annotations>,
+    /// Icons.
+    pub icons: Option<Vec<Icon>>,
+    /// Task support.
+    pub execution: Option<Execution>,
+    /// The entry's `_meta`.
+    pub meta: Option<BTreeMap<MetaKey, Value>>,
+}
+
+/// `x-harn.governance`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GovernanceExt {
+    /// In any order; each at most once.
+    pub audiences: Vec<Audience>,
+}
+
+/// `x-harn.cli`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CliExt {
+    /// `"a b"` or `["a", "b"]`.
+    pub command: Option<CommandExt>,
+    /// Other spellings of the last segment.
+    #[serde(default)]
+    pub aliases: Vec<CommandSegment>,
+    /// Hidden from help.
+    pub hidden: Option<bool>,
+    /// Token metadata by wire name (or `body`).
+    #[serde(default)]
+    pub arguments: BTreeMap<String, ArgumentSpec>,
+}
+
+/// A command path written as words or as a list.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum CommandExt {
+    /// `"pets list"`.
+    Words(String),
+    /// `["pets", "list"]`.
+    Segments(Vec<String>),
+}
+
+impl CommandExt {
+    /// The segments.
+    pub fn segments(&self) -> Vec<String> {
+        match self {
+            CommandExt::Words(words) => words.split_whitespace().map(str::to_string).collect(),
+            CommandExt::Segments(segments) => segments.clone(),
+        }
+    }
+}
+
+/// Document-level `x-harn`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DocumentExt {
+    /// Defaults for hints the method does not imply.
+    pub annotation_defaults: Option<AnnotationDefaults>,
+    /// Parent-command metadata.
+    pub cli: Option<CliTree>,
+}
+
+/// `x-harn.annotationDefaults`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AnnotationDefaults {
+    /// Default `openWorldHint` (else `true`).
+    pub open_world_hint: Option<bool>,
+}
+
+/// Parses the `x-harn` value at `loc`; `what` names its owner in messages (e.g. "operation
+/// `listPets`"). Problems are reported; `None` means it was refused.
+pub fn parse<T: DeserializeOwned>(
+    value: &Value,
+    loc: &Loc,
+    what: &str,
+    doc: &Document,
+    diags: &mut Diagnostics,
+) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(parsed) => Some(parsed),
+        Err(error) => {
+            let mut at = loc.clone();
+            for segment in error.path().iter() {
+                use serde_path_to_error::Segment;
+                match segment {
+                    Segment::Seq { index } => at = at.at(&index.to_string()),
+                    Segment::Map { key } => at = at.at(key),
+                    Segment::Enum { variant } => at = at.at(variant),
+                    Segment::Unknown => {}
+                }
+            }
+            let inner = error.into_inner().to_string();
+            let (code, message) = if let Some(rest) = inner.strip_prefix("unknown field `") {
+                let key = rest.split('`').next().unwrap_or_default();
+                at = at.at(key);
+                (
+                    Code::XHarnUnknownKey,
+                    format!(
+                        "unknown x-harn key `{key}` in {what}: x-harn is closed; {}",
+                        rest.split_once(", ")
+                            .map_or("remove it", |(_, expected)| expected)
+                    ),
+                )
+            } else {
+                (
+                    Code::XHarnInvalid,
+                    format!(
+                        "invalid x-harn value in {what}: {}",
+                        harness_runtime::mask_serde_message(&inner)
+                    ),
+                )
+            };
+            diags.push(doc.diag(code, Severity::Error, &at, message));
+            None
+        }
+    }
+}
+
+/// Checks an explicit tool name: `^[A-Za-z0-9_.-]+$`, at most 128 characters.
+pub fn valid_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// What the HTTP method fixes about the hints: `Some(v)` means the hint must be `v`.
+#[derive(Clone, Copy, Debug)]
+pub struct MethodHints {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+}
+
+impl MethodHints {
+    /// The hints `method` (lowercase) implies.
+    pub fn of(method: &str) -> Self {
+        match method {
+            "get" | "head" | "options" | "trace" => Self {
+                read_only: Some(true),
+                destructive: Some(false),
+                idempotent: Some(true),
+            },
+            "put" => Self {
+                read_only: None,
+                destructive: None,
+                idempotent: Some(true),
+            },
+            "delete" => Self {
+                read_only: Some(false),
+                destructive: Some(true),
+                idempotent: Some(true),
+            },
+            _ => Self {
+                read_only: None,
+                destructive: None,
+                idempotent: None,
+            },
+        }
+    }
+
+    /// Each hint of `annotations` that contradicts the method, by field name.
+    pub fn contradictions(&self, annotations: &Annotations) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (field, fixed, given) in [
+            ("readOnlyHint", self.read_only, annotations.read_only_hint),
+            (
+                "destructiveHint",
+                self.destructive,
+                annotations.destructive_hint,
+            ),
+            (
+                "idempotentHint",
+                self.idempotent,
+                annotations.idempotent_hint,
+            ),
+        ] {
+            if let (Some(fixed), Some(given)) = (fixed, given)
+                && fixed != given
+            {
+                out.push(field);
+            }
+        }
+        out
+    }
+
+    /// The four hints emitted for a tool: the method's, refined by `annotations`.
+    pub fn resolve(&self, annotations: Option<&Annotations>, open_world: bool) -> Annotations {
+        let given = annotations.cloned().unwrap_or_default();
+        Annotations {
+            title: given.title,
+            read_only_hint: Some(self.read_only.or(given.read_only_hint).unwrap_or(false)),
+            destructive_hint: Some(self.destructive.or(given.destructive_hint).unwrap_or(false)),
+            idempotent_hint: Some(self.idempotent.or(given.idempotent_hint).unwrap_or(false)),
+            open_world_hint: Some(given.open_world_hint.unwrap_or(open_world)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names_follow_the_pattern() {
+        assert!(valid_tool_name("pets.list-v2_x"));
+        assert!(!valid_tool_name("pets list"));
+        assert!(!valid_tool_name(""));
+        assert!(!valid_tool_name(&"a".repeat(129)));
+    }
+
+    #[test]
+    fn get_cannot_be_declared_writable() {
+        let hints = MethodHints::of("get");
+        let given = Annotations {
+            read_only_hint: Some(false),
+            ..Default::default()
+        };
+        assert_eq!(hints.contradictions(&given), ["readOnlyHint"]);
+    }
+
+    #[test]
+    fn post_may_be_refined_to_read_only() {
+        let hints = MethodHints::of("post");
+        let given = Annotations {
+            read_only_hint: Some(true),
+            idempotent_hint: Some(true),
+            ..Default::default()
+        };
+        assert!(hints.contradictions(&given).is_empty());
+        let resolved = hints.resolve(Some(&given), true);
+        assert_eq!(resolved.read_only_hint, Some(true));
+        assert_eq!(resolved.destructive_hint, Some(false));
+        assert_eq!(resolved.idempotent_hint, Some(true));
+        assert_eq!(resolved.open_world_hint, Some(true));
+    }
+}
