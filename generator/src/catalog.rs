@@ -59,7 +59,16 @@ pub fn generate(
     diags: &mut Diagnostics,
 ) -> Option<(Api, Catalog)> {
     let doc = Document::load(path, diags)?;
-    let api = crate::mapping::map(&doc, diags);
+    Some(from_document(&doc, name, diags))
+}
+
+/// Maps and checks a loaded document.
+pub fn from_document(
+    doc: &Document,
+    name: Option<&str>,
+    diags: &mut Diagnostics,
+) -> (Api, Catalog) {
+    let api = crate::mapping::map(doc, diags);
     let name = name.map_or_else(|| default_name(&api), str::to_string);
     let catalog = of(&api, &name);
     if let Err(errors) = harness_runtime::validate::validate_catalog(&catalog) {
@@ -80,7 +89,7 @@ pub fn generate(
             ));
         }
     }
-    Some((api, catalog))
+    (api, catalog)
 }
 
 fn tool_index(path: &str) -> Option<usize> {

@@ -74,6 +74,27 @@ impl Document {
     /// Reads and parses `path`. Problems are added to `diags`; `None` means the document
     /// cannot be used at all.
     pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Document> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::from_text(path, text, diags),
+            Err(error) => {
+                diags.push(Diagnostic {
+                    code: Code::Unreadable,
+                    severity: Severity::Error,
+                    file: path.display().to_string(),
+                    pointer: String::new(),
+                    position: None,
+                    message: format!(
+                        "cannot read the file ({error}): check the path and permissions"
+                    ),
+                });
+                None
+            }
+        }
+    }
+
+    /// Like [`Document::load`], for text already read from `path` (references to other files
+    /// are resolved next to `path`).
+    pub fn from_text(path: &Path, text: String, diags: &mut Diagnostics) -> Option<Document> {
         let shown = path.display().to_string();
         let fatal = |code, position, message: String| Diagnostic {
             code,
@@ -82,17 +103,6 @@ impl Document {
             pointer: String::new(),
             position,
             message,
-        };
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) => {
-                diags.push(fatal(
-                    Code::Unreadable,
-                    None,
-                    format!("cannot read the file ({error}): check the path and permissions"),
-                ));
-                return None;
-            }
         };
         let source = Source::new(path, text);
         let root = match source.parse() {

@@ -1,0 +1,76 @@
+//! The one helper the generator's rule tests go through: map an inline document and look at
+//! its catalog and diagnostics.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::Path;
+
+use harness_gen::diag::{Code, Diagnostics, Severity};
+use harness_gen::load::Document;
+use serde_json::Value;
+
+/// The start of a minimal 3.1 document.
+pub const HEADER: &str = "openapi: 3.1.0\ninfo: {title: Test API, version: 1.0.0}\n";
+
+/// A document with these `paths:` lines (indented by two).
+pub fn paths(lines: &str) -> String {
+    format!("{HEADER}paths:\n{lines}")
+}
+
+/// A document with one operation; `body` is the operation's YAML (indented by the helper).
+pub fn op(method: &str, path: &str, body: &str) -> String {
+    let indented: String = body.lines().map(|l| format!("      {l}\n")).collect();
+    paths(&format!("  {path}:\n    {method}:\n{indented}"))
+}
+
+/// What mapping a document gave.
+pub struct Out {
+    /// The catalog as JSON (even when there are errors).
+    pub catalog: Value,
+    /// Rendered diagnostics, one per line.
+    pub diags: String,
+    items: Vec<(Code, Severity, String)>,
+}
+
+impl Out {
+    /// The i-th tool of the catalog.
+    pub fn tool(&self, i: usize) -> &Value {
+        &self.catalog["tools"][i]
+    }
+
+    /// Whether a diagnostic with `code` is at `pointer`.
+    pub fn has(&self, code: Code, pointer: &str) -> bool {
+        self.items
+            .iter()
+            .any(|(c, _, p)| *c == code && p == pointer)
+    }
+
+    /// Whether an error with `code` is at `pointer`.
+    pub fn has_error(&self, code: Code, pointer: &str) -> bool {
+        self.items
+            .iter()
+            .any(|(c, s, p)| *c == code && *s == Severity::Error && p == pointer)
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_any_error(&self) -> bool {
+        self.items.iter().any(|(_, s, _)| *s == Severity::Error)
+    }
+}
+
+/// Maps `yaml` (as if read from `test.yaml`).
+pub fn check(yaml: &str) -> Out {
+    let mut diags = Diagnostics::default();
+    let doc = Document::from_text(Path::new("test.yaml"), yaml.to_string(), &mut diags)
+        .unwrap_or_else(|| panic!("the document did not load:\n{diags}"));
+    let (_, catalog) = harness_gen::catalog::from_document(&doc, None, &mut diags);
+    diags.finish();
+    Out {
+        catalog: serde_json::to_value(&catalog).unwrap(),
+        diags: diags.to_string(),
+        items: diags
+            .items()
+            .iter()
+            .map(|d| (d.code, d.severity, d.pointer.clone()))
+            .collect(),
+    }
+}

@@ -1,0 +1,508 @@
+//! Operation → tool mapping rules (openapi.md §3), one behaviour per test, each on a small
+//! inline document.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+mod common;
+
+use common::*;
+use harness_gen::diag::Code;
+use serde_json::json;
+
+#[test]
+fn the_name_is_the_operation_id_in_snake_case() {
+    let out = check(&op(
+        "get",
+        "/pets",
+        "operationId: listAllPets\nresponses: {}",
+    ));
+    assert_eq!(out.tool(0)["name"], "list_all_pets");
+}
+
+#[test]
+fn without_an_operation_id_the_name_is_method_and_path() {
+    let out = check(&op(
+        "get",
+        "/pets/{petId}/toys",
+        "parameters: [{name: petId, in: path, required: true, schema: {type: string}}]\nresponses: {}",
+    ));
+    assert_eq!(out.tool(0)["name"], "get_pets_pet_id_toys");
+}
+
+#[test]
+fn an_explicit_name_wins() {
+    let out = check(&op(
+        "get",
+        "/pets",
+        "operationId: listPets\nx-harn: {name: pets.list}\nresponses: {}",
+    ));
+    assert_eq!(out.tool(0)["name"], "pets.list");
+}
+
+#[test]
+fn a_rust_keyword_name_gets_a_suffix() {
+    let out = check(&op("get", "/t", "operationId: type\nresponses: {}"));
+    assert_eq!(out.tool(0)["name"], "type_");
+}
+
+#[test]
+fn colliding_names_are_numbered_and_reported() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: getThing, responses: {}}\n  /b:\n    get: {operationId: get_thing, responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["name"], "get_thing");
+    assert_eq!(out.tool(1)["name"], "get_thing_2");
+    assert!(out.has(Code::Renamed, "/paths/~1b/get"), "{}", out.diags);
+}
+
+#[test]
+fn long_names_are_shortened_to_64_characters() {
+    let id = "x".repeat(100);
+    let out = check(&op(
+        "get",
+        "/long",
+        &format!("operationId: {id}\nresponses: {{}}"),
+    ));
+    let name = out.tool(0)["name"].as_str().unwrap().to_string();
+    assert_eq!(name.len(), 64);
+    assert!(
+        name.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    );
+}
+
+#[test]
+fn clashing_explicit_names_are_an_error_naming_both() {
+    let out = check(&paths(
+        "  /a:\n    get: {x-harn: {name: same}, responses: {}}\n  /b:\n    get: {x-harn: {name: same}, responses: {}}\n",
+    ));
+    assert!(
+        out.has_error(Code::Conflict, "/paths/~1b/get/x-harn/name"),
+        "{}",
+        out.diags
+    );
+    assert!(out.diags.contains("/a"), "{}", out.diags);
+}
+
+#[test]
+fn title_prefers_x_harn_then_summary_then_name() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: a, summary: Sum A, x-harn: {title: Title A}, responses: {}}\n  /b:\n    get: {operationId: b, summary: Sum B, responses: {}}\n  /c:\n    get: {operationId: c, responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["title"], "Title A");
+    assert_eq!(out.tool(1)["title"], "Sum B");
+    assert_eq!(out.tool(2)["title"], "c");
+}
+
+#[test]
+fn description_prefers_description_then_summary() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: a, summary: S, description: D, responses: {}}\n  /b:\n    get: {operationId: b, summary: S, responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["description"], "D");
+    assert_eq!(out.tool(1)["description"], "S");
+}
+
+#[test]
+fn parameters_become_one_closed_input_object() {
+    let out = check(&paths(
+        "  /pets/{petId}:\n    parameters:\n      - {name: petId, in: path, required: true, schema: {type: integer}}\n      - {name: verbose, in: query, schema: {type: boolean}}\n    get:\n      operationId: getPet\n      parameters:\n        - {name: verbose, in: query, required: true, schema: {type: string}}\n        - {name: X-Trace-Id, in: header, schema: {type: string}}\n        - {name: session, in: cookie, schema: {type: string}}\n      responses: {}\n",
+    ));
+    let input = &out.tool(0)["inputSchema"];
+    assert_eq!(input["additionalProperties"], false);
+    assert_eq!(input["properties"]["pet_id"]["type"], "integer");
+    // The operation's parameter wins over the path item's.
+    assert_eq!(input["properties"]["verbose"]["type"], "string");
+    assert!(input["properties"]["x_trace_id"].is_object());
+    assert!(input["properties"]["session"].is_object());
+    assert_eq!(input["required"], json!(["pet_id", "verbose"]));
+}
+
+#[test]
+fn accept_content_type_and_authorization_headers_are_ignored() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nparameters: [{name: Accept, in: header, schema: {type: string}}, {name: Authorization, in: header, schema: {type: string}}]\nresponses: {}",
+    ));
+    assert_eq!(out.tool(0)["inputSchema"]["properties"], json!({}));
+}
+
+#[test]
+fn an_optional_path_parameter_is_required_and_reported() {
+    let out = check(&op(
+        "get",
+        "/a/{id}",
+        "operationId: a\nparameters: [{name: id, in: path, schema: {type: string}}]\nresponses: {}",
+    ));
+    assert_eq!(out.tool(0)["inputSchema"]["required"], json!(["id"]));
+    assert!(
+        out.has(Code::PathParameter, "/paths/~1a~1{id}/get/parameters/0"),
+        "{}",
+        out.diags
+    );
+}
+
+#[test]
+fn colliding_properties_get_reported_names() {
+    let out = check(&op(
+        "post",
+        "/a/{id}",
+        "operationId: a\nparameters:\n  - {name: id, in: path, required: true, schema: {type: string}}\n  - {name: id, in: query, schema: {type: string}}\n  - {name: body, in: query, schema: {type: string}}\nrequestBody: {content: {application/json: {schema: {type: object}}}}\nresponses: {}",
+    ));
+    let properties = &out.tool(0)["inputSchema"]["properties"];
+    let names: Vec<&String> = properties.as_object().unwrap().keys().collect();
+    assert_eq!(names, ["id", "id_query", "body_query", "body"]);
+    assert!(
+        out.has(Code::Renamed, "/paths/~1a~1{id}/post/parameters/1"),
+        "{}",
+        out.diags
+    );
+    let binding = &out.tool(0)["source"]["binding"]["parameters"];
+    assert_eq!(
+        binding[1],
+        json!({"property": "id_query", "in": "query", "name": "id", "style": "form", "explode": true, "required": false})
+    );
+}
+
+#[test]
+fn the_body_is_required_only_when_the_request_body_is() {
+    let out = check(&paths(
+        "  /a:\n    post: {operationId: a, requestBody: {required: true, content: {application/json: {schema: {type: object}}}}, responses: {}}\n  /b:\n    post: {operationId: b, requestBody: {content: {application/json: {schema: {type: object}}}}, responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["inputSchema"]["required"], json!(["body"]));
+    assert!(out.tool(1)["inputSchema"].get("required").is_none());
+}
+
+#[test]
+fn the_binding_records_where_each_property_goes() {
+    let out = check(&op(
+        "put",
+        "/a/{id}",
+        "operationId: a\nparameters:\n  - {name: id, in: path, required: true, schema: {type: string}}\n  - {name: tags, in: query, style: pipeDelimited, explode: false, schema: {type: array, items: {type: string}}}\nrequestBody: {required: true, content: {application/xml: {schema: {type: object}}, application/json: {schema: {type: object}}}}\nresponses: {'200': {description: ok, content: {application/json: {schema: {type: object}}}}}",
+    ));
+    assert_eq!(
+        out.tool(0)["source"],
+        json!({
+            "kind": "openapi",
+            "id": "a",
+            "binding": {
+                "method": "PUT",
+                "path": "/a/{id}",
+                "parameters": [
+                    {"property": "id", "in": "path", "name": "id", "style": "simple", "explode": false, "required": true},
+                    {"property": "tags", "in": "query", "name": "tags", "style": "pipeDelimited", "explode": false, "required": false}
+                ],
+                "body": {"property": "body", "contentType": "application/json", "encoding": "json", "required": true, "alternatives": ["application/xml"]},
+                "response": {"status": "200", "contentType": "application/json", "encoding": "json"},
+                "security": []
+            }
+        })
+    );
+}
+
+#[test]
+fn non_json_bodies_are_form_multipart_bytes_or_text() {
+    let out = check(&paths(
+        "  /form:\n    post: {operationId: form, requestBody: {content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {a: {type: string}}}}}}, responses: {}}\n  /bytes:\n    post: {operationId: bytes, requestBody: {content: {application/octet-stream: {}}}, responses: {}}\n  /text:\n    post: {operationId: text, requestBody: {content: {text/plain: {}}}, responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["source"]["binding"]["body"]["encoding"], "form");
+    assert_eq!(
+        out.tool(0)["inputSchema"]["properties"]["body"]["type"],
+        "object"
+    );
+    assert_eq!(
+        out.tool(1)["source"]["binding"]["body"]["encoding"],
+        "bytes"
+    );
+    assert_eq!(
+        out.tool(1)["inputSchema"]["properties"]["body"],
+        json!({"type": "string", "contentEncoding": "base64"})
+    );
+    assert_eq!(
+        out.tool(2)["inputSchema"]["properties"]["body"],
+        json!({"type": "string"})
+    );
+}
+
+#[test]
+fn the_output_is_the_lowest_2xx_with_content() {
+    let out = check(&op(
+        "post",
+        "/a",
+        "operationId: a\nresponses:\n  '204': {description: none}\n  '202': {description: b, content: {application/json: {schema: {const: 202}}}}\n  '201': {description: a, content: {application/json: {schema: {const: 201}}}}\n  2XX: {description: r, content: {application/json: {schema: {const: 2}}}}",
+    ));
+    assert_eq!(out.tool(0)["outputSchema"], json!({"const": 201}));
+}
+
+#[test]
+fn a_2xx_range_is_the_output_when_no_exact_code_has_content() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses:\n  '200': {description: none}\n  2XX: {description: r, content: {application/json: {schema: {const: 2}}}}",
+    ));
+    assert_eq!(out.tool(0)["outputSchema"], json!({"const": 2}));
+}
+
+#[test]
+fn no_success_content_means_no_output_schema() {
+    let out = check(&op(
+        "delete",
+        "/a",
+        "operationId: a\nresponses: {'204': {description: gone}}",
+    ));
+    assert!(out.tool(0).get("outputSchema").is_none());
+}
+
+#[test]
+fn a_text_only_success_is_a_string_output() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses: {'200': {description: t, content: {text/csv: {schema: {type: string}}}}}",
+    ));
+    assert_eq!(out.tool(0)["outputSchema"], json!({"type": "string"}));
+    assert_eq!(
+        out.tool(0)["source"]["binding"]["response"]["encoding"],
+        "text"
+    );
+}
+
+#[test]
+fn declared_error_responses_become_variants_with_an_upstream_fallback() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses:\n  default: {description: d, content: {application/json: {schema: {const: d}}}}\n  4XX: {description: r, content: {application/json: {schema: {const: r}}}}\n  '404': {description: n, content: {application/json: {schema: {const: n}}}}\n  '500': {description: text only, content: {text/plain: {}}}",
+    ));
+    let variants = out.tool(0)["errorSchema"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let kinds: Vec<&str> = variants
+        .iter()
+        .map(|v| v["properties"]["kind"]["const"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["http_404", "http_4XX", "http_default", "upstream_error"]
+    );
+    assert_eq!(variants[0]["properties"]["status"], json!({"const": 404}));
+    assert_eq!(
+        variants[1]["properties"]["status"],
+        json!({"type": "integer", "minimum": 400, "maximum": 499})
+    );
+    assert_eq!(variants[0]["properties"]["body"], json!({"const": "n"}));
+    let upstream = &variants[3];
+    assert_eq!(upstream["required"], json!(["kind", "status", "reason"]));
+    assert!(upstream["properties"].get("body").is_none());
+}
+
+#[test]
+fn hints_follow_the_method() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: g, responses: {}}\n    put: {operationId: u, responses: {}}\n    delete: {operationId: d, responses: {}}\n    post: {operationId: p, responses: {}}\n",
+    ));
+    let hints = |i: usize| {
+        let a = &out.tool(i)["annotations"];
+        (
+            a["readOnlyHint"].clone(),
+            a["destructiveHint"].clone(),
+            a["idempotentHint"].clone(),
+            a["openWorldHint"].clone(),
+        )
+    };
+    assert_eq!(
+        hints(0),
+        (json!(true), json!(false), json!(true), json!(true))
+    );
+    assert_eq!(
+        hints(1),
+        (json!(false), json!(false), json!(true), json!(true))
+    );
+    // Operations are taken in the order get, put, post, delete, …
+    assert_eq!(
+        hints(2),
+        (json!(false), json!(false), json!(false), json!(true))
+    );
+    assert_eq!(
+        hints(3),
+        (json!(false), json!(true), json!(true), json!(true))
+    );
+}
+
+#[test]
+fn the_policy_is_fetch_for_safe_methods_and_execute_otherwise() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: g, responses: {}}\n    post: {operationId: p, responses: {}}\n",
+    ));
+    assert_eq!(
+        out.tool(0)["policy"],
+        json!({"kind": "fetch", "side_effect_level": "network"})
+    );
+    assert_eq!(
+        out.tool(1)["policy"],
+        json!({"kind": "execute", "side_effect_level": "network"})
+    );
+}
+
+#[test]
+fn the_command_is_the_first_tag_and_the_name_in_kebab_case() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: listPetToys, tags: [Pet Toys, other], responses: {}}\n  /b:\n    get: {operationId: ping, responses: {}}\n",
+    ));
+    assert_eq!(
+        out.tool(0)["cli"]["command"],
+        json!(["pet-toys", "list-pet-toys"])
+    );
+    assert_eq!(out.tool(1)["cli"]["command"], json!(["ping"]));
+    assert_eq!(
+        out.catalog["cli"]["commands"][0]["command"],
+        json!(["pet-toys"])
+    );
+    assert_eq!(out.catalog["cli"]["commands"][0]["title"], "Pet Toys");
+}
+
+#[test]
+fn a_derived_command_clash_is_renamed_and_reported() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: pets, responses: {}}\n  /b:\n    get: {operationId: list, tags: [pets], responses: {}}\n",
+    ));
+    assert_eq!(out.tool(0)["cli"]["command"], json!(["pets"]));
+    assert_eq!(out.tool(1)["cli"]["command"], json!(["pets-list-2"]));
+    assert!(out.has(Code::Renamed, "/paths/~1b/get"), "{}", out.diags);
+    harness_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+}
+
+#[test]
+fn an_explicit_command_clash_is_an_error_naming_the_other_operation() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: a, x-harn: {cli: {command: pets list}}, responses: {}}\n  /b:\n    get: {operationId: b, x-harn: {cli: {command: [pets, list]}}, responses: {}}\n",
+    ));
+    assert!(
+        out.has_error(Code::Conflict, "/paths/~1b/get/x-harn/cli/command"),
+        "{}",
+        out.diags
+    );
+    assert!(out.diags.contains("/paths/~1a/get"), "{}", out.diags);
+}
+
+#[test]
+fn a_property_named_like_a_reserved_option_gets_another_long_name() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nparameters: [{name: base_url, in: query, schema: {type: string}}]\nresponses: {}",
+    ));
+    assert_eq!(
+        out.tool(0)["cli"]["arguments"]["base_url"],
+        json!({"long": "base-url-value"})
+    );
+    harness_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+}
+
+#[test]
+fn operation_security_overrides_the_document_and_an_empty_list_is_anonymous() {
+    let doc = format!(
+        "{}security: [{{token: []}}]\ncomponents:\n  securitySchemes:\n    token: {{type: http, scheme: bearer}}\n    key: {{type: apiKey, in: query, name: k}}\npaths:\n  /a:\n    get: {{operationId: a, responses: {{}}}}\n  /b:\n    get: {{operationId: b, security: [], responses: {{}}}}\n  /c:\n    get: {{operationId: c, security: [{{key: [], token: []}}, {{}}], responses: {{}}}}\n",
+        HEADER
+    );
+    let out = check(&doc);
+    assert_eq!(
+        out.tool(0)["source"]["binding"]["security"],
+        json!([["token"]])
+    );
+    assert_eq!(out.tool(1)["source"]["binding"]["security"], json!([]));
+    assert_eq!(
+        out.tool(2)["source"]["binding"]["security"],
+        json!([["key", "token"], []])
+    );
+}
+
+#[test]
+fn nullable_and_boolean_exclusive_bounds_are_normalized_in_3_0() {
+    let doc = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{name: n, in: query, schema: {type: integer, nullable: true, minimum: 1, exclusiveMinimum: true}}]\n      responses: {}\n";
+    let out = check(doc);
+    assert_eq!(
+        out.tool(0)["inputSchema"]["properties"]["n"],
+        json!({"type": ["integer", "null"], "exclusiveMinimum": 1})
+    );
+}
+
+#[test]
+fn references_outside_component_schemas_are_inlined() {
+    let doc = format!(
+        "{}paths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{{$ref: '#/components/parameters/Limit'}}]\n      responses: {{'200': {{$ref: '#/components/responses/Ok'}}}}\ncomponents:\n  parameters:\n    Limit: {{name: limit, in: query, schema: {{$ref: '#/components/schemas/Limit'}}}}\n  responses:\n    Ok: {{description: ok, content: {{application/json: {{schema: {{$ref: '#/components/schemas/Item/properties/id'}}}}}}}}\n  schemas:\n    Limit: {{type: integer}}\n    Item: {{type: object, properties: {{id: {{type: string}}}}}}\n",
+        HEADER
+    );
+    let out = check(&doc);
+    assert_eq!(
+        out.tool(0)["inputSchema"]["properties"]["limit"],
+        json!({"$ref": "#/components/schemas/Limit"})
+    );
+    assert_eq!(
+        out.tool(0)["outputSchema"],
+        json!({"$ref": "#/components/schemas/Item/properties/id"})
+    );
+    assert!(out.diags.is_empty(), "{}", out.diags);
+}
+
+#[test]
+fn a_dangling_reference_is_a_located_error() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses: {'200': {description: x, content: {application/json: {schema: {$ref: '#/components/schemas/Nope'}}}}}",
+    ));
+    assert!(
+        out.has_error(
+            Code::UnresolvedRef,
+            "/paths/~1a/get/responses/200/content/application~1json/schema/$ref"
+        ),
+        "{}",
+        out.diags
+    );
+}
+
+#[test]
+fn a_remote_reference_is_refused_without_touching_the_network() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses: {'200': {description: x, content: {application/json: {schema: {$ref: 'https://example.com/s.json'}}}}}",
+    ));
+    assert!(
+        out.has_error(
+            Code::RemoteRef,
+            "/paths/~1a/get/responses/200/content/application~1json/schema/$ref"
+        ),
+        "{}",
+        out.diags
+    );
+}
+
+#[test]
+fn webhooks_are_not_tools() {
+    let doc = format!(
+        "{}webhooks:\n  newPet:\n    post: {{operationId: newPet, responses: {{}}}}\n",
+        HEADER
+    );
+    let out = check(&doc);
+    assert_eq!(out.catalog["tools"], json!([]));
+}
+
+#[test]
+fn a_bad_status_code_is_ignored_with_a_warning() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses: {'200': {description: ok}, '600': {description: what}}",
+    ));
+    assert!(
+        out.has(Code::InvalidField, "/paths/~1a/get/responses/600"),
+        "{}",
+        out.diags
+    );
+    assert!(!out.has_any_error());
+}
