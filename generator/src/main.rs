@@ -32,8 +32,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
-    /// Print the harn-tools/2.0 catalog of the demonstration registry built in code.
-    Demo,
+
     /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
     Artifacts {
         /// Where the artifacts live.
@@ -78,11 +77,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(path) => harness_gen::artifacts::write_atomically(&path, &text)?,
                 None => print!("{text}"),
             }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Demo => {
-            let registry = harness_gen::demo::registry()?;
-            print!("{}", registry.catalog().to_json_pretty());
             Ok(ExitCode::SUCCESS)
         }
         Command::Artifacts { dir, check: true } => {

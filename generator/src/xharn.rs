@@ -130,7 +130,6 @@ pub fn parse<T: DeserializeOwned>(
             let inner = error.into_inner().to_string();
             let (code, message) = if let Some(rest) = inner.strip_prefix("unknown field `") {
                 let key = rest.split('`').next().unwrap_or_default();
-                at = at.at(key);
                 (
                     Code::XHarnUnknownKey,
                     format!(

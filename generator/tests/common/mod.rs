@@ -59,8 +59,13 @@ impl Out {
 
 /// Maps `yaml` (as if read from `test.yaml`).
 pub fn check(yaml: &str) -> Out {
+    check_named("test.yaml", yaml)
+}
+
+/// Maps `text` as if read from `name`.
+pub fn check_named(name: &str, text: &str) -> Out {
     let mut diags = Diagnostics::default();
-    let doc = Document::from_text(Path::new("test.yaml"), yaml.to_string(), &mut diags)
+    let doc = Document::from_text(Path::new(name), text.to_string(), &mut diags)
         .unwrap_or_else(|| panic!("the document did not load:\n{diags}"));
     let (_, catalog) = harness_gen::catalog::from_document(&doc, None, &mut diags);
     diags.finish();

@@ -1,0 +1,75 @@
+//! The `harness-gen catalog` command, run as a real process.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn harness_gen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_harness-gen"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("harness-gen-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn catalog_prints_the_catalog_and_exits_zero() {
+    let out = harness_gen(&["catalog", "specs/petstore.yaml"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let catalog =
+        harness_runtime::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(catalog.tools.len(), 6);
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn catalog_writes_to_out() {
+    let dir = scratch("out");
+    let file = dir.join("catalog.json");
+    let out = harness_gen(&[
+        "catalog",
+        "specs/petstore.yaml",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(written.starts_with("{\n  \"schema_version\": \"harn-tools/2.0\""));
+}
+
+#[test]
+fn errors_exit_one_with_located_diagnostics() {
+    let dir = scratch("err");
+    let spec = dir.join("bad.yaml");
+    std::fs::write(&spec, "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      x-harn: {nmae: x}\n      responses: {}\n").unwrap();
+    let out = harness_gen(&["catalog", spec.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("error[HG0401]"), "{stderr}");
+    assert!(stderr.contains("bad.yaml:6:"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn warnings_do_not_fail_unless_strict() {
+    let spec = "../shared/corpus/oai-tests/fail/servers.yaml";
+    let out = harness_gen(&["catalog", spec]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning["));
+    let out = harness_gen(&["catalog", spec, "--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Benchmarks: whole-process timings of harness-gen on the large corpus documents, as the median
+# of several runs (the machine is shared and noisy: compare medians and ratios, not one run).
+#
+#   scripts/bench.sh            # our figures
+#   RUNS=9 scripts/bench.sh     # more runs per figure
+#
+# Each line prints the median wall time, the peak memory, and the figure to reach
+# (quality.md). Later issues add their figures here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${RUNS:-5}"
+CORPUS="${CORPUS:-../shared/corpus}"
+
+cargo build -q --release -p harness-gen
+BIN=target/release/harness-gen
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+# median_of <command...>: runs the command RUNS times; prints "median_seconds max_rss_kib".
+median_of() {
+  local times=() rss=0
+  for _ in $(seq "$RUNS"); do
+    local line
+    /usr/bin/time -o "$OUT/time" -f '%e %M' "$@" >/dev/null 2>/dev/null
+    line=$(tail -n 1 "$OUT/time")
+    times+=("${line% *}")
+    local m=${line#* }
+    (( m > rss )) && rss=$m
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v rss="$rss" '{a[NR]=$1} END {printf "%.3f %d\n", a[int((NR+1)/2)], rss}'
+}
+
+printf '%-44s %10s %10s   %s\n' "figure" "median s" "peak MiB" "target"
+row() {
+  local label=$1 target=$2; shift 2
+  read -r secs kib < <(median_of "$@")
+  printf '%-44s %10s %10d   %s\n' "$label" "$secs" $((kib / 1024)) "$target"
+}
+
+row "catalog: GHES 3.6 (4 MB JSON, 809 ops)" "< 1 s (issue 3)" \
+  "$BIN" catalog "$CORPUS/large/ghes-3.6.descriptions-next.2023-03-08.json" --out "$OUT/ghes.json"
+row "catalog: Stripe 2023 (4 MB YAML, 468 ops)" "-" \
+  "$BIN" catalog "$CORPUS/large/spec3.2023-09-12.yaml" --out "$OUT/stripe.json"
+row "catalog: Svix (2.6 MB JSON, 252 ops)" "-" \
+  "$BIN" catalog "$CORPUS/large/svix_lib-openapi.json" --out "$OUT/svix.json"
+row "catalog: nexus (193 ops)" "-" \
+  "$BIN" catalog "$CORPUS/progenitor/nexus.json" --out "$OUT/nexus.json"
