@@ -170,3 +170,49 @@ fn a_foreign_dialect_is_read_as_2020_12_with_a_warning() {
         json!({"type": "string"})
     );
 }
+
+#[test]
+fn examples_written_as_a_list_are_a_warning_not_an_error() {
+    let out = check(&op(
+        "get",
+        "/a",
+        "operationId: a\nresponses: {'200': {description: ok, content: {application/json: {schema: {type: object}, examples: [{value: 1}]}}}}",
+    ));
+    assert!(
+        out.has(
+            Code::InvalidField,
+            "/paths/~1a/get/responses/200/content/application~1json/examples"
+        ),
+        "{}",
+        out.diags
+    );
+    assert!(!out.has_any_error());
+    assert_eq!(out.tool(0)["outputSchema"], json!({"type": "object"}));
+}
+
+#[test]
+fn the_model_keeps_servers_info_and_security_schemes_for_the_emitters() {
+    let doc = "openapi: 3.1.0\ninfo: {title: T, version: 2024-01-01, summary: S, license: {name: Apache 2.0, identifier: Apache-2.0}}\nservers:\n  - url: 'https://{region}.example.com/{v}'\n    variables: {region: {default: eu}, v: {default: v2}}\n  - url: /relative\ncomponents:\n  securitySchemes:\n    b: {type: http, scheme: bearer}\n    u: {type: http, scheme: basic}\n    k: {type: apiKey, in: cookie, name: sid}\n    o: {type: oauth2, flows: {}}\n    m: {type: mutualTLS}\npaths: {}\n";
+    let mut diags = Diagnostics::default();
+    let doc = Document::from_text(Path::new("t.yaml"), doc.to_string(), &mut diags).unwrap();
+    let api = harness_gen::mapping::map(&doc, &mut diags);
+    assert_eq!(api.servers, ["https://eu.example.com/v2", "/relative"]);
+    assert_eq!(api.info.version, "2024-01-01");
+    assert_eq!(api.info.description.as_deref(), Some("S"));
+    assert_eq!(api.info.license.as_deref(), Some("Apache-2.0"));
+    use harness_gen::model::SecurityScheme as S;
+    assert_eq!(api.security_schemes["b"], S::Bearer);
+    assert_eq!(api.security_schemes["u"], S::Basic);
+    assert_eq!(
+        api.security_schemes["k"],
+        S::ApiKey {
+            location: "cookie".into(),
+            name: "sid".into()
+        }
+    );
+    assert_eq!(api.security_schemes["o"], S::Bearer);
+    assert_eq!(
+        api.security_schemes["m"],
+        S::Unsupported("mutualTLS".into())
+    );
+}

@@ -128,6 +128,9 @@ pub fn structure(doc: &Document, diags: &mut Diagnostics) {
             let item_loc = Loc::main("/paths").at(path);
             let mut lists = vec![(item.get("parameters"), item_loc.at("parameters"))];
             for method in super::METHODS {
+                if let Some(op) = item.get(*method) {
+                    media_examples(doc, op, &item_loc.at(method), diags);
+                }
                 lists.push((
                     item.get(*method).and_then(|op| op.get("parameters")),
                     item_loc.at(method).at("parameters"),
@@ -140,6 +143,40 @@ pub fn structure(doc: &Document, diags: &mut Diagnostics) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Media-type objects of an operation's request body and responses: their `examples` must be a
+/// map (GitHub's description writes some as lists); a mistake there is a warning, since
+/// examples never change the generated code.
+fn media_examples(doc: &Document, op: &Value, loc: &Loc, diags: &mut Diagnostics) {
+    let mut contents: Vec<(&Value, Loc)> = Vec::new();
+    if let Some(content) = op.pointer("/requestBody/content") {
+        contents.push((content, loc.at("requestBody").at("content")));
+    }
+    if let Some(Value::Object(responses)) = op.get("responses") {
+        for (status, response) in responses {
+            if let Some(content) = response.get("content") {
+                contents.push((content, loc.at("responses").at(status).at("content")));
+            }
+        }
+    }
+    for (content, content_loc) in contents {
+        let Some(map) = content.as_object() else {
+            continue;
+        };
+        for (media, object) in map {
+            let at = content_loc.at(media);
+            if matches!(object.get("examples"), Some(examples) if !examples.is_object()) {
+                diags.push(doc.diag(
+                    Code::InvalidField,
+                    Severity::Warning,
+                    &at.at("examples"),
+                    "`examples` must map names to Example objects; these examples are ignored (they do not change the generated code)".to_string(),
+                ));
+            }
+            both_examples(doc, object, &at, diags);
         }
     }
 }
