@@ -2,8 +2,20 @@
 //! search. Both run over a registry that is already projected to one audience, so nothing
 //! outside it can appear.
 
+use serde_json::{Value, json};
+
+use crate::ContractError;
 use crate::catalog::{Audience, Entry};
 use crate::registry::ToolRegistry;
+
+/// An LLM API whose tool-definition format the agent projection can produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// OpenAI function tools: `{"type": "function", "function": {name, description, parameters}}`.
+    OpenAi,
+    /// Anthropic tools: `{name, description, input_schema}`.
+    Anthropic,
+}
 
 impl ToolRegistry {
     /// The tools `audience` is shown up front: visible ones without `deferLoading`.
@@ -30,6 +42,39 @@ impl ToolRegistry {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.into_iter().take(limit).map(|(_, _, e)| e).collect()
+    }
+}
+
+impl ToolRegistry {
+    /// Tool definitions for `provider`, one per tool in `tools` (typically
+    /// [`ToolRegistry::initial_tools`] or a [`ToolRegistry::search`] result of an agent
+    /// projection), each with its standalone input schema.
+    pub fn provider_tools<'a>(
+        &self,
+        provider: Provider,
+        tools: impl IntoIterator<Item = &'a Entry>,
+    ) -> Result<Vec<Value>, ContractError> {
+        tools
+            .into_iter()
+            .map(|entry| {
+                let at = format!("{}.inputSchema", entry.name.as_str());
+                let schema = self.standalone(entry.input_schema.as_value(), &at)?;
+                let description = entry
+                    .description
+                    .as_deref()
+                    .or(entry.title.as_deref())
+                    .unwrap_or(entry.name.as_str());
+                Ok(match provider {
+                    Provider::OpenAi => json!({
+                        "type": "function",
+                        "function": {"name": entry.name, "description": description, "parameters": schema}
+                    }),
+                    Provider::Anthropic => json!({
+                        "name": entry.name, "description": description, "input_schema": schema
+                    }),
+                })
+            })
+            .collect()
     }
 }
 

@@ -43,6 +43,7 @@ pub mod render;
 pub mod schema;
 pub mod validate;
 
+pub use agent::Provider;
 pub use catalog::{Audience, Catalog};
 pub use error::{ContractError, ContractErrors, ErrorCode, mask_serde_message};
 pub use invoke::{Issue, Phase, RuntimeCategory, ToolError};

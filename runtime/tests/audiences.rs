@@ -138,3 +138,66 @@ fn deferred_tools_stay_out_of_the_initial_list_but_can_be_searched() {
         .collect();
     assert_eq!(found, ["adopt_pet"]);
 }
+
+#[test]
+fn provider_tool_definitions_come_from_the_projection_with_standalone_schemas() {
+    let mut doc = catalog(vec![
+        entry_with(
+            "find_pets",
+            json!({
+                "description": "Find pets.",
+                "inputSchema": {"type": "object", "properties": {"filter": {"$ref": "#/components/schemas/Filter"}}},
+                "governance": {"audiences": ["agent"]}
+            }),
+        ),
+        entry_with(
+            "operator_only",
+            json!({"governance": {"audiences": ["cli"]}}),
+        ),
+    ]);
+    doc["components"] = json!({"schemas": {"Filter": {"type": "string"}}});
+    let catalog = harness_runtime::Catalog::from_value(doc).unwrap();
+    let handlers = catalog
+        .tools
+        .iter()
+        .map(|t| {
+            (
+                t.name.to_string(),
+                harness_runtime::Handler::new(|v| async { Ok(v) }),
+            )
+        })
+        .collect();
+    let agent = ToolRegistry::publish(catalog, handlers)
+        .unwrap()
+        .project(Audience::Agent);
+    let tools = agent
+        .provider_tools(
+            harness_runtime::Provider::Anthropic,
+            agent.initial_tools(Audience::Agent),
+        )
+        .unwrap();
+    assert_eq!(
+        tools,
+        [json!({
+            "name": "find_pets",
+            "description": "Find pets.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"filter": {"$ref": "#/$defs/Filter"}},
+                "$defs": {"Filter": {"type": "string"}}
+            }
+        })]
+    );
+    let openai = agent
+        .provider_tools(
+            harness_runtime::Provider::OpenAi,
+            agent.initial_tools(Audience::Agent),
+        )
+        .unwrap();
+    assert_eq!(openai[0]["type"], "function");
+    assert_eq!(openai[0]["function"]["name"], "find_pets");
+    assert_eq!(
+        openai[0]["function"]["parameters"]["$defs"]["Filter"]["type"],
+        "string"
+    );
+}
