@@ -20,6 +20,7 @@
 pub mod artifacts;
 pub mod catalog;
 pub mod diag;
+pub mod emit;
 pub mod load;
 pub mod mapping;
 pub mod model;

@@ -14,3 +14,37 @@ fn the_sample_catalog_matches_its_snapshot() {
     assert!(diags.items().is_empty(), "{diags}");
     insta::assert_snapshot!("petstore_catalog", catalog.to_json_pretty());
 }
+
+fn types_of(spec: &str) -> String {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(spec);
+    let mut diags = Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let (types, fallbacks) = harness_gen::emit::types_file(&api);
+    assert!(fallbacks.is_empty(), "{fallbacks:?}");
+    types
+}
+
+#[test]
+fn the_sample_types_match_their_snapshot() {
+    insta::assert_snapshot!("petstore_types", types_of("specs/petstore.yaml"));
+}
+
+#[test]
+fn hostile_text_stays_inside_doc_strings_and_names_stay_distinct() {
+    let types = types_of("specs/hostile.yaml");
+    insta::assert_snapshot!("hostile_types", types);
+    // The description's "code" appears only inside doc comments.
+    for line in types.lines().filter(|l| l.contains("fn evil")) {
+        assert!(line.trim_start().starts_with("///"), "{line}");
+    }
+    assert!(!types.lines().any(|l| l.trim_start().starts_with("fn main")));
+    // Names that collide after case conversion stay distinct.
+    // `Match` and `match` are different schemas: both get a type.
+    assert!(types.contains("pub type Match = "), "{types}");
+    assert!(types.contains("pub struct Match2 {"), "{types}");
+    assert!(
+        types.contains("pub type_: Option<Match2Type>")
+            && types.contains("pub type_2: Option<i64>"),
+        "{types}"
+    );
+}
