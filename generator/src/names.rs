@@ -19,13 +19,16 @@ pub const RUST_KEYWORDS: &[&str] = &[
     "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
 
+/// `text` with everything but ASCII letters and digits turned into word breaks.
+pub fn ascii_words(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
 /// `text` in snake_case restricted to `[a-z0-9_]`, never empty, never starting with a digit.
 pub fn snake(text: &str) -> String {
-    let ascii: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let mut out = ascii.to_snake_case();
+    let mut out = ascii_words(text).to_snake_case();
     if out.is_empty() {
         out.push('x');
     }
@@ -37,11 +40,7 @@ pub fn snake(text: &str) -> String {
 
 /// `text` as one CLI command segment: kebab-case `[a-z0-9-]`, starting with a letter or digit.
 pub fn kebab(text: &str) -> String {
-    let ascii: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let out = ascii.to_kebab_case();
+    let out = ascii_words(text).to_kebab_case();
     if out.is_empty() { "x".to_string() } else { out }
 }
 

@@ -336,7 +336,12 @@ impl<'a> TypeSpace<'a> {
             variants.push((ident, value.to_string()));
         }
         let id = self.claim(if nullable { None } else { target }, hint);
-        self.defs[id].kind = Kind::StringEnum(variants);
+        self.define(id, Kind::StringEnum(variants), map, nullable)
+    }
+
+    /// Gives `id` its shape and doc; a null alternative makes the use site an `Option`.
+    fn define(&mut self, id: usize, kind: Kind, map: &Map<String, Value>, nullable: bool) -> Ty {
+        self.defs[id].kind = kind;
         self.defs[id].doc = doc_of(&Value::Object(map.clone()));
         if nullable {
             Ty::Nullable(Box::new(Ty::Named(id)))
@@ -394,13 +399,7 @@ impl<'a> TypeSpace<'a> {
             );
             out.push((ident, ty));
         }
-        self.defs[id].kind = Kind::Union(out);
-        self.defs[id].doc = doc_of(&Value::Object(map.clone()));
-        if nullable {
-            Ty::Nullable(Box::new(Ty::Named(id)))
-        } else {
-            Ty::Named(id)
-        }
+        self.define(id, Kind::Union(out), map, nullable)
     }
 
     /// `allOf` whose parts are all objects (directly or by reference) becomes one struct.
@@ -591,9 +590,7 @@ impl<'a> TypeSpace<'a> {
                 doc: doc_of(schema),
             });
         }
-        self.defs[id].kind = Kind::Struct { fields, extra };
-        self.defs[id].doc = doc_of(&Value::Object(map.clone()));
-        Ty::Named(id)
+        self.define(id, Kind::Struct { fields, extra }, map, false)
     }
 
     /// Boxes every field whose type contains, without indirection, a type that contains the
@@ -968,11 +965,7 @@ fn doc_attr(doc: Option<&str>) -> TokenStream {
 
 /// A Rust type name (UpperCamelCase, ASCII, not starting with a digit).
 pub fn type_name(text: &str) -> String {
-    let ascii: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let mut name = ascii.to_upper_camel_case();
+    let mut name = crate::names::ascii_words(text).to_upper_camel_case();
     if name.is_empty() {
         name.push_str("Type");
     }
@@ -987,11 +980,7 @@ pub fn type_name(text: &str) -> String {
 
 /// A Rust field name (snake_case, ASCII, never a keyword).
 pub fn field_name(text: &str) -> String {
-    let ascii: String = text
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
-    let mut name = ascii.to_snake_case();
+    let mut name = crate::names::ascii_words(text).to_snake_case();
     if name.is_empty() {
         name.push_str("field");
     }
