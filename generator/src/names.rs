@@ -62,8 +62,12 @@ pub fn shorten(name: String, max: usize) -> String {
     }
     let digest = Sha256::digest(name.as_bytes());
     let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    let keep = max - hash.len() - 1;
-    let prefix = name[..keep].trim_end_matches('_');
+    let keep = max.saturating_sub(hash.len() + 1);
+    let mut cut = keep.min(name.len());
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let prefix = name[..cut].trim_end_matches('_');
     format!("{prefix}_{hash}")
 }
 
@@ -123,6 +127,14 @@ mod tests {
         assert_eq!(short.len(), MAX_TOOL_NAME);
         assert_eq!(short, tool_name(&long));
         assert_ne!(short, tool_name(&(long + "c")));
+    }
+
+    #[test]
+    fn shortening_respects_character_boundaries() {
+        let name = "é".repeat(40);
+        let short = shorten(name.clone(), 20);
+        assert!(short.len() <= 20, "{short}");
+        assert_eq!(short, shorten(name, 20));
     }
 
     #[test]
