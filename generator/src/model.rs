@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use harness_runtime::catalog::{CommandSpec, Entry};
 use serde_json::Value;
 
+pub use harness_runtime::binding::{Encoding, ParamIn};
+
 use crate::load::Loc;
 
 /// One API, ready for the emitters.
@@ -65,31 +67,6 @@ pub struct Operation {
     pub security: Vec<Vec<String>>,
 }
 
-/// Where a parameter goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ParamIn {
-    /// In the path template.
-    Path,
-    /// In the query string.
-    Query,
-    /// A request header.
-    Header,
-    /// A cookie.
-    Cookie,
-}
-
-impl ParamIn {
-    /// The OpenAPI name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParamIn::Path => "path",
-            ParamIn::Query => "query",
-            ParamIn::Header => "header",
-            ParamIn::Cookie => "cookie",
-        }
-    }
-}
-
 /// One parameter.
 #[derive(Debug)]
 pub struct Param {
@@ -111,55 +88,6 @@ pub struct Param {
     pub content_type: Option<String>,
     /// Normalized schema.
     pub schema: Value,
-}
-
-/// How a body is encoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
-    /// JSON (`application/json`, `*+json`).
-    Json,
-    /// `application/x-www-form-urlencoded`.
-    Form,
-    /// `multipart/form-data`.
-    Multipart,
-    /// `text/*`: a string.
-    Text,
-    /// Anything else: raw bytes.
-    Bytes,
-}
-
-impl Encoding {
-    /// The name recorded in the binding.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::Json => "json",
-            Encoding::Form => "form",
-            Encoding::Multipart => "multipart",
-            Encoding::Text => "text",
-            Encoding::Bytes => "bytes",
-        }
-    }
-
-    /// How a media type is encoded.
-    pub fn of(media_type: &str) -> Self {
-        let essence = media_type
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if essence == "application/json" || essence.ends_with("+json") {
-            Encoding::Json
-        } else if essence == "application/x-www-form-urlencoded" {
-            Encoding::Form
-        } else if essence == "multipart/form-data" {
-            Encoding::Multipart
-        } else if essence.starts_with("text/") {
-            Encoding::Text
-        } else {
-            Encoding::Bytes
-        }
-    }
 }
 
 /// The request body.

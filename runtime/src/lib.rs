@@ -34,6 +34,7 @@
 
 mod agent;
 pub mod artifacts;
+pub mod binding;
 pub mod catalog;
 pub mod cli_names;
 mod error;

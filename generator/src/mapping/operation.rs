@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use harness_runtime::binding::{Binding, BodyBinding, ErrorBinding, ParamBinding, ResponseBinding};
 use serde_json::{Map, Value, json};
 
 use super::Cx;
@@ -483,69 +484,51 @@ pub fn security(cx: &mut Cx, requirements: &Value, loc: &Loc) -> Vec<Vec<String>
     out
 }
 
-/// The JSON object recorded as the tool's `source.binding`.
-pub fn binding(method: &str, path: &str, parts: &Parts) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("method".into(), method.to_ascii_uppercase().into());
-    out.insert("path".into(), path.into());
-    let params: Vec<Value> = parts
-        .params
-        .iter()
-        .map(|p| {
-            let mut entry = json!({
-                "property": p.property,
-                "in": p.location.as_str(),
-                "name": p.wire_name,
-                "style": p.style,
-                "explode": p.explode,
-                "required": p.required,
-            });
-            if p.allow_reserved {
-                entry["allowReserved"] = true.into();
-            }
-            if let Some(media) = &p.content_type {
-                entry["contentType"] = media.clone().into();
-            }
-            entry
-        })
-        .collect();
-    if !params.is_empty() {
-        out.insert("parameters".into(), params.into());
-    }
-    if let Some(body) = &parts.body {
-        let mut entry = json!({
-            "property": body.property,
-            "contentType": body.content_type,
-            "encoding": body.encoding.as_str(),
-            "required": body.required,
-        });
-        if !body.alternatives.is_empty() {
-            entry["alternatives"] = body.alternatives.clone().into();
-        }
-        out.insert("body".into(), entry);
-    }
-    if let Output::Body {
-        status,
-        content_type,
-        encoding,
-        ..
-    } = &parts.output
-    {
-        out.insert(
-            "response".into(),
-            json!({"status": status, "contentType": content_type, "encoding": encoding.as_str()}),
-        );
-    }
-    if !parts.errors.is_empty() {
-        let errors: Vec<Value> = parts
+/// The operation's wire binding, recorded as the tool's `source.binding`.
+pub fn binding(method: &str, path: &str, parts: &Parts) -> Binding {
+    Binding {
+        method: method.to_ascii_uppercase(),
+        path: path.to_string(),
+        parameters: parts
+            .params
+            .iter()
+            .map(|p| ParamBinding {
+                property: p.property.clone(),
+                location: p.location,
+                name: p.wire_name.clone(),
+                style: p.style.clone(),
+                explode: p.explode,
+                required: p.required,
+                allow_reserved: p.allow_reserved,
+                content_type: p.content_type.clone(),
+            })
+            .collect(),
+        body: parts.body.as_ref().map(|body| BodyBinding {
+            property: body.property.clone(),
+            content_type: body.content_type.clone(),
+            encoding: body.encoding,
+            required: body.required,
+            alternatives: body.alternatives.clone(),
+        }),
+        response: match &parts.output {
+            Output::Body { status, content_type, encoding, .. } => Some(ResponseBinding {
+                status: status.clone(),
+                content_type: content_type.clone(),
+                encoding: *encoding,
+            }),
+            Output::None => None,
+        },
+        errors: parts
             .errors
             .iter()
-            .map(|e| json!({"kind": e.kind, "status": e.status, "contentType": e.content_type}))
-            .collect();
-        out.insert("errors".into(), errors.into());
+            .map(|e| ErrorBinding {
+                kind: e.kind.clone(),
+                status: e.status.clone(),
+                content_type: e.content_type.clone(),
+            })
+            .collect(),
+        security: parts.security.clone(),
     }
-    out.insert("security".into(), json!(parts.security));
-    out
 }
 
 /// The tool's error schema: one variant per declared error response, plus `upstream_error`.

@@ -318,7 +318,7 @@ fn entry(
                 .operation_id
                 .clone()
                 .and_then(|id| NonBlank::new(id).ok()),
-            binding: Some(operation::binding(&draft.method, &draft.path, &draft.parts)),
+            binding: Some(operation::binding(&draft.method, &draft.path, &draft.parts).to_map()),
         }),
         policy: Some(Policy {
             kind: if safe {
