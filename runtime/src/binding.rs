@@ -186,9 +186,17 @@ impl ErrorBinding {
             return 1;
         }
         if key.len() == 3 && key.ends_with("XX") {
-            return if key.as_bytes()[0] == b'0' + (status / 100) as u8 { 2 } else { 0 };
+            return if key.as_bytes()[0] == b'0' + (status / 100) as u8 {
+                2
+            } else {
+                0
+            };
         }
-        if key.parse::<u16>().is_ok_and(|code| code == status) { 3 } else { 0 }
+        if key.parse::<u16>().is_ok_and(|code| code == status) {
+            3
+        } else {
+            0
+        }
     }
 }
 
@@ -248,7 +256,10 @@ mod tests {
 
     #[test]
     fn media_types_map_to_encodings() {
-        assert_eq!(Encoding::of("application/json; charset=utf-8"), Encoding::Json);
+        assert_eq!(
+            Encoding::of("application/json; charset=utf-8"),
+            Encoding::Json
+        );
         assert_eq!(Encoding::of("application/vnd.api+json"), Encoding::Json);
         assert_eq!(Encoding::of("text/csv"), Encoding::Text);
         assert_eq!(Encoding::of("image/png"), Encoding::Bytes);

@@ -38,6 +38,8 @@ pub mod binding;
 pub mod catalog;
 pub mod cli_names;
 mod error;
+#[cfg(feature = "client")]
+pub mod http;
 mod invoke;
 mod registry;
 pub mod render;

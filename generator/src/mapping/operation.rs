@@ -511,7 +511,12 @@ pub fn binding(method: &str, path: &str, parts: &Parts) -> Binding {
             alternatives: body.alternatives.clone(),
         }),
         response: match &parts.output {
-            Output::Body { status, content_type, encoding, .. } => Some(ResponseBinding {
+            Output::Body {
+                status,
+                content_type,
+                encoding,
+                ..
+            } => Some(ResponseBinding {
                 status: status.clone(),
                 content_type: content_type.clone(),
                 encoding: *encoding,

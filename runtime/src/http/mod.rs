@@ -1,0 +1,595 @@
+//! The HTTP client generated SDKs call through (feature `client`). One request path for every
+//! operation: the binding says where each input property goes; this module builds the request,
+//! adds credentials, sends it with a timeout and bounded retries (idempotent methods only; on
+//! connect errors, 429 and 503, honouring `Retry-After`), reads at most a bounded body, and
+//! classifies the reply as success, declared error or undeclared error.
+//!
+//! Credentials never appear in `Debug`, `Display` or any error.
+
+pub mod encode;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use base64::Engine;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::RuntimeCategory;
+use crate::binding::{Binding, Encoding, ParamIn};
+use crate::registry::Thrown;
+
+/// A credential value. Its `Debug` shows only `***`.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// How a security scheme sends its credential.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// `Authorization: Bearer <token>`.
+    Bearer,
+    /// `Authorization: Basic <base64(user:password)>`.
+    Basic,
+    /// An API key in a header, query parameter or cookie.
+    ApiKey {
+        /// Where it goes.
+        location: ParamIn,
+        /// Its name.
+        name: String,
+    },
+}
+
+/// A credential for one scheme.
+#[derive(Clone, Debug)]
+pub enum Credential {
+    /// A bearer token.
+    Token(Secret),
+    /// A user name and password.
+    Basic {
+        /// User name.
+        username: String,
+        /// Password.
+        password: Secret,
+    },
+    /// An API key.
+    ApiKey(Secret),
+}
+
+/// Why a call failed. `E` is the operation's declared error type.
+#[derive(Debug)]
+pub enum Error<E> {
+    /// The API answered with an error: a declared response, or `upstream_error` for an
+    /// undeclared status or an unparsable body.
+    Api(E),
+    /// The request could not be built from the input (the message names the parameter).
+    InvalidRequest(String),
+    /// The server could not be reached, or the connection failed.
+    Transport,
+    /// No answer within the timeout.
+    Timeout,
+    /// The response body exceeded the configured bound.
+    TooLarge,
+    /// A success response did not match the declared output type.
+    InvalidResponse(String),
+}
+
+impl<E> Error<E> {
+    /// Whether trying again later may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Error::Transport | Error::Timeout)
+    }
+
+    /// The category this failure has as a tool runtime error.
+    pub fn category(&self) -> RuntimeCategory {
+        match self {
+            Error::Transport => RuntimeCategory::Transport,
+            Error::Timeout => RuntimeCategory::Timeout,
+            _ => RuntimeCategory::Internal,
+        }
+    }
+}
+
+impl<E: Serialize> Error<E> {
+    /// The thrown value a tool handler reports: declared errors as data, the rest by category.
+    pub fn into_thrown(self) -> Thrown {
+        match self {
+            Error::Api(data) => match serde_json::to_value(data) {
+                Ok(value) => Thrown::Value(value),
+                Err(_) => Thrown::Fault(RuntimeCategory::Internal),
+            },
+            other => Thrown::Fault(other.category()),
+        }
+    }
+}
+
+impl<E> fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Api(_) => f.write_str("the API answered with an error response"),
+            Error::InvalidRequest(why) => write!(f, "invalid request: {why}"),
+            Error::Transport => f.write_str("could not reach the server"),
+            Error::Timeout => f.write_str("the server did not answer in time"),
+            Error::TooLarge => f.write_str("the response was larger than the configured bound"),
+            Error::InvalidResponse(why) => write!(f, "unexpected response: {why}"),
+        }
+    }
+}
+
+impl<E: fmt::Debug> std::error::Error for Error<E> {}
+
+/// Configures an [`HttpClient`].
+#[derive(Clone, Debug)]
+pub struct ClientBuilder {
+    base_url: String,
+    timeout: Duration,
+    user_agent: String,
+    max_retries: u32,
+    max_response_bytes: usize,
+    schemes: BTreeMap<String, Scheme>,
+    credentials: BTreeMap<String, Credential>,
+}
+
+impl ClientBuilder {
+    /// A builder for an API served at `base_url`, with defaults: 30 s timeout, 2 retries,
+    /// 16 MiB response bound.
+    pub fn new(base_url: impl Into<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            timeout: Duration::from_secs(30),
+            user_agent: concat!("harness-runtime/", env!("CARGO_PKG_VERSION")).to_string(),
+            max_retries: 2,
+            max_response_bytes: 16 * 1024 * 1024,
+            schemes: BTreeMap::new(),
+            credentials: BTreeMap::new(),
+        }
+    }
+
+    /// The base URL requests go to.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = url.into();
+        self
+    }
+
+    /// The timeout of one attempt.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The `User-Agent` header.
+    pub fn user_agent(mut self, agent: impl Into<String>) -> Self {
+        self.user_agent = agent.into();
+        self
+    }
+
+    /// Retries after the first attempt, for idempotent operations only.
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        self.max_retries = retries;
+        self
+    }
+
+    /// The largest response body accepted.
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// Declares a security scheme (generated code does this).
+    pub fn scheme(mut self, name: impl Into<String>, scheme: Scheme) -> Self {
+        self.schemes.insert(name.into(), scheme);
+        self
+    }
+
+    /// Sets the credential for a scheme.
+    pub fn credential(mut self, scheme: impl Into<String>, credential: Credential) -> Self {
+        self.credentials.insert(scheme.into(), credential);
+        self
+    }
+
+    /// Reads the base URL and credentials from the environment: `<PREFIX>_BASE_URL`, and per
+    /// scheme the variables in `env` (scheme name → variable names: one for a token or key,
+    /// two for user name and password). Unset variables are skipped.
+    pub fn from_env(mut self, prefix: &str, env: &[(&str, &[&str])]) -> Self {
+        if let Ok(url) = std::env::var(format!("{prefix}_BASE_URL"))
+            && !url.trim().is_empty()
+        {
+            self.base_url = url;
+        }
+        for (scheme, vars) in env {
+            let values: Vec<String> = vars.iter().filter_map(|v| std::env::var(v).ok()).collect();
+            if values.len() != vars.len() {
+                continue;
+            }
+            let credential = match (self.schemes.get(*scheme), values.as_slice()) {
+                (Some(Scheme::Basic), [user, password]) => Credential::Basic {
+                    username: user.clone(),
+                    password: Secret::new(password.clone()),
+                },
+                (Some(Scheme::ApiKey { .. }), [key]) => {
+                    Credential::ApiKey(Secret::new(key.clone()))
+                }
+                (Some(Scheme::Bearer), [token]) => Credential::Token(Secret::new(token.clone())),
+                _ => continue,
+            };
+            self.credentials.insert((*scheme).to_string(), credential);
+        }
+        self
+    }
+
+    /// Builds the client.
+    pub fn build(self) -> Result<HttpClient, Error<std::convert::Infallible>> {
+        let inner = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .user_agent(self.user_agent)
+            .redirect(reqwest::redirect::Policy::limited(5))
+            .build()
+            .map_err(|_| Error::Transport)?;
+        Ok(HttpClient {
+            inner,
+            base_url: self.base_url.trim_end_matches('/').to_string(),
+            max_retries: self.max_retries,
+            max_response_bytes: self.max_response_bytes,
+            schemes: self.schemes,
+            credentials: self.credentials,
+        })
+    }
+}
+
+/// What the server answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A 2xx response, its body read by the binding's response encoding (`null` without one).
+    Success(Value),
+    /// A declared error response.
+    Declared {
+        /// `http_<key>`.
+        kind: String,
+        /// The status.
+        status: u16,
+        /// The parsed JSON body.
+        body: Value,
+    },
+    /// An undeclared status, or a declared one whose body did not parse.
+    Undeclared {
+        /// The status.
+        status: u16,
+        /// Why, without the body.
+        reason: String,
+    },
+}
+
+impl Reply {
+    /// The declared-error value of this reply (`{kind, status, body}` or the `upstream_error`
+    /// fallback); `None` for success.
+    pub fn error_value(&self) -> Option<Value> {
+        match self {
+            Reply::Success(_) => None,
+            Reply::Declared { kind, status, body } => {
+                Some(json!({"kind": kind, "status": status, "body": body}))
+            }
+            Reply::Undeclared { status, reason } => {
+                Some(json!({"kind": "upstream_error", "status": status, "reason": reason}))
+            }
+        }
+    }
+}
+
+/// A configured client.
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    inner: reqwest::Client,
+    base_url: String,
+    max_retries: u32,
+    max_response_bytes: usize,
+    schemes: BTreeMap<String, Scheme>,
+    credentials: BTreeMap<String, Credential>,
+}
+
+impl HttpClient {
+    /// Calls the operation `binding` describes with a typed input, returning the typed output or
+    /// the typed declared error.
+    pub async fn call<I, O, E>(&self, binding: &Binding, input: &I) -> Result<O, Error<E>>
+    where
+        I: Serialize,
+        O: DeserializeOwned,
+        E: DeserializeOwned,
+    {
+        let input = serde_json::to_value(input)
+            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let reply = self.send(binding, &input).await.map_err(retype)?;
+        match reply {
+            Reply::Success(value) => serde_json::from_value(value)
+                .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))),
+            other => {
+                let value = other.error_value().unwrap_or(Value::Null);
+                match serde_json::from_value(value) {
+                    Ok(error) => Err(Error::Api(error)),
+                    Err(_) => {
+                        let status = match other {
+                            Reply::Declared { status, .. } | Reply::Undeclared { status, .. } => {
+                                status
+                            }
+                            Reply::Success(_) => 0,
+                        };
+                        let fallback = json!({"kind": "upstream_error", "status": status, "reason": "the error body does not match its declared schema"});
+                        Err(match serde_json::from_value(fallback) {
+                            Ok(error) => Error::Api(error),
+                            Err(e) => {
+                                Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))
+                            }
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends the request for `input` and classifies the reply.
+    pub async fn send(
+        &self,
+        binding: &Binding,
+        input: &Value,
+    ) -> Result<Reply, Error<std::convert::Infallible>> {
+        let request = self.request(binding, input)?;
+        let mut attempt = 0;
+        loop {
+            let Some(this) = request.try_clone() else {
+                return Err(Error::InvalidRequest(
+                    "the request cannot be repeated".into(),
+                ));
+            };
+            let retries_left = binding.idempotent() && attempt < self.max_retries;
+            match self.inner.execute(this).await {
+                Err(error) if error.is_timeout() => return Err(Error::Timeout),
+                Err(error) if error.is_connect() && retries_left => {
+                    tokio::time::sleep(backoff(attempt)).await;
+                }
+                Err(_) => return Err(Error::Transport),
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    if (status == 429 || status == 503) && retries_left {
+                        let wait = retry_after(&response).unwrap_or_else(|| backoff(attempt));
+                        tokio::time::sleep(wait).await;
+                    } else {
+                        return self.classify(binding, response).await;
+                    }
+                }
+            }
+            attempt += 1;
+        }
+    }
+
+    fn request(
+        &self,
+        binding: &Binding,
+        input: &Value,
+    ) -> Result<reqwest::Request, Error<std::convert::Infallible>> {
+        let refused = |r: encode::Refused| Error::InvalidRequest(r.0);
+        let mut path = binding.path.clone();
+        let mut query = Vec::new();
+        let mut headers: Vec<(String, String)> = Vec::new();
+        let mut cookies = Vec::new();
+        for param in &binding.parameters {
+            let Some(value) = input.get(&param.property) else {
+                continue;
+            };
+            match param.location {
+                ParamIn::Path => {
+                    let text = encode::path_value(param, value).map_err(refused)?;
+                    path = path.replace(&format!("{{{}}}", param.name), &text);
+                }
+                ParamIn::Query => query.extend(encode::query_pieces(param, value)),
+                ParamIn::Header => headers.push((
+                    param.name.clone(),
+                    encode::header_value(param, value).map_err(refused)?,
+                )),
+                ParamIn::Cookie => {
+                    cookies.push(encode::cookie_pair(param, value).map_err(refused)?)
+                }
+            }
+        }
+        self.authorize(binding, &mut query, &mut headers, &mut cookies)?;
+        let mut url = format!("{}{path}", self.base_url);
+        if !query.is_empty() {
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str(&query.join("&"));
+        }
+        let method = reqwest::Method::from_bytes(binding.method.as_bytes())
+            .map_err(|_| Error::InvalidRequest("unknown HTTP method".into()))?;
+        let mut builder = self.inner.request(method, url);
+        for (name, value) in headers {
+            builder = builder.header(name, value);
+        }
+        if !cookies.is_empty() {
+            builder = builder.header("Cookie", cookies.join("; "));
+        }
+        if let Some(body) = &binding.body
+            && let Some(value) = input.get(&body.property)
+        {
+            let (bytes, content_type) =
+                encode::body(body.encoding, &body.content_type, value, &body.property)
+                    .map_err(refused)?;
+            builder = builder.header("Content-Type", content_type).body(bytes);
+        }
+        if let Some(response) = &binding.response {
+            builder = builder.header("Accept", response.content_type.clone());
+        }
+        builder.build().map_err(|_| {
+            Error::InvalidRequest(
+                "the request could not be built (check header names and the base URL)".into(),
+            )
+        })
+    }
+
+    /// Adds the credentials of the first security alternative that is fully configured.
+    fn authorize(
+        &self,
+        binding: &Binding,
+        query: &mut Vec<String>,
+        headers: &mut Vec<(String, String)>,
+        cookies: &mut Vec<String>,
+    ) -> Result<(), Error<std::convert::Infallible>> {
+        let usable = binding.security.iter().find(|alternative| {
+            alternative
+                .iter()
+                .all(|s| self.credentials.contains_key(s) && self.schemes.contains_key(s))
+        });
+        let Some(alternative) = usable else {
+            return Ok(());
+        };
+        for scheme_name in alternative {
+            let (Some(scheme), Some(credential)) = (
+                self.schemes.get(scheme_name),
+                self.credentials.get(scheme_name),
+            ) else {
+                continue;
+            };
+            let secret_refused = || {
+                Error::InvalidRequest(format!(
+                    "the credential for `{scheme_name}` contains CR or LF"
+                ))
+            };
+            match (scheme, credential) {
+                (Scheme::Bearer, Credential::Token(token)) => {
+                    encode::check_header("Authorization", token.expose())
+                        .map_err(|_| secret_refused())?;
+                    headers.push(("Authorization".into(), format!("Bearer {}", token.expose())));
+                }
+                (Scheme::Basic, Credential::Basic { username, password }) => {
+                    let raw = format!("{username}:{}", password.expose());
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(raw);
+                    headers.push(("Authorization".into(), format!("Basic {encoded}")));
+                }
+                (Scheme::ApiKey { location, name }, Credential::ApiKey(key)) => {
+                    encode::check_header(name, key.expose()).map_err(|_| secret_refused())?;
+                    let param = crate::binding::ParamBinding {
+                        property: String::new(),
+                        location: *location,
+                        name: name.clone(),
+                        style: "form".into(),
+                        explode: true,
+                        required: true,
+                        allow_reserved: false,
+                        content_type: None,
+                    };
+                    let value = Value::String(key.expose().to_string());
+                    match location {
+                        ParamIn::Query => query.extend(encode::query_pieces(&param, &value)),
+                        ParamIn::Cookie => cookies.push(
+                            encode::cookie_pair(&param, &value).map_err(|_| secret_refused())?,
+                        ),
+                        _ => headers.push((name.clone(), key.expose().to_string())),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    async fn classify(
+        &self,
+        binding: &Binding,
+        mut response: reqwest::Response,
+    ) -> Result<Reply, Error<std::convert::Infallible>> {
+        let status = response.status().as_u16();
+        let mut body = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() + chunk.len() > self.max_response_bytes {
+                        return Err(Error::TooLarge);
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(error) if error.is_timeout() => return Err(Error::Timeout),
+                Err(_) => return Err(Error::Transport),
+            }
+        }
+        if (200..300).contains(&status) {
+            let encoding = binding.response.as_ref().map(|r| r.encoding);
+            let value = match encoding {
+                None if body.is_empty() => Value::Null,
+                None | Some(Encoding::Json) => match serde_json::from_slice(&body) {
+                    Ok(value) => value,
+                    Err(_) if encoding.is_none() => Value::Null,
+                    Err(_) => {
+                        return Ok(Reply::Undeclared {
+                            status,
+                            reason: "the success body is not valid JSON".into(),
+                        });
+                    }
+                },
+                Some(Encoding::Text) => Value::String(String::from_utf8_lossy(&body).into_owned()),
+                Some(_) => Value::String(base64::engine::general_purpose::STANDARD.encode(&body)),
+            };
+            return Ok(Reply::Success(value));
+        }
+        match binding.error_for(status) {
+            Some(declared) => match serde_json::from_slice(&body) {
+                Ok(parsed) => Ok(Reply::Declared {
+                    kind: declared.kind.clone(),
+                    status,
+                    body: parsed,
+                }),
+                Err(_) => Ok(Reply::Undeclared {
+                    status,
+                    reason: "the error body is not valid JSON".into(),
+                }),
+            },
+            None => Ok(Reply::Undeclared {
+                status,
+                reason: "undeclared status".into(),
+            }),
+        }
+    }
+}
+
+fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
+    match error {
+        Error::Api(never) => match never {},
+        Error::InvalidRequest(why) => Error::InvalidRequest(why),
+        Error::Transport => Error::Transport,
+        Error::Timeout => Error::Timeout,
+        Error::TooLarge => Error::TooLarge,
+        Error::InvalidResponse(why) => Error::InvalidResponse(why),
+    }
+}
+
+/// 200 ms, 400 ms, 800 ms, … capped at 5 s.
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(200u64.saturating_mul(1 << attempt.min(5))).min(Duration::from_secs(5))
+}
+
+/// `Retry-After` in seconds, capped at 30 s (HTTP dates are not honoured: backoff applies).
+fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    let seconds: u64 = response
+        .headers()
+        .get("retry-after")?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Duration::from_secs(seconds.min(30)))
+}

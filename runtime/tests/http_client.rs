@@ -1,0 +1,304 @@
+//! The HTTP client against a real server on loopback: wire encoding, credentials, reply
+//! classification, retries, timeouts and bounds.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use harness_runtime::binding::Binding;
+use harness_runtime::http::{ClientBuilder, Credential, Error, HttpClient, Reply, Scheme, Secret};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "tok_secret_5b7e9a";
+
+#[derive(Default)]
+struct Seen {
+    hits: AtomicUsize,
+}
+
+/// A server whose behaviour is chosen by the request path.
+async fn serve() -> (String, Arc<Seen>) {
+    let seen = Arc::new(Seen::default());
+    let app = Router::new()
+        .fallback(any(handler))
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), seen)
+}
+
+async fn handler(State(seen): State<Arc<Seen>>, headers: HeaderMap, request: Request) -> Response {
+    let hit = seen.hits.fetch_add(1, Ordering::SeqCst);
+    let uri = request.uri().clone();
+    let method = request.method().clone();
+    let body = axum::body::to_bytes(request.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let path = uri.path().to_string();
+    match path.as_str() {
+        "/echo" => axum::Json(json!({
+            "method": method.as_str(),
+            "path": uri.path(),
+            "query": uri.query(),
+            "auth": headers.get("authorization").and_then(|v| v.to_str().ok()),
+            "x_id": headers.get("x-id").and_then(|v| v.to_str().ok()),
+            "cookie": headers.get("cookie").and_then(|v| v.to_str().ok()),
+            "content_type": headers.get("content-type").and_then(|v| v.to_str().ok()),
+            "body": String::from_utf8_lossy(&body),
+        }))
+        .into_response(),
+        "/missing" => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"title": "no such thing"})),
+        )
+            .into_response(),
+        "/teapot" => (StatusCode::IM_A_TEAPOT, format!("secret body {TOKEN}")).into_response(),
+        "/garbled" => (StatusCode::NOT_FOUND, "not json").into_response(),
+        "/busy" if hit == 0 => {
+            (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "0")]).into_response()
+        }
+        "/busy" => axum::Json(json!({"ok": true})).into_response(),
+        "/slow" => {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            axum::Json(json!({})).into_response()
+        }
+        "/huge" => "x".repeat(64 * 1024).into_response(),
+        _ => axum::Json(json!({"path": path})).into_response(),
+    }
+}
+
+fn binding(method: &str, path: &str, extra: Value) -> Binding {
+    let mut value = json!({
+        "method": method,
+        "path": path,
+        "response": {"status": "200", "contentType": "application/json", "encoding": "json"},
+        "errors": [{"kind": "http_404", "status": "404", "contentType": "application/json"}],
+        "security": [["token"], []]
+    });
+    if let (Value::Object(v), Value::Object(extra)) = (&mut value, extra) {
+        v.extend(extra);
+    }
+    serde_json::from_value(value).unwrap()
+}
+
+fn client(base: &str) -> HttpClient {
+    ClientBuilder::new(base)
+        .scheme("token", Scheme::Bearer)
+        .credential("token", Credential::Token(Secret::new(TOKEN)))
+        .timeout(Duration::from_millis(500))
+        .max_response_bytes(1024)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn parameters_body_and_credentials_go_where_the_binding_says() {
+    let (base, _) = serve().await;
+    let b = binding(
+        "POST",
+        "/{kind}",
+        json!({
+            "parameters": [
+                {"property": "kind", "in": "path", "name": "kind", "style": "simple", "explode": false, "required": true},
+                {"property": "tags", "in": "query", "name": "tag", "style": "form", "explode": true, "required": false},
+                {"property": "x_id", "in": "header", "name": "X-Id", "style": "simple", "explode": false, "required": false},
+                {"property": "session", "in": "cookie", "name": "sid", "style": "form", "explode": true, "required": false}
+            ],
+            "body": {"property": "body", "contentType": "application/json", "encoding": "json", "required": true}
+        }),
+    );
+    let reply = client(&base)
+        .send(&b, &json!({"kind": "echo", "tags": ["a b", "c"], "x_id": "7", "session": "s1", "body": {"n": 1}}))
+        .await
+        .unwrap();
+    let Reply::Success(echo) = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(echo["method"], "POST");
+    assert_eq!(echo["query"], "tag=a%20b&tag=c");
+    assert_eq!(echo["auth"], format!("Bearer {TOKEN}"));
+    assert_eq!(echo["x_id"], "7");
+    assert_eq!(echo["cookie"], "sid=s1");
+    assert_eq!(echo["content_type"], "application/json");
+    assert_eq!(echo["body"], r#"{"n":1}"#);
+}
+
+#[tokio::test]
+async fn a_path_value_cannot_change_the_path() {
+    let (base, _) = serve().await;
+    let b = binding(
+        "GET",
+        "/items/{id}",
+        json!({"parameters": [
+            {"property": "id", "in": "path", "name": "id", "style": "simple", "explode": false, "required": true}
+        ]}),
+    );
+    let Reply::Success(echo) = client(&base)
+        .send(&b, &json!({"id": "../echo?x=1#f"}))
+        .await
+        .unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(echo["path"], "/items/..%2Fecho%3Fx%3D1%23f");
+    let refused = client(&base)
+        .send(&b, &json!({"id": ".."}))
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, Error::InvalidRequest(_)));
+}
+
+#[tokio::test]
+async fn a_header_value_with_a_line_break_is_refused() {
+    let (base, seen) = serve().await;
+    let b = binding(
+        "GET",
+        "/echo",
+        json!({"parameters": [
+            {"property": "x", "in": "header", "name": "X-Id", "style": "simple", "explode": false, "required": false}
+        ]}),
+    );
+    let error = client(&base)
+        .send(&b, &json!({"x": "1\r\nInjected: yes"}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidRequest(_)));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 0, "nothing was sent");
+}
+
+#[tokio::test]
+async fn declared_and_undeclared_errors_are_classified_without_leaking_bodies() {
+    let (base, _) = serve().await;
+    let c = client(&base);
+    let declared = c
+        .send(&binding("GET", "/missing", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        declared,
+        Reply::Declared {
+            kind: "http_404".into(),
+            status: 404,
+            body: json!({"title": "no such thing"})
+        }
+    );
+    let undeclared = c
+        .send(&binding("GET", "/teapot", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        undeclared,
+        Reply::Undeclared {
+            status: 418,
+            reason: "undeclared status".into()
+        }
+    );
+    assert!(!format!("{undeclared:?}{}", undeclared.error_value().unwrap()).contains(TOKEN));
+    let garbled = c
+        .send(&binding("GET", "/garbled", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(garbled, Reply::Undeclared { status: 404, .. }));
+}
+
+#[tokio::test]
+async fn idempotent_calls_retry_on_503_honouring_retry_after() {
+    let (base, seen) = serve().await;
+    let reply = client(&base)
+        .send(&binding("GET", "/busy", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert_eq!(reply, Reply::Success(json!({"ok": true})));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn non_idempotent_calls_are_not_retried() {
+    let (base, seen) = serve().await;
+    let reply = client(&base)
+        .send(&binding("POST", "/busy", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_server_that_does_not_answer_times_out() {
+    let (base, _) = serve().await;
+    let error = client(&base)
+        .send(&binding("POST", "/slow", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Timeout), "{error:?}");
+}
+
+#[tokio::test]
+async fn an_oversized_response_is_refused() {
+    let (base, _) = serve().await;
+    let error = client(&base)
+        .send(&binding("GET", "/huge", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::TooLarge));
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_a_transport_error_after_bounded_retries() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let error = client(&base)
+        .send(&binding("GET", "/x", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Transport));
+}
+
+#[tokio::test]
+async fn typed_calls_map_replies_to_outputs_and_declared_errors() {
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(tag = "kind")]
+    enum Failure {
+        #[serde(rename = "http_404")]
+        NotFound { status: u16, body: Value },
+        #[serde(rename = "upstream_error")]
+        Upstream { status: u16, reason: String },
+    }
+    let (base, _) = serve().await;
+    let c = client(&base);
+    let out: Result<Value, Error<Failure>> =
+        c.call(&binding("GET", "/ok", json!({})), &json!({})).await;
+    assert_eq!(out.unwrap(), json!({"path": "/ok"}));
+    let out: Result<Value, Error<Failure>> = c
+        .call(&binding("GET", "/missing", json!({})), &json!({}))
+        .await;
+    assert!(matches!(
+        out,
+        Err(Error::Api(Failure::NotFound { status: 404, .. }))
+    ));
+    let out: Result<Value, Error<Failure>> = c
+        .call(&binding("GET", "/teapot", json!({})), &json!({}))
+        .await;
+    assert!(matches!(
+        out,
+        Err(Error::Api(Failure::Upstream { status: 418, .. }))
+    ));
+}
+
+#[test]
+fn credentials_never_show_in_debug_output() {
+    let builder = ClientBuilder::new("http://127.0.0.1:1")
+        .scheme("token", Scheme::Bearer)
+        .credential("token", Credential::Token(Secret::new(TOKEN)));
+    assert!(!format!("{builder:?}").contains(TOKEN));
+    assert!(!format!("{:?}", builder.build().unwrap()).contains(TOKEN));
+}
