@@ -25,6 +25,30 @@ pub mod load;
 pub mod mapping;
 pub mod model;
 pub mod names;
+pub mod output;
 pub mod schemas;
 pub mod source;
 pub mod xharn;
+
+/// Loads, maps and checks `spec` and generates its crate. Schemas that had to become
+/// `serde_json::Value` are reported as warnings. `None` when the document could not be used.
+pub fn generate_crate(
+    spec: &std::path::Path,
+    options: &emit::krate::Options,
+    diags: &mut diag::Diagnostics,
+) -> Option<emit::krate::Crate> {
+    let doc = load::Document::load(spec, diags)?;
+    let name = options.crate_name.clone();
+    let (api, catalog) = catalog::from_document(&doc, name.as_deref(), diags);
+    let krate = emit::krate::generate(&api, &catalog, options);
+    for (pointer, why) in &krate.fallbacks {
+        let loc = load::Loc::main(pointer.trim_start_matches('#'));
+        diags.push(doc.diag(
+            diag::Code::Lossy,
+            diag::Severity::Warning,
+            &loc,
+            format!("this schema is typed as serde_json::Value: {why}"),
+        ));
+    }
+    Some(krate)
+}

@@ -33,6 +33,26 @@ enum Command {
         strict: bool,
     },
 
+    /// Generate a Rust crate (types, client, tool registry, catalog) from an OpenAPI document.
+    Openapi {
+        /// The OpenAPI document (JSON or YAML).
+        spec: PathBuf,
+        /// The crate's directory (created if missing; must be empty or generated before).
+        #[arg(long)]
+        out: PathBuf,
+        /// The crate name (default: the document's title in kebab-case).
+        #[arg(long)]
+        crate_name: Option<String>,
+        /// Depend on harness-runtime at this path too (for crates inside its workspace).
+        #[arg(long)]
+        runtime_path: Option<String>,
+        /// Write nothing; exit 1 listing the files that would change.
+        #[arg(long)]
+        check: bool,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
     Artifacts {
         /// Where the artifacts live.
@@ -76,6 +96,56 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match out {
                 Some(path) => harness_gen::artifacts::write_atomically(&path, &text)?,
                 None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Openapi {
+            spec,
+            out,
+            crate_name,
+            runtime_path,
+            check,
+            strict,
+        } => {
+            let mut command = format!("harness-gen openapi {} --out {}", spec.display(), out.display());
+            if let Some(name) = &crate_name {
+                command.push_str(&format!(" --crate-name {name}"));
+            }
+            if let Some(path) = &runtime_path {
+                command.push_str(&format!(" --runtime-path {path}"));
+            }
+            let options = harness_gen::emit::krate::Options {
+                crate_name,
+                runtime_path,
+                command,
+            };
+            let mut diags = harness_gen::diag::Diagnostics::default();
+            let generated = harness_gen::generate_crate(&spec, &options, &mut diags);
+            if strict {
+                diags.make_strict();
+            }
+            diags.finish();
+            eprint!("{diags}");
+            let Some(krate) = generated.filter(|_| !diags.has_errors()) else {
+                return Ok(ExitCode::FAILURE);
+            };
+            if check {
+                let changes = harness_gen::output::plan(&out, &krate.files)?;
+                for change in &changes {
+                    println!("{change}");
+                }
+                if !changes.is_empty() {
+                    eprintln!(
+                        "error: {} is stale: run `{}` and commit the result",
+                        out.display(),
+                        options.command
+                    );
+                    return Ok(ExitCode::FAILURE);
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            for change in harness_gen::output::write(&out, &krate.files)? {
+                println!("{change}");
             }
             Ok(ExitCode::SUCCESS)
         }

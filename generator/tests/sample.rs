@@ -19,7 +19,8 @@ fn types_of(spec: &str) -> String {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(spec);
     let mut diags = Diagnostics::default();
     let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let (types, fallbacks) = harness_gen::emit::types_file(&api);
+    let generated = harness_gen::emit::types_file(&api);
+    let (types, fallbacks) = (generated.file, generated.fallbacks);
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     types
 }

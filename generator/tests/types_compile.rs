@@ -22,7 +22,7 @@ fn check_compiles(crate_name: &str, specs: &[PathBuf]) {
     for (i, spec) in specs.iter().enumerate() {
         let mut diags = Diagnostics::default();
         let (api, _) = harness_gen::catalog::generate(spec, None, &mut diags).unwrap();
-        let (types, _) = harness_gen::emit::types_file(&api);
+        let types = harness_gen::emit::types_file(&api).file;
         std::fs::write(dir.join(format!("src/m{i}.rs")), types).unwrap();
         lib.push_str(&format!(
             "/// {}\n#[path = \"m{i}.rs\"]\npub mod m{i};\n",

@@ -152,6 +152,19 @@ impl<'a> TypeSpace<'a> {
         self.convert(schema, None, &hint, pointer, 0)
     }
 
+    /// A type name no generated type has, based on `name`.
+    pub fn claim_name(&mut self, name: &str) -> String {
+        self.names.claim(&type_name(name), "")
+    }
+
+    /// The name of a named type.
+    pub fn name_of(&self, ty: &Ty) -> Option<&str> {
+        match ty {
+            Ty::Named(id) => Some(&self.defs[*id].name),
+            _ => None,
+        }
+    }
+
     /// The type a component schema became.
     pub fn component(&self, name: &str) -> Option<Ty> {
         self.component_ids.get(name).map(|&id| Ty::Named(id))

@@ -1,0 +1,170 @@
+//! The generated crate as a set of files (openapi.md §4): `Cargo.toml` and `README.md` from
+//! askama templates in `templates/`, `catalog.json`, and the Rust sources.
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use harness_runtime::Catalog;
+use quote::quote;
+
+use super::{HEADER, client, registry, render, types_file};
+use crate::model::Api;
+
+/// What to generate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Crate name (default: the document's title in kebab-case).
+    pub crate_name: Option<String>,
+    /// A path to `harness-runtime` for development inside its workspace; published crates
+    /// depend on it by version only.
+    pub runtime_path: Option<String>,
+    /// The command that regenerates the crate, recorded in headers and the README.
+    pub command: String,
+}
+
+/// The crate's files by relative path, and the schemas that fell back to JSON values.
+pub struct Crate {
+    /// Files by path relative to the output directory.
+    pub files: BTreeMap<String, String>,
+    /// (pointer, why) of each schema typed as `serde_json::Value`.
+    pub fallbacks: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "Cargo.toml.j2", escape = "none")]
+struct CargoToml<'a> {
+    command: &'a str,
+    name: String,
+    version: String,
+    description: String,
+    license: Option<String>,
+    runtime: String,
+}
+
+#[derive(Template)]
+#[template(path = "README.md.j2", escape = "none")]
+struct Readme<'a> {
+    crate_name: &'a str,
+    crate_ident: &'a str,
+    title: &'a str,
+    api_version: &'a str,
+    description: &'a str,
+    example: Option<&'a str>,
+    operations: usize,
+    tools: usize,
+    base_url_env: String,
+    base_url: &'a str,
+    env: Vec<(String, Vec<String>)>,
+    command: &'a str,
+}
+
+/// A valid crate name from `text`: kebab-case, starting with a letter.
+pub fn crate_name(text: &str) -> String {
+    let name = crate::names::kebab(text);
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) { name } else { format!("api-{name}") }
+}
+
+/// `info.version` when it is semver, else `0.1.0`.
+pub fn crate_version(version: &str) -> String {
+    let core = version.split(['-', '+']).next().unwrap_or_default();
+    let parts: Vec<&str> = core.split('.').collect();
+    let numeric = parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p.len() == 1 || !p.starts_with('0')));
+    let rest_ok = version[core.len()..].bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'));
+    if numeric && rest_ok { version.to_string() } else { "0.1.0".to_string() }
+}
+
+/// A TOML basic string (JSON string syntax is valid TOML).
+fn toml_string(text: &str) -> String {
+    serde_json::Value::String(text.to_string()).to_string()
+}
+
+/// Generates every file of the crate.
+pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
+    let name = options.crate_name.clone().unwrap_or_else(|| crate_name(&api.info.title));
+    let ident = name.replace('-', "_");
+    let prefix = ident.to_ascii_uppercase();
+    let types = types_file(api);
+    let mut files = BTreeMap::new();
+    files.insert("src/types.rs".to_string(), types.file);
+    files.insert("src/client.rs".to_string(), render(client::file(api, &types.ops, &prefix)));
+    files.insert("src/registry.rs".to_string(), render(registry::file(api, &types.ops)));
+    files.insert("src/lib.rs".to_string(), render(lib_rs(api, &name)));
+    files.insert("catalog.json".to_string(), catalog.to_json_pretty());
+    let description = api
+        .info
+        .description
+        .as_deref()
+        .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("Typed client and tool registry for {}", api.info.title));
+    let runtime_version = concat!("version = \"", env!("CARGO_PKG_VERSION"), "\"");
+    let runtime = match &options.runtime_path {
+        Some(path) => format!("{runtime_version}, path = {}", toml_string(path)),
+        None => runtime_version.to_string(),
+    };
+    let cargo = CargoToml {
+        command: &options.command,
+        name: toml_string(&name),
+        version: toml_string(&crate_version(&api.info.version)),
+        description: toml_string(&description),
+        license: api.info.license.as_deref().filter(|l| is_spdx_like(l)).map(toml_string),
+        runtime,
+    };
+    files.insert("Cargo.toml".to_string(), render_template(&cargo));
+    let exposed = api.operations.iter().filter(|op| op.expose).count();
+    let readme = Readme {
+        crate_name: &name,
+        crate_ident: &ident,
+        title: &api.info.title,
+        api_version: &api.info.version,
+        description: api.info.description.as_deref().unwrap_or_default(),
+        example: types.ops.first().map(|o| o.method.as_str()),
+        operations: api.operations.len(),
+        tools: exposed,
+        base_url_env: format!("{prefix}_BASE_URL"),
+        base_url: api.servers.first().map(String::as_str).unwrap_or("(none)"),
+        env: client::credential_env(api, &prefix),
+        command: &options.command,
+    };
+    files.insert("README.md".to_string(), render_template(&readme));
+    Crate {
+        files,
+        fallbacks: types.fallbacks,
+    }
+}
+
+fn render_template(template: &impl Template) -> String {
+    let mut text = template.render().unwrap_or_default();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// SPDX expressions are words of letters, digits, `.`, `-`, `+` joined by AND/OR/WITH.
+fn is_spdx_like(license: &str) -> bool {
+    !license.is_empty()
+        && license
+            .split_whitespace()
+            .all(|w| w.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'(' | b')')))
+}
+
+fn lib_rs(api: &Api, name: &str) -> proc_macro2::TokenStream {
+    let title = format!(" `{name}`: a typed client and tool registry for {}.", api.info.title);
+    let description = api.info.description.as_deref().unwrap_or_default().lines().map(|l| format!(" {l}")).collect::<Vec<_>>();
+    let generated = format!(" Generated by harness-gen from the API's OpenAPI description (version {}). {}", api.info.version, HEADER.trim());
+    quote! {
+        #![doc = #title]
+        #![doc = ""]
+        #(#![doc = #description])*
+        #![doc = ""]
+        #![doc = #generated]
+
+        pub mod client;
+        pub mod registry;
+        pub mod types;
+
+        pub use client::Client;
+        pub use registry::{CATALOG_JSON, registry};
+    }
+}

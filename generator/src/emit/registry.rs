@@ -1,0 +1,55 @@
+//! `registry.rs`: `registry(client)`, the tool registry of every exposed operation, each
+//! handler deserializing its input, calling the client and serializing the output; declared
+//! error responses become application errors through the runtime's invocation path.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::OpTypes;
+use super::client::type_tokens;
+use crate::model::Api;
+
+/// The tokens of `registry.rs`.
+pub fn file(api: &Api, ops: &[OpTypes]) -> TokenStream {
+    let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
+        let tool = op.entry.name.as_str();
+        let method = format_ident!("{}", types.method);
+        let input = type_tokens(&types.input);
+        quote! {
+            let c = client.clone();
+            handlers.insert(
+                #tool.to_string(),
+                Handler::new(move |input| {
+                    let client = c.clone();
+                    async move {
+                        let input: #input = serde_json::from_value(input)
+                            .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
+                        let output = client.#method(&input).await.map_err(|e| e.into_thrown())?;
+                        serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+                    }
+                }),
+            );
+        }
+    });
+    quote! {
+        //! The tool registry: every exposed operation as a tool whose handler calls the client.
+        #![allow(clippy::all)]
+        use std::collections::BTreeMap;
+
+        use harness_runtime::{Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry};
+
+        use crate::client::Client;
+        use crate::types::*;
+
+        /// The `harn-tools/2.0` catalog of this crate.
+        pub const CATALOG_JSON: &str = include_str!("../catalog.json");
+
+        /// The registry of every exposed operation, calling the API through `client`.
+        pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
+            let catalog = Catalog::from_json(CATALOG_JSON)?;
+            let mut handlers = BTreeMap::new();
+            #(#handlers)*
+            ToolRegistry::publish(catalog, handlers)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Regenerates the checked-in crates under generated/ from their specs (openapi.md §5, reviewed
+# codegen). With --check, writes nothing and fails listing the stale files (CI runs this).
+#
+#   scripts/regenerate.sh           # rewrite generated/
+#   scripts/regenerate.sh --check   # exit 1 if anything under generated/ is stale
+set -euo pipefail
+cd "$(dirname "$0")/.."
+check=()
+[ "${1:-}" = "--check" ] && check=(--check)
+
+cargo build -q -p harness-gen
+gen=target/debug/harness-gen
+status=0
+run() {
+  "$gen" openapi "$@" --runtime-path ../../runtime "${check[@]}" || status=1
+}
+run specs/petstore.yaml --out generated/petstore --crate-name petstore
+run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
+exit $status
