@@ -107,7 +107,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             check,
             strict,
         } => {
-            let mut command = format!("harness-gen openapi {} --out {}", spec.display(), out.display());
+            let mut command = format!(
+                "harness-gen openapi {} --out {}",
+                spec.display(),
+                out.display()
+            );
             if let Some(name) = &crate_name {
                 command.push_str(&format!(" --crate-name {name}"));
             }

@@ -39,7 +39,9 @@ impl fmt::Display for Change {
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     /// The directory has files and no marker: harness-gen did not create it.
-    #[error("{0} is not empty and was not created by harness-gen (no {MARKER} file): choose an empty or new directory, or remove its contents")]
+    #[error(
+        "{0} is not empty and was not created by harness-gen (no {MARKER} file): choose an empty or new directory, or remove its contents"
+    )]
     Foreign(PathBuf),
     /// A generated path would leave the directory.
     #[error("refusing to write outside the output directory: {0}")]
@@ -55,7 +57,10 @@ pub enum OutputError {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io { path: path.to_path_buf(), source }
+    move |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// The differences between `dir` and `files`, without writing anything.
@@ -125,7 +130,9 @@ fn owned(dir: &Path) -> Result<BTreeSet<String>, OutputError> {
             .map(str::to_string)
             .collect()),
         Err(_) => {
-            let non_empty = std::fs::read_dir(dir).map(|mut entries| entries.next().is_some()).unwrap_or(false);
+            let non_empty = std::fs::read_dir(dir)
+                .map(|mut entries| entries.next().is_some())
+                .unwrap_or(false);
             if non_empty {
                 Err(OutputError::Foreign(dir.to_path_buf()))
             } else {
@@ -150,26 +157,45 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("harness-gen-output-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("harness-gen-output-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }
 
     fn files(entries: &[(&str, &str)]) -> BTreeMap<String, String> {
-        entries.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect()
+        entries
+            .iter()
+            .map(|(p, c)| (p.to_string(), c.to_string()))
+            .collect()
     }
 
     #[test]
     fn writes_only_what_changed_and_removes_only_what_it_owned() {
         let dir = scratch("owned");
         let first = files(&[("a.rs", "1"), ("src/b.rs", "2")]);
-        assert_eq!(write(&dir, &first).unwrap(), [Change::Added("a.rs".into()), Change::Added("src/b.rs".into())]);
+        assert_eq!(
+            write(&dir, &first).unwrap(),
+            [
+                Change::Added("a.rs".into()),
+                Change::Added("src/b.rs".into())
+            ]
+        );
         assert!(write(&dir, &first).unwrap().is_empty());
         std::fs::write(dir.join("mine.txt"), "user file").unwrap();
         let second = files(&[("a.rs", "1!")]);
-        assert_eq!(write(&dir, &second).unwrap(), [Change::Changed("a.rs".into()), Change::Removed("src/b.rs".into())]);
+        assert_eq!(
+            write(&dir, &second).unwrap(),
+            [
+                Change::Changed("a.rs".into()),
+                Change::Removed("src/b.rs".into())
+            ]
+        );
         assert!(!dir.join("src/b.rs").exists());
-        assert_eq!(std::fs::read_to_string(dir.join("mine.txt")).unwrap(), "user file");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("mine.txt")).unwrap(),
+            "user file"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -178,16 +204,28 @@ mod tests {
         let dir = scratch("foreign");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("important.txt"), "keep").unwrap();
-        assert!(matches!(write(&dir, &files(&[("a.rs", "1")])), Err(OutputError::Foreign(_))));
-        assert_eq!(std::fs::read_to_string(dir.join("important.txt")).unwrap(), "keep");
+        assert!(matches!(
+            write(&dir, &files(&[("a.rs", "1")])),
+            Err(OutputError::Foreign(_))
+        ));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("important.txt")).unwrap(),
+            "keep"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn paths_cannot_leave_the_directory() {
         let dir = scratch("escape");
-        assert!(matches!(write(&dir, &files(&[("../x", "1")])), Err(OutputError::Escape(_))));
-        assert!(matches!(write(&dir, &files(&[("/etc/x", "1")])), Err(OutputError::Escape(_))));
+        assert!(matches!(
+            write(&dir, &files(&[("../x", "1")])),
+            Err(OutputError::Escape(_))
+        ));
+        assert!(matches!(
+            write(&dir, &files(&[("/etc/x", "1")])),
+            Err(OutputError::Escape(_))
+        ));
     }
 
     #[test]

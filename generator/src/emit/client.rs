@@ -9,13 +9,18 @@ use crate::model::{Api, SecurityScheme};
 
 /// Environment variables the client reads, per scheme: (scheme, variable names).
 pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
-    let count = |pred: &dyn Fn(&SecurityScheme) -> bool| api.security_schemes.values().filter(|s| pred(s)).count();
+    let count = |pred: &dyn Fn(&SecurityScheme) -> bool| {
+        api.security_schemes.values().filter(|s| pred(s)).count()
+    };
     let tokens = count(&|s| matches!(s, SecurityScheme::Bearer));
     let basics = count(&|s| matches!(s, SecurityScheme::Basic));
     let keys = count(&|s| matches!(s, SecurityScheme::ApiKey { .. }));
     let scoped = |name: &str, several: bool| {
         if several {
-            format!("{prefix}_{}", crate::names::snake(name).to_ascii_uppercase())
+            format!(
+                "{prefix}_{}",
+                crate::names::snake(name).to_ascii_uppercase()
+            )
         } else {
             prefix.to_string()
         }
@@ -29,7 +34,9 @@ pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
                     let p = scoped(name, basics > 1);
                     vec![format!("{p}_USERNAME"), format!("{p}_PASSWORD")]
                 }
-                SecurityScheme::ApiKey { .. } => vec![format!("{}_API_KEY", scoped(name, keys > 1))],
+                SecurityScheme::ApiKey { .. } => {
+                    vec![format!("{}_API_KEY", scoped(name, keys > 1))]
+                }
                 SecurityScheme::Unsupported(_) => return None,
             };
             Some((name.clone(), vars))
@@ -56,7 +63,9 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         };
         Some(quote!(.scheme(#name, #scheme)))
     });
-    let env = credential_env(api, prefix).into_iter().map(|(scheme, vars)| quote!((#scheme, &[#(#vars),*])));
+    let env = credential_env(api, prefix)
+        .into_iter()
+        .map(|(scheme, vars)| quote!((#scheme, &[#(#vars),*])));
     let base_env = format!("{prefix}_BASE_URL");
     let methods = api.operations.iter().zip(ops).map(|(op, types)| {
         let name = format_ident!("{}", types.method);
@@ -74,7 +83,11 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
             " `{} {}`{}",
             op.method.to_ascii_uppercase(),
             op.path,
-            op.entry.title.as_deref().map(|t| format!(": {t}")).unwrap_or_default()
+            op.entry
+                .title
+                .as_deref()
+                .map(|t| format!(": {t}"))
+                .unwrap_or_default()
         );
         let description = op.entry.description.as_deref().map(|d| {
             let lines = d.lines().map(|l| format!(" {l}"));

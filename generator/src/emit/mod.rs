@@ -27,6 +27,9 @@ pub struct OpTypes {
     pub error: String,
 }
 
+/// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
+type ErrorVariantType = (String, String, Ty);
+
 /// Generated `types.rs`.
 pub struct Types {
     /// The file.
@@ -42,7 +45,7 @@ pub struct Types {
 pub fn types_file(api: &Api) -> Types {
     let mut space = TypeSpace::new(&api.components);
     let mut aliases: Vec<(String, Ty)> = Vec::new();
-    let mut errors: Vec<(String, Vec<(String, String, Ty)>)> = Vec::new();
+    let mut errors: Vec<(String, Vec<ErrorVariantType>)> = Vec::new();
     let mut ops = Vec::new();
     let mut methods = crate::names::Unique::default();
     for reserved in ["builder", "from_env", "from_builder", "clone", "fmt"] {
@@ -52,14 +55,15 @@ pub fn types_file(api: &Api) -> Types {
         let method = methods.claim(&types::field_name(&op.entry.name), "_");
         let base = types::type_name(&op.entry.name);
         let pointer = format!("#{}", op.loc.pointer);
-        let named = |space: &mut TypeSpace, ty: Ty, hint: String, aliases: &mut Vec<(String, Ty)>| {
-            if space.name_of(&ty) == Some(hint.as_str()) {
-                return hint;
-            }
-            let name = space.claim_name(&hint);
-            aliases.push((name.clone(), ty));
-            name
-        };
+        let named =
+            |space: &mut TypeSpace, ty: Ty, hint: String, aliases: &mut Vec<(String, Ty)>| {
+                if space.name_of(&ty) == Some(hint.as_str()) {
+                    return hint;
+                }
+                let name = space.claim_name(&hint);
+                aliases.push((name.clone(), ty));
+                name
+            };
         let input_hint = format!("{base}Input");
         let input_ty = space.inline(op.entry.input_schema.as_value(), &input_hint, &pointer);
         let input = named(&mut space, input_ty, input_hint, &mut aliases);

@@ -527,12 +527,11 @@ impl HttpClient {
             }
         }
         if (200..300).contains(&status) {
-            let encoding = binding.response.as_ref().map(|r| r.encoding);
-            let value = match encoding {
-                None if body.is_empty() => Value::Null,
-                None | Some(Encoding::Json) => match serde_json::from_slice(&body) {
+            // Without a declared output, whatever body came back is not part of the contract.
+            let value = match binding.response.as_ref().map(|r| r.encoding) {
+                None => Value::Null,
+                Some(Encoding::Json) => match serde_json::from_slice(&body) {
                     Ok(value) => value,
-                    Err(_) if encoding.is_none() => Value::Null,
                     Err(_) => {
                         return Ok(Reply::Undeclared {
                             status,
