@@ -67,6 +67,7 @@ impl<'de> serde::Deserialize<'de> for Species {
     }
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct ListPetsInput {
     /// How many pets to return.
     #[serde(default, skip_serializing_if = "Option::is_none")]

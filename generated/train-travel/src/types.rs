@@ -3,6 +3,7 @@
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// A booking for a train trip.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct Booking {
     /// Unique identifier for the booking
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -22,6 +23,7 @@ pub struct Booking {
 }
 /// A payment for a booking.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct BookingPayment {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -41,12 +43,14 @@ pub struct BookingPayment {
 }
 /// The link to the booking resource.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct LinksBooking {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booking: Option<String>,
 }
 /// The link to the destination station resource.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct LinksDestination {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +58,7 @@ pub struct LinksDestination {
 }
 /// The link to the origin station resource.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct LinksOrigin {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,6 +66,7 @@ pub struct LinksOrigin {
 }
 /// Links to the next and previous pages of a paginated response.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct LinksPagination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
@@ -69,6 +75,7 @@ pub struct LinksPagination {
 }
 /// The link to the current resource.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct LinksSelf {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -76,6 +83,7 @@ pub struct LinksSelf {
 }
 /// A problem detail object as defined in RFC 7807.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct Problem {
     /// A URI reference that identifies the problem type
     #[serde(rename = "type")]
@@ -111,6 +119,7 @@ pub struct Station {
 }
 /// A train trip.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct Trip {
     /// Unique identifier for the trip
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,6 +151,7 @@ pub struct Trip {
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct WrapperCollection {
     /// The wrapper for a collection is an array of objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -350,6 +360,7 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
     }
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetStationsInput {
     /// The page number to return
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -368,6 +379,7 @@ pub struct GetStationsInput {
     pub country: Option<String>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetStationsOutput {
     /// The wrapper for a collection is an array of objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -398,6 +410,7 @@ pub struct GetTripsInput {
     pub dogs: Option<bool>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetTripsOutput {
     /// The wrapper for a collection is an array of objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -407,6 +420,7 @@ pub struct GetTripsOutput {
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetBookingsInput {
     /// The page number to return
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -416,6 +430,7 @@ pub struct GetBookingsInput {
     pub limit: Option<i64>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetBookingsOutput {
     /// The wrapper for a collection is an array of objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -429,6 +444,7 @@ pub struct CreateBookingInput {
     pub body: Booking,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct CreateBookingOutput {
     /// Unique identifier for the booking
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -454,6 +470,7 @@ pub struct GetBookingInput {
     pub booking_id: String,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct GetBookingOutput {
     /// Unique identifier for the booking
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -485,6 +502,7 @@ pub struct CreateBookingPaymentInput {
     pub body: BookingPayment,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 pub struct CreateBookingPaymentOutput {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]

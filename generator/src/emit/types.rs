@@ -684,6 +684,11 @@ impl<'a> TypeSpace<'a> {
             quote!(#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]);
         match &def.kind {
             Kind::Struct { fields, extra } => {
+                // A struct whose fields are all optional can be built with `..Default::default()`.
+                let default = fields
+                    .iter()
+                    .all(|f| !f.required)
+                    .then(|| quote!(#[derive(Default)]));
                 let fields = fields.iter().map(|f| self.field(f));
                 let extra = extra.as_ref().map(|ty| {
                     let ty = self.tokens(ty);
@@ -696,6 +701,7 @@ impl<'a> TypeSpace<'a> {
                 quote! {
                     #doc
                     #derive
+                    #default
                     pub struct #name {
                         #(#fields)*
                         #extra
