@@ -11,7 +11,10 @@ use harness_gen::diag::Diagnostics;
 use harness_gen::emit::krate::Options;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// Generates a crate per spec into one scratch workspace and `cargo check`s it all with
@@ -36,14 +39,20 @@ fn check_compiles(set: &str, specs: &[PathBuf]) {
     }
     std::fs::write(
         dir.join("Cargo.toml"),
-        format!("[workspace]\nresolver = \"3\"\nmembers = [{}]\n", members.join(", ")),
+        format!(
+            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+            members.join(", ")
+        ),
     )
     .unwrap();
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let out = Command::new(env!("CARGO"))
         .args(["check", "--workspace", "--quiet", "--offline"])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", root().join("target/harness-typecheck/target"))
+        .env(
+            "CARGO_TARGET_DIR",
+            root().join("target/harness-typecheck/target"),
+        )
         .env("RUSTFLAGS", "-D warnings")
         .output()
         .unwrap();

@@ -1,0 +1,250 @@
+//! Every operation of the generated sample crates, called through their tool registries against
+//! Stoplight Prism (`prism mock`), a spec-driven server written by others that validates each
+//! request against the document and answers 422 to any request that does not conform.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use harness_runtime::http::{ClientBuilder, Credential, Secret};
+use harness_runtime::{Audience, ToolError, ToolRegistry};
+use serde_json::{Map, Value, json};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The Prism binary installed by `.ci/run` (`npm ci --prefix tools/prism`).
+fn prism() -> Option<PathBuf> {
+    let path = root().join("tools/prism/node_modules/.bin/prism");
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install Prism: npm ci --prefix tools/prism"
+    );
+    eprintln!("skipped: run `npm ci --prefix tools/prism` to test against Prism");
+    None
+}
+
+struct Mock(Child);
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `prism mock spec` on a free loopback port and waits until it accepts connections.
+fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(prism)
+        .args(["mock", "--host", "127.0.0.1", "--port", &port.to_string()])
+        .arg(spec)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mock = Mock(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "prism did not start");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    (mock, format!("http://127.0.0.1:{port}"))
+}
+
+/// A small valid instance of `schema`: required properties only, the first enum value,
+/// format-shaped strings.
+fn sample(schema: &Value, components: &Map<String, Value>, depth: usize) -> Value {
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => components
+            .get(r.trim_start_matches("#/components/schemas/"))
+            .cloned()
+            .unwrap_or(json!({})),
+        None => schema.clone(),
+    };
+    if depth > 8 {
+        return Value::Null;
+    }
+    if let Some(v) = schema
+        .get("const")
+        .or_else(|| schema.get("enum").and_then(|e| e.get(0)))
+    {
+        return v.clone();
+    }
+    if let Some(v) = schema
+        .get("example")
+        .or_else(|| schema.get("examples").and_then(|e| e.get(0)))
+    {
+        return v.clone();
+    }
+    for k in ["oneOf", "anyOf"] {
+        if let Some(first) = schema.get(k).and_then(|v| v.get(0)) {
+            return sample(first, components, depth + 1);
+        }
+    }
+    if let Some(Value::Array(parts)) = schema.get("allOf") {
+        let mut out = Map::new();
+        for p in parts {
+            if let Value::Object(m) = sample(p, components, depth + 1) {
+                out.extend(m);
+            }
+        }
+        return Value::Object(out);
+    }
+    let ty = match schema.get("type") {
+        Some(Value::Array(t)) => t
+            .iter()
+            .find(|t| *t != "null")
+            .and_then(Value::as_str)
+            .unwrap_or("null")
+            .to_string(),
+        Some(Value::String(t)) => t.clone(),
+        _ if schema.get("properties").is_some() => "object".into(),
+        _ => "string".into(),
+    };
+    match ty.as_str() {
+        "object" => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut out = Map::new();
+            if let Some(Value::Object(props)) = schema.get("properties") {
+                for (k, v) in props {
+                    if required.contains(&k.as_str()) {
+                        out.insert(k.clone(), sample(v, components, depth + 1));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        "array" => json!([sample(
+            schema.get("items").unwrap_or(&json!({})),
+            components,
+            depth + 1
+        )]),
+        "integer" => json!(schema.get("minimum").and_then(Value::as_i64).unwrap_or(1)),
+        "number" => json!(1.5),
+        "boolean" => json!(true),
+        "null" => Value::Null,
+        _ => json!(match schema.get("format").and_then(Value::as_str) {
+            Some("date-time") => "2024-01-02T03:04:05Z",
+            Some("date") => "2024-01-02",
+            Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
+            Some("email") => "a@example.com",
+            Some("uri") => "https://example.com/x",
+            _ if schema.get("contentEncoding").is_some() => "aGk=",
+            _ => "sample",
+        }),
+    }
+}
+
+/// Calls every tool of `registry` with a sample input; each must be answered as conforming.
+async fn call_every_tool(registry: &ToolRegistry) -> usize {
+    let components = registry
+        .components()
+        .map(|c| {
+            c.iter()
+                .map(|(k, v)| (k.clone(), v.as_value().clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut called = 0;
+    for entry in registry
+        .list(Audience::Catalog)
+        .cloned()
+        .collect::<Vec<_>>()
+    {
+        let input = sample(entry.input_schema.as_value(), &components, 0);
+        match registry
+            .invoke(Audience::Catalog, &entry.name, input.clone())
+            .await
+        {
+            Ok(_) => {}
+            Err(error) => panic!("{}: {input} → {error:?}", entry.name.as_str()),
+        }
+        called += 1;
+    }
+    called
+}
+
+fn credentials(builder: ClientBuilder) -> ClientBuilder {
+    builder
+        .credential("bearerAuth", Credential::Token(Secret::new("t")))
+        .credential("apiKey", Credential::ApiKey(Secret::new("k")))
+        .credential("OAuth2", Credential::Token(Secret::new("t")))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_petstore_operation_conforms_to_the_document() {
+    let Some(prism) = prism() else { return };
+    let (_mock, base) = mock(&prism, &root().join("specs/petstore.yaml"));
+    let client =
+        petstore::Client::from_builder(credentials(petstore::Client::builder().base_url(&base)))
+            .unwrap();
+    let registry = petstore::registry(client.clone()).unwrap();
+    assert_eq!(
+        call_every_tool(&registry).await,
+        5,
+        "the catalog-audience tools"
+    );
+    // Operations that are not tools are still SDK methods.
+    assert!(client.store_report(&Default::default()).await.is_ok());
+    // A request the document forbids is refused by Prism (422): the check has teeth. Through
+    // the registry it never leaves the process; the raw client sends it.
+    let bad = registry
+        .invoke(Audience::Catalog, "list_pets", json!({"limit": 500}))
+        .await;
+    assert!(
+        matches!(bad, Err(ToolError::InvalidInput { .. })),
+        "{bad:?}"
+    );
+    let input = petstore::types::ListPetsInput {
+        limit: Some(500),
+        ..Default::default()
+    };
+    let refused = client.list_pets(&input).await;
+    assert!(
+        matches!(
+            refused,
+            Err(harness_runtime::http::Error::Api(
+                petstore::types::ListPetsError::HttpDefault { status: 422, .. }
+            ))
+        ),
+        "{refused:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_train_travel_operation_conforms_to_the_document() {
+    let Some(prism) = prism() else { return };
+    // The document's `x-topics` reference a Markdown file that is not in the corpus; Prism
+    // insists on reading it, so the test serves a copy with a stand-in beside it.
+    let dir = std::env::temp_dir().join(format!("harness-prism-train-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/getting-started.md"), "# Getting started\n").unwrap();
+    let spec = dir.join("openapi.yaml");
+    std::fs::copy(
+        root().join("../shared/corpus/examples/train-travel.openapi.yaml"),
+        &spec,
+    )
+    .unwrap();
+    let (_mock, base) = mock(&prism, &spec);
+    let client = train_travel::Client::from_builder(credentials(
+        train_travel::Client::builder().base_url(&base),
+    ))
+    .unwrap();
+    let registry = train_travel::registry(client).unwrap();
+    assert!(call_every_tool(&registry).await >= 7);
+}
