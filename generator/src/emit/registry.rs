@@ -33,7 +33,8 @@ pub fn file(api: &Api, ops: &[OpTypes]) -> TokenStream {
     });
     quote! {
         //! The tool registry: every exposed operation as a tool whose handler calls the client.
-        #![allow(clippy::all)]
+        // An API without exposed operations leaves the imports and the client unused.
+        #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
         use harness_runtime::{Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry};
