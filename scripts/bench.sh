@@ -46,3 +46,13 @@ row "catalog: Svix (2.6 MB JSON, 252 ops)" "-" \
   "$BIN" catalog "$CORPUS/large/svix_lib-openapi.json" --out "$OUT/svix.json"
 row "catalog: nexus (193 ops)" "-" \
   "$BIN" catalog "$CORPUS/progenitor/nexus.json" --out "$OUT/nexus.json"
+# A fresh output directory each run: the whole crate is written every time.
+fresh() { rm -rf "$1"; "$BIN" openapi "$2" --out "$1"; }
+export BIN
+export -f fresh
+row "openapi crate: GHES 3.6 (fresh write)" "<= 2 s (issue 4); 0.66 s (quality.md)" \
+  bash -c 'fresh "$@"' _ "$OUT/ghes-crate" "$CORPUS/large/ghes-3.6.descriptions-next.2023-03-08.json"
+row "openapi crate: Stripe 2023 (fresh write)" "<= 1 s (quality.md)" \
+  bash -c 'fresh "$@"' _ "$OUT/stripe-crate" "$CORPUS/large/spec3.2023-09-12.yaml"
+row "openapi crate: nexus (fresh write)" "<= 0.3 s (quality.md)" \
+  bash -c 'fresh "$@"' _ "$OUT/nexus-crate" "$CORPUS/progenitor/nexus.json"

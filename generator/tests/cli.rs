@@ -73,3 +73,111 @@ fn warnings_do_not_fail_unless_strict() {
     let out = harness_gen(&["catalog", spec, "--strict"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn openapi_writes_a_crate_and_check_reports_drift() {
+    let dir = scratch("crate");
+    let out_dir = dir.join("petstore");
+    let out = out_dir.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "openapi",
+            "specs/petstore.yaml",
+            "--out",
+            out,
+            "--crate-name",
+            "petstore",
+        ];
+        args.extend_from_slice(extra);
+        harness_gen(&args)
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    for file in [
+        "Cargo.toml",
+        "README.md",
+        "catalog.json",
+        "src/lib.rs",
+        "src/types.rs",
+        "src/client.rs",
+        "src/registry.rs",
+        ".harness-gen",
+    ] {
+        assert!(out_dir.join(file).exists(), "{file}");
+    }
+    assert!(
+        run(&["--check"]).status.success(),
+        "fresh output passes --check"
+    );
+    std::fs::write(out_dir.join("src/types.rs"), "// edited by hand\n").unwrap();
+    let stale = run(&["--check"]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&stale.stdout).contains("changed: src/types.rs"));
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("src/types.rs")).unwrap(),
+        "// edited by hand\n",
+        "--check writes nothing"
+    );
+    assert!(run(&[]).status.success());
+    assert!(run(&["--check"]).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openapi_refuses_a_directory_it_did_not_create() {
+    let dir = scratch("foreign");
+    std::fs::write(dir.join("precious.txt"), "keep me").unwrap();
+    let out = harness_gen(&[
+        "openapi",
+        "specs/petstore.yaml",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not created by harness-gen"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("precious.txt")).unwrap(),
+        "keep me"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_token_in_the_environment_appears_in_no_generated_file_or_output() {
+    let secret = "tok_env_secret_0b1c2d";
+    let dir = scratch("secret");
+    let out = Command::new(env!("CARGO_BIN_EXE_harness-gen"))
+        .args([
+            "openapi",
+            "specs/petstore.yaml",
+            "--crate-name",
+            "petstore",
+            "--out",
+        ])
+        .arg(dir.join("petstore"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .env("PETSTORE_TOKEN", secret)
+        .env("PETSTORE_API_KEY", secret)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(secret));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains(secret));
+    let mut stack = vec![dir.clone()];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            assert!(
+                !std::fs::read_to_string(&path).unwrap().contains(secret),
+                "{}",
+                path.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
