@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod artifacts;
+pub mod builder;
 pub mod catalog;
 pub mod diag;
 pub mod emit;

@@ -134,6 +134,11 @@ impl Document {
         Some(doc)
     }
 
+    /// Every file read: the main document first, then the files its references reached.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(|f| f.source.path.as_path())
+    }
+
     /// The main document's root.
     pub fn root(&self) -> &Value {
         &self.files[0].root

@@ -51,3 +51,13 @@ pub use catalog::{Audience, Catalog};
 pub use error::{ContractError, ContractErrors, ErrorCode, mask_serde_message};
 pub use invoke::{Issue, Phase, RuntimeCategory, ToolError};
 pub use registry::{Handler, HandlerFuture, RegistryBuilder, Thrown, ToolRegistry};
+
+/// Includes the file a `harness_gen::builder::Builder` wrote into `OUT_DIR` for `name`:
+/// `harness_runtime::include_generated!("petstore");` defines `types`, `client`, `registry`,
+/// `Client`, `registry()` and `CATALOG_JSON` where it is invoked.
+#[macro_export]
+macro_rules! include_generated {
+    ($name:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $name, ".rs"));
+    };
+}

@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 use harness_runtime::binding::Binding;
 use harness_runtime::http::{ClientBuilder, Error, HttpClient};
-use crate::types::*;
+use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://try.microcks.io/rest/Train+Travel+API/1.0.0";
 /// The environment variable that overrides the base URL.

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use harness_runtime::{
     Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry,
 };
-use crate::client::Client;
-use crate::types::*;
+use super::client::Client;
+use super::types::*;
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.

@@ -111,7 +111,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         use harness_runtime::binding::Binding;
         use harness_runtime::http::{ClientBuilder, Error, HttpClient};
 
-        use crate::types::*;
+        use super::types::*;
 
         /// The base URL used when none is configured: the document's first server.
         pub const DEFAULT_BASE_URL: &str = #base_url;

@@ -108,9 +108,10 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
         "src/client.rs".to_string(),
         render(client::file(api, &types.ops, &prefix)),
     );
+    let catalog_source = quote!(include_str!("../catalog.json"));
     files.insert(
         "src/registry.rs".to_string(),
-        render(registry::file(api, &types.ops)),
+        render(registry::file(api, &types.ops, catalog_source)),
     );
     files.insert("src/lib.rs".to_string(), render(lib_rs(api, &name)));
     files.insert("catalog.json".to_string(), catalog.to_json_pretty());

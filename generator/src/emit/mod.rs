@@ -32,6 +32,8 @@ type ErrorVariantType = (String, String, Ty);
 
 /// Generated `types.rs`.
 pub struct Types {
+    /// The module's tokens.
+    pub tokens: proc_macro2::TokenStream,
     /// The file.
     pub file: String,
     /// Schemas that fell back to `serde_json::Value`: (pointer, why).
@@ -132,7 +134,8 @@ pub fn types_file(api: &Api) -> Types {
         #helpers
     };
     Types {
-        file: render(file),
+        file: render(file.clone()),
+        tokens: file,
         fallbacks: space.warnings.clone(),
         ops,
     }

@@ -9,8 +9,9 @@ use super::OpTypes;
 use super::client::type_tokens;
 use crate::model::Api;
 
-/// The tokens of `registry.rs`.
-pub fn file(api: &Api, ops: &[OpTypes]) -> TokenStream {
+/// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
+/// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
+pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
     let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
         let tool = op.entry.name.as_str();
         let method = format_ident!("{}", types.method);
@@ -39,11 +40,11 @@ pub fn file(api: &Api, ops: &[OpTypes]) -> TokenStream {
 
         use harness_runtime::{Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry};
 
-        use crate::client::Client;
-        use crate::types::*;
+        use super::client::Client;
+        use super::types::*;
 
         /// The `harn-tools/2.0` catalog of this crate.
-        pub const CATALOG_JSON: &str = include_str!("../catalog.json");
+        pub const CATALOG_JSON: &str = #catalog;
 
         /// The registry of every exposed operation, calling the API through `client`.
         pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {

@@ -1,0 +1,202 @@
+//! Generating from `build.rs`, in the style of `prost-build`: a builder with a one-line default,
+//! writing one Rust file per API into `OUT_DIR` (included with
+//! `harness_runtime::include_generated!`), rewriting it only when it changed, and telling cargo
+//! to rerun for every file it read.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), harness_gen::builder::BuildError> {
+//!     harness_gen::builder::Builder::new()
+//!         .openapi("specs/petstore.yaml")
+//!         .name("petstore")
+//!         .generate()
+//! }
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs
+//! harness_runtime::include_generated!("petstore");
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use quote::quote;
+
+use crate::diag::{Diagnostics, Severity};
+use crate::emit::{client, registry, render, types_file};
+use crate::load::Document;
+
+/// Configures generation from `build.rs`.
+#[derive(Clone, Debug)]
+pub struct Builder {
+    openapi: Option<PathBuf>,
+    name: Option<String>,
+    out_dir: Option<PathBuf>,
+    strict: bool,
+    cargo_directives: bool,
+}
+
+impl Default for Builder {
+    /// No document yet; the name defaults to the document's title; output to `OUT_DIR`;
+    /// warnings allowed; cargo directives printed.
+    fn default() -> Self {
+        Self {
+            openapi: None,
+            name: None,
+            out_dir: None,
+            strict: false,
+            cargo_directives: true,
+        }
+    }
+}
+
+/// Why generation failed: the diagnostics, rendered as `file:line:column` lines.
+pub struct BuildError {
+    message: String,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Shown as the readable message, so `fn main() -> Result<(), BuildError>` prints it as is.
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl Builder {
+    /// A builder with every default.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The OpenAPI document, relative to the crate's directory.
+    pub fn openapi(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.openapi = Some(path.into());
+        self
+    }
+
+    /// The generated file's name (`<name>.rs`) and the env-variable prefix
+    /// (`<NAME>_BASE_URL`, …).
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Where to write (default: `OUT_DIR`).
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Treat warnings as errors.
+    pub fn strict(&mut self, strict: bool) -> &mut Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` and `cargo:warning` lines (on by default).
+    pub fn cargo_directives(&mut self, on: bool) -> &mut Self {
+        self.cargo_directives = on;
+        self
+    }
+
+    /// Generates `<name>.rs` and `<name>.catalog.json` in the output directory.
+    pub fn generate(&self) -> Result<(), BuildError> {
+        let error = |message: String| BuildError { message };
+        let spec = self.openapi.as_ref().ok_or_else(|| {
+            error("no OpenAPI document: call .openapi(\"path/to/spec.yaml\") on the builder".into())
+        })?;
+        let out_dir = match (&self.out_dir, std::env::var_os("OUT_DIR")) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(dir)) => PathBuf::from(dir),
+            (None, None) => {
+                return Err(error(
+                    "OUT_DIR is not set: run the builder from a build script (build.rs), or set .out_dir(…)".into(),
+                ));
+            }
+        };
+        let mut diags = Diagnostics::default();
+        let doc = Document::load(spec, &mut diags);
+        if self.cargo_directives {
+            println!("cargo:rerun-if-changed={}", spec.display());
+            for path in doc.iter().flat_map(|d| d.paths().skip(1)) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        let generated = doc.map(|doc| {
+            let (api, catalog) =
+                crate::catalog::from_document(&doc, self.name.as_deref(), &mut diags);
+            let name = self
+                .name
+                .clone()
+                .unwrap_or_else(|| crate::emit::krate::crate_name(&api.info.title));
+            let source = single_file(&api, &name);
+            (name, source, catalog.to_json_pretty())
+        });
+        if self.strict {
+            diags.make_strict();
+        }
+        diags.finish();
+        if self.cargo_directives {
+            for d in diags
+                .items()
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+            {
+                println!("cargo:warning={}", d.to_string().replace('\n', " "));
+            }
+        }
+        let Some((name, source, catalog)) = generated.filter(|_| !diags.has_errors()) else {
+            return Err(error(format!(
+                "harness-gen could not generate from {}:\n{diags}",
+                spec.display()
+            )));
+        };
+        let file_name = name.replace('-', "_");
+        write_if_changed(&out_dir.join(format!("{file_name}.rs")), &source)?;
+        write_if_changed(&out_dir.join(format!("{file_name}.catalog.json")), &catalog)?;
+        Ok(())
+    }
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(());
+    }
+    crate::artifacts::write_atomically(path, contents).map_err(|e| BuildError {
+        message: format!("cannot write {}: {e}", path.display()),
+    })
+}
+
+/// The whole API as one file of inline modules, for `include!`.
+fn single_file(api: &crate::model::Api, name: &str) -> String {
+    let ident = name.replace('-', "_");
+    let prefix = ident.to_ascii_uppercase();
+    let types = types_file(api);
+    let client = client::file(api, &types.ops, &prefix);
+    let catalog_file = format!("/{ident}.catalog.json");
+    let registry = registry::file(
+        api,
+        &types.ops,
+        quote!(include_str!(concat!(env!("OUT_DIR"), #catalog_file))),
+    );
+    let types_tokens = types.tokens;
+    render(quote! {
+        /// Types of the API's schemas and operations.
+        pub mod types { #types_tokens }
+        /// The API's client.
+        pub mod client { #client }
+        /// The API's tool registry.
+        pub mod registry { #registry }
+        pub use client::Client;
+        pub use registry::{CATALOG_JSON, registry};
+    })
+}
