@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod absent_or_null;
 mod agent;
 pub mod artifacts;
 pub mod binding;

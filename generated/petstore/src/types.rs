@@ -5,14 +5,22 @@
 pub struct NewPet {
     pub name: String,
     pub species: Species,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "absent_or_null")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "harness_runtime::absent_or_null"
+    )]
     pub tag: Option<Option<String>>,
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pet {
     pub name: String,
     pub species: Species,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "absent_or_null")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "harness_runtime::absent_or_null"
+    )]
     pub tag: Option<Option<String>>,
     pub id: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,23 +175,4 @@ pub enum StoreReportError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
-}
-/// Serde helpers for fields that may be absent (`None`) or null (`Some(None)`).
-pub mod absent_or_null {
-    /// Writes `Some(None)` as `null` (`None` is skipped by the field attribute).
-    pub fn serialize<T: serde::Serialize, S: serde::Serializer>(
-        value: &Option<Option<T>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(inner) => serde::Serialize::serialize(inner, serializer),
-            None => serializer.serialize_none(),
-        }
-    }
-    /// Reads a present value, `null` included, as `Some`.
-    pub fn deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
-    }
 }

@@ -854,22 +854,3 @@ pub enum CreateBookingPaymentError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-/// Serde helpers for fields that may be absent (`None`) or null (`Some(None)`).
-pub mod absent_or_null {
-    /// Writes `Some(None)` as `null` (`None` is skipped by the field attribute).
-    pub fn serialize<T: serde::Serialize, S: serde::Serializer>(
-        value: &Option<Option<T>>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(inner) => serde::Serialize::serialize(inner, serializer),
-            None => serializer.serialize_none(),
-        }
-    }
-    /// Reads a present value, `null` included, as `Some`.
-    pub fn deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Option<T>>, D::Error> {
-        <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
-    }
-}

@@ -124,14 +124,12 @@ pub fn types_file(api: &Api) -> Types {
             }
         }
     });
-    let helpers = types::absent_or_null_module();
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
         #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
         #items
         #(#alias_items)*
         #(#error_items)*
-        #helpers
     };
     Types {
         file: render(file.clone()),

@@ -807,7 +807,7 @@ impl<'a> TypeSpace<'a> {
             Ty::Nullable(_) => quote! {
                 #doc
                 #rename
-                #[serde(default, skip_serializing_if = "Option::is_none", with = "absent_or_null")]
+                #[serde(default, skip_serializing_if = "Option::is_none", with = "harness_runtime::absent_or_null")]
                 pub #ident: Option<#ty>,
             },
             _ => quote! {
@@ -870,32 +870,6 @@ impl<'a> TypeSpace<'a> {
                     break;
                 }
                 current = *next;
-            }
-        }
-    }
-}
-
-/// The serde helper that keeps an optional, nullable field's "absent" and "null" apart.
-pub fn absent_or_null_module() -> TokenStream {
-    quote! {
-        /// Serde helpers for fields that may be absent (`None`) or null (`Some(None)`).
-        pub mod absent_or_null {
-            /// Writes `Some(None)` as `null` (`None` is skipped by the field attribute).
-            pub fn serialize<T: serde::Serialize, S: serde::Serializer>(
-                value: &Option<Option<T>>,
-                serializer: S,
-            ) -> Result<S::Ok, S::Error> {
-                match value {
-                    Some(inner) => serde::Serialize::serialize(inner, serializer),
-                    None => serializer.serialize_none(),
-                }
-            }
-
-            /// Reads a present value, `null` included, as `Some`.
-            pub fn deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> Result<Option<Option<T>>, D::Error> {
-                <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
             }
         }
     }
