@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::artifacts::write_atomically;
 
 /// The marker file, listing the files harness-gen owns in the directory.
 pub const MARKER: &str = ".harness-gen";
@@ -88,25 +87,48 @@ pub fn plan(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>,
 pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, OutputError> {
     let changes = plan(dir, files)?;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
+    // Stage every new file first: if any write fails (disk full, interrupted run), the staged
+    // files are removed and the previous output is left exactly as it was.
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let stage = |relative: &str, contents: &str, staged: &mut Vec<(PathBuf, PathBuf)>| -> Result<(), OutputError> {
+        let path = dir.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+        let tmp = path.with_file_name(format!(".{name}.{}.staged", std::process::id()));
+        std::fs::write(&tmp, contents).map_err(io(&tmp))?;
+        staged.push((tmp, path));
+        Ok(())
+    };
+    let marker = marker_text(files);
+    let mut result = Ok(());
     for change in &changes {
-        match change {
-            Change::Added(relative) | Change::Changed(relative) => {
-                let path = dir.join(relative);
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent).map_err(io(parent))?;
-                }
-                write_atomically(&path, &files[relative]).map_err(io(&path))?;
-            }
-            Change::Removed(relative) => {
-                let path = dir.join(relative);
-                std::fs::remove_file(&path).map_err(io(&path))?;
+        if let Change::Added(relative) | Change::Changed(relative) = change {
+            result = stage(relative, &files[relative], &mut staged);
+            if result.is_err() {
+                break;
             }
         }
     }
-    let marker_path = dir.join(MARKER);
-    let marker = marker_text(files);
-    if std::fs::read_to_string(&marker_path).ok().as_deref() != Some(marker.as_str()) {
-        write_atomically(&marker_path, &marker).map_err(io(&marker_path))?;
+    if result.is_ok() && std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str()) {
+        result = stage(MARKER, &marker, &mut staged);
+    }
+    if let Err(error) = result {
+        for (tmp, _) in &staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(error);
+    }
+    // Then move them into place (each rename is atomic) and remove what is stale.
+    for (tmp, path) in &staged {
+        std::fs::rename(tmp, path).map_err(io(path))?;
+    }
+    for change in &changes {
+        if let Change::Removed(relative) = change {
+            let path = dir.join(relative);
+            std::fs::remove_file(&path).map_err(io(&path))?;
+        }
     }
     Ok(changes)
 }
@@ -226,6 +248,21 @@ mod tests {
             write(&dir, &files(&[("/etc/x", "1")])),
             Err(OutputError::Escape(_))
         ));
+    }
+
+    #[test]
+    fn a_failed_run_leaves_the_previous_output_intact() {
+        let dir = scratch("interrupted");
+        let first = files(&[("a.rs", "old a"), ("src/b.rs", "old b")]);
+        write(&dir, &first).unwrap();
+        // `src/b.rs/x` cannot be created (b.rs is a file): the run fails after staging a.rs.
+        let second = files(&[("a.rs", "new a"), ("src/b.rs/x", "new")]);
+        assert!(write(&dir, &second).is_err());
+        assert_eq!(std::fs::read_to_string(dir.join("a.rs")).unwrap(), "old a");
+        assert_eq!(std::fs::read_to_string(dir.join("src/b.rs")).unwrap(), "old b");
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".staged")).collect();
+        assert!(leftovers.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
