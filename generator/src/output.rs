@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-
 /// The marker file, listing the files harness-gen owns in the directory.
 pub const MARKER: &str = ".harness-gen";
 
@@ -90,7 +89,10 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
     // Stage every new file first: if any write fails (disk full, interrupted run), the staged
     // files are removed and the previous output is left exactly as it was.
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let stage = |relative: &str, contents: &str, staged: &mut Vec<(PathBuf, PathBuf)>| -> Result<(), OutputError> {
+    let stage = |relative: &str,
+                 contents: &str,
+                 staged: &mut Vec<(PathBuf, PathBuf)>|
+     -> Result<(), OutputError> {
         let path = dir.join(relative);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
@@ -111,7 +113,9 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
             }
         }
     }
-    if result.is_ok() && std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str()) {
+    if result.is_ok()
+        && std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str())
+    {
         result = stage(MARKER, &marker, &mut staged);
     }
     if let Err(error) = result {
@@ -259,8 +263,15 @@ mod tests {
         let second = files(&[("a.rs", "new a"), ("src/b.rs/x", "new")]);
         assert!(write(&dir, &second).is_err());
         assert_eq!(std::fs::read_to_string(dir.join("a.rs")).unwrap(), "old a");
-        assert_eq!(std::fs::read_to_string(dir.join("src/b.rs")).unwrap(), "old b");
-        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".staged")).collect();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("src/b.rs")).unwrap(),
+            "old b"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".staged"))
+            .collect();
         assert!(leftovers.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
