@@ -37,6 +37,8 @@ mod agent;
 pub mod artifacts;
 pub mod binding;
 pub mod catalog;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod cli_names;
 mod error;
 #[cfg(feature = "client")]

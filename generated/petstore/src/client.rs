@@ -28,18 +28,17 @@ impl Client {
             )
             .scheme("bearerAuth", harness_runtime::http::Scheme::Bearer)
     }
+    /// [`Client::builder`] with the base URL and credentials read from the environment.
+    pub fn env_builder() -> ClientBuilder {
+        Self::builder()
+            .from_env(
+                "PETSTORE",
+                &[("apiKey", &["PETSTORE_API_KEY"]), ("bearerAuth", &["PETSTORE_TOKEN"])],
+            )
+    }
     /// A client configured from the environment (base URL and credentials).
     pub fn from_env() -> Result<Self, Error<std::convert::Infallible>> {
-        Self::from_builder(
-            Self::builder()
-                .from_env(
-                    "PETSTORE",
-                    &[
-                        ("apiKey", &["PETSTORE_API_KEY"]),
-                        ("bearerAuth", &["PETSTORE_TOKEN"]),
-                    ],
-                ),
-        )
+        Self::from_builder(Self::env_builder())
     }
     /// A client from a configured builder.
     pub fn from_builder(

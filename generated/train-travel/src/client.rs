@@ -21,12 +21,13 @@ impl Client {
         ClientBuilder::new(DEFAULT_BASE_URL)
             .scheme("OAuth2", harness_runtime::http::Scheme::Bearer)
     }
+    /// [`Client::builder`] with the base URL and credentials read from the environment.
+    pub fn env_builder() -> ClientBuilder {
+        Self::builder().from_env("TRAIN_TRAVEL", &[("OAuth2", &["TRAIN_TRAVEL_TOKEN"])])
+    }
     /// A client configured from the environment (base URL and credentials).
     pub fn from_env() -> Result<Self, Error<std::convert::Infallible>> {
-        Self::from_builder(
-            Self::builder()
-                .from_env("TRAIN_TRAVEL", &[("OAuth2", &["TRAIN_TRAVEL_TOKEN"])]),
-        )
+        Self::from_builder(Self::env_builder())
     }
     /// A client from a configured builder.
     pub fn from_builder(

@@ -132,9 +132,14 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
                 ClientBuilder::new(DEFAULT_BASE_URL) #(#schemes)*
             }
 
+            /// [`Client::builder`] with the base URL and credentials read from the environment.
+            pub fn env_builder() -> ClientBuilder {
+                Self::builder().from_env(#prefix, &[#(#env),*])
+            }
+
             /// A client configured from the environment (base URL and credentials).
             pub fn from_env() -> Result<Self, Error<std::convert::Infallible>> {
-                Self::from_builder(Self::builder().from_env(#prefix, &[#(#env),*]))
+                Self::from_builder(Self::env_builder())
             }
 
             /// A client from a configured builder.

@@ -33,6 +33,7 @@ pub struct Crate {
 #[derive(Template)]
 #[template(path = "Cargo.toml.j2", escape = "none")]
 struct CargoToml<'a> {
+    bin: &'a str,
     command: &'a str,
     name: String,
     version: String,
@@ -114,6 +115,7 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
         render(registry::file(api, &types.ops, catalog_source)),
     );
     files.insert("src/lib.rs".to_string(), render(lib_rs(api, &name)));
+    files.insert(format!("src/bin/{name}.rs"), render(bin_rs(&name, &ident)));
     files.insert("catalog.json".to_string(), catalog.to_json_pretty());
     let description = api
         .info
@@ -128,6 +130,7 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
         None => runtime_version.to_string(),
     };
     let cargo = CargoToml {
+        bin: &name,
         command: &options.command,
         name: toml_string(&name),
         version: toml_string(&crate_version(&api.info.version)),
@@ -178,6 +181,28 @@ fn is_spdx_like(license: &str) -> bool {
             w.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'(' | b')'))
         })
+}
+
+/// The command-line program: one call into the runtime's CLI.
+fn bin_rs(name: &str, ident: &str) -> proc_macro2::TokenStream {
+    let doc = format!(
+        " The `{name}` command-line program: every CLI tool of the registry as a subcommand."
+    );
+    let krate = quote::format_ident!("{}", ident);
+    quote! {
+        #![doc = #doc]
+
+        fn main() -> std::process::ExitCode {
+            harness_runtime::cli::main(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
+                let mut builder = #krate::Client::env_builder();
+                if let Some(url) = base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = #krate::Client::from_builder(builder).map_err(|e| e.to_string())?;
+                #krate::registry(client).map_err(|e| e.to_string())
+            })
+        }
+    }
 }
 
 fn lib_rs(api: &Api, name: &str) -> proc_macro2::TokenStream {

@@ -50,7 +50,14 @@ pub fn types_file(api: &Api) -> Types {
     let mut errors: Vec<(String, Vec<ErrorVariantType>)> = Vec::new();
     let mut ops = Vec::new();
     let mut methods = crate::names::Unique::default();
-    for reserved in ["builder", "from_env", "from_builder", "clone", "fmt"] {
+    for reserved in [
+        "builder",
+        "env_builder",
+        "from_env",
+        "from_builder",
+        "clone",
+        "fmt",
+    ] {
         methods.reserve(reserved);
     }
     for op in &api.operations {

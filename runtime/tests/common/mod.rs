@@ -74,6 +74,11 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The handler that gives this answer.
+    pub fn into_handler(self) -> Handler {
+        self.handler()
+    }
+
     fn handler(self) -> Handler {
         Handler::new(move |input| {
             let answer = self.clone();

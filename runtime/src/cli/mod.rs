@@ -1,0 +1,313 @@
+//! The command-line program of a generated crate (feature `cli`), built at run time from the
+//! registry's CLI-audience tools: a command tree from `cli.command` paths and the catalog's
+//! parent-command metadata, options from input properties and their argument specs, the whole
+//! input as JSON (`--input-json`, inline, `@file` or `-`), three output formats, the closed
+//! failure envelope with one exit code per failure kind, and shell completions.
+//!
+//! A generated `src/bin/<name>.rs` is one call to [`main`].
+
+mod args;
+mod output;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgMatches, Command};
+use serde_json::{Map, Value};
+
+use crate::catalog::{Audience, Catalog, CommandSpec, Entry};
+use crate::render::{cli_exit_code, cli_failure_envelope, exit_code};
+use crate::{ToolError, ToolRegistry};
+
+/// Reserved global options, owned by every generated CLI (see [`crate::cli_names`]).
+const INPUT_JSON: &str = "input-json";
+const OUTPUT_FORMAT: &str = "output-format";
+const BASE_URL: &str = "base-url";
+const COMPLETIONS: &str = "completions";
+
+/// Builds a registry for the CLI: receives `--base-url` when given.
+pub type Factory<'a> = dyn Fn(Option<String>) -> Result<ToolRegistry, String> + 'a;
+
+/// Runs the program with the process arguments and standard streams; the exit code says how
+/// it ended (0 success, 2 usage or invalid input, 3 application error, 4 runtime error,
+/// 5 contract violation).
+pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let is_tty = std::io::IsTerminal::is_terminal(&stdout);
+    let code = run(
+        name,
+        version,
+        std::env::args_os().collect(),
+        factory,
+        &mut stdout.lock(),
+        &mut stderr.lock(),
+        is_tty,
+    );
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// Runs the program with `args` (program name first), writing to `out` and `err`.
+/// `is_tty` picks the default output format (pretty on a terminal, compact JSON otherwise).
+pub fn run(
+    name: &str,
+    version: &str,
+    args: Vec<OsString>,
+    factory: &Factory<'_>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    is_tty: bool,
+) -> i32 {
+    // The tree needs the catalog only; the registry (and its client) is built with the base
+    // URL the arguments give.
+    let catalog = match factory(None) {
+        Ok(registry) => registry.catalog(),
+        Err(why) => {
+            let _ = writeln!(err, "error: {why}");
+            return exit_code::RUNTIME;
+        }
+    };
+    let command = tree(name, version, &catalog);
+    let matches = match command.clone().try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(error) => {
+            let code = if error.use_stderr() {
+                exit_code::INVALID_INPUT
+            } else {
+                exit_code::SUCCESS
+            };
+            let rendered = error.render().to_string();
+            let _ = if error.use_stderr() {
+                write!(err, "{rendered}")
+            } else {
+                write!(out, "{rendered}")
+            };
+            return code;
+        }
+    };
+    if let Some(shell) = matches.get_one::<String>(COMPLETIONS) {
+        return completions(command, name, shell, out, err);
+    }
+    let Some((tool, leaf)) = leaf(&catalog, &matches) else {
+        let _ = write!(out, "{}", command.clone().render_help());
+        return exit_code::INVALID_INPUT;
+    };
+    let format = output::Format::pick(
+        matches.get_one::<String>(OUTPUT_FORMAT).map(String::as_str),
+        is_tty,
+    );
+    let input = match input_of(tool, leaf, matches.get_one::<String>(INPUT_JSON), &catalog) {
+        Ok(input) => input,
+        Err(why) => {
+            let _ = writeln!(err, "error: {why}");
+            let envelope = serde_json::json!({"ok": false, "error": {"kind": "invalid_input", "tool": tool.name, "message": why}});
+            let _ = writeln!(out, "{envelope}");
+            return exit_code::INVALID_INPUT;
+        }
+    };
+    let registry = match factory(matches.get_one::<String>(BASE_URL).cloned()) {
+        Ok(registry) => registry,
+        Err(why) => {
+            let _ = writeln!(err, "error: {why}");
+            return exit_code::RUNTIME;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(_) => return exit_code::RUNTIME,
+    };
+    match runtime.block_on(registry.invoke(Audience::Cli, &tool.name, input)) {
+        Ok(value) => {
+            let _ = out.write_all(output::render(&value, format).as_bytes());
+            exit_code::SUCCESS
+        }
+        Err(error) => fail(&error, out, err),
+    }
+}
+
+fn fail(error: &ToolError, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let _ = writeln!(out, "{}", cli_failure_envelope(error));
+    let _ = writeln!(err, "error: {error}");
+    cli_exit_code(error)
+}
+
+fn completions(
+    mut command: Command,
+    name: &str,
+    shell: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    use clap_complete::Shell;
+    let shell = match shell {
+        "bash" => Shell::Bash,
+        "zsh" => Shell::Zsh,
+        "fish" => Shell::Fish,
+        "powershell" => Shell::PowerShell,
+        other => {
+            let _ = writeln!(
+                err,
+                "error: no completions for `{other}`: use bash, zsh, fish or powershell"
+            );
+            return exit_code::INVALID_INPUT;
+        }
+    };
+    clap_complete::generate(shell, &mut command, name.to_string(), out);
+    exit_code::SUCCESS
+}
+
+/// The whole command tree of the catalog's CLI tools.
+fn tree(name: &str, version: &str, catalog: &Catalog) -> Command {
+    let mut root = Command::new(name.to_string())
+        .version(version.to_string())
+        .about(catalog.info.as_ref().and_then(|i| i.description.as_deref()).map(str::to_string).unwrap_or_default())
+        .subcommand_required(false)
+        .arg_required_else_help(true)
+        .arg(Arg::new(INPUT_JSON).long(INPUT_JSON).global(true).value_name("JSON|@FILE|-").help("The whole input as JSON: inline, @file, or - for standard input; options override its fields"))
+        .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text"]).help("Output format (default: pretty on a terminal, json otherwise)"))
+        .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
+        .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
+    let parents: Vec<&CommandSpec> = catalog.cli.iter().flat_map(|t| t.commands.iter()).collect();
+    for entry in catalog.tools.iter().filter(|e| e.allows(Audience::Cli)) {
+        let segments: Vec<&str> = entry
+            .cli
+            .command
+            .segments()
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+        root = insert(root, &segments, &[], entry, &parents, catalog);
+    }
+    root
+}
+
+/// Adds `entry` under `rest` (its remaining segments), creating parent commands as needed.
+fn insert(
+    parent: Command,
+    rest: &[&str],
+    above: &[&str],
+    entry: &Entry,
+    parents: &[&CommandSpec],
+    catalog: &Catalog,
+) -> Command {
+    let Some((first, rest)) = rest.split_first() else {
+        return parent;
+    };
+    let mut here: Vec<&str> = above.to_vec();
+    here.push(first);
+    if rest.is_empty() {
+        return parent.subcommand(args::leaf(first, entry, catalog));
+    }
+    if parent.find_subcommand(first).is_some() {
+        parent.mut_subcommand(*first, |child| {
+            insert(child, rest, &here, entry, parents, catalog)
+        })
+    } else {
+        let child = insert(
+            parent_command(first, &here, parents),
+            rest,
+            &here,
+            entry,
+            parents,
+            catalog,
+        );
+        parent.subcommand(child)
+    }
+}
+
+fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Command {
+    let mut command = Command::new(name.to_string())
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    if let Some(spec) = parents.iter().find(|s| {
+        s.command
+            .segments()
+            .iter()
+            .map(|s| s.as_str())
+            .eq(path.iter().copied())
+    }) {
+        if let Some(title) = &spec.title {
+            command = command.about(title.to_string());
+        }
+        if let Some(description) = &spec.description {
+            command = command.long_about(description.to_string());
+        }
+        for alias in &spec.aliases {
+            command = command.visible_alias(alias.to_string());
+        }
+        command = command.hide(spec.hidden);
+        if let Some(order) = spec.display_order {
+            command = command.display_order(order as usize);
+        }
+    }
+    command
+}
+
+/// The tool the matched subcommand path names, and its matches.
+fn leaf<'a>(catalog: &'a Catalog, matches: &'a ArgMatches) -> Option<(&'a Entry, &'a ArgMatches)> {
+    let mut path = Vec::new();
+    let mut current = matches;
+    while let Some((name, sub)) = current.subcommand() {
+        path.push(name);
+        current = sub;
+    }
+    let entry = catalog
+        .tools
+        .iter()
+        .filter(|e| e.allows(Audience::Cli))
+        .find(|e| {
+            e.cli
+                .command
+                .segments()
+                .iter()
+                .map(|s| s.as_str())
+                .eq(path.iter().copied())
+        })?;
+    Some((entry, current))
+}
+
+/// The tool's input: `--input-json` first, then every option given on the command line.
+fn input_of(
+    entry: &Entry,
+    matches: &ArgMatches,
+    json: Option<&String>,
+    catalog: &Catalog,
+) -> Result<Value, String> {
+    let mut input = match json {
+        None => Map::new(),
+        Some(text) => {
+            let text = read_json_source(text)?;
+            match serde_json::from_str(&text) {
+                Ok(Value::Object(map)) => map,
+                Ok(_) => return Err("--input-json must be a JSON object".into()),
+                Err(e) => {
+                    return Err(format!(
+                        "--input-json is not valid JSON ({})",
+                        crate::mask_serde_message(&e.to_string())
+                    ));
+                }
+            }
+        }
+    };
+    for (property, value) in args::values(entry, matches, catalog)? {
+        input.insert(property, value);
+    }
+    Ok(Value::Object(input))
+}
+
+fn read_json_source(text: &str) -> Result<String, String> {
+    if text == "-" {
+        let mut buffer = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut buffer)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(buffer);
+    }
+    if let Some(path) = text.strip_prefix('@') {
+        return std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"));
+    }
+    Ok(text.to_string())
+}
