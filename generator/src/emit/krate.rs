@@ -192,6 +192,7 @@ fn bin_rs(name: &str, ident: &str) -> proc_macro2::TokenStream {
     quote! {
         #![doc = #doc]
 
+        #[rustfmt::skip]
         fn main() -> std::process::ExitCode {
             harness_runtime::cli::main(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
                 let mut builder = #krate::Client::env_builder();
