@@ -95,9 +95,18 @@ impl ToolRegistry {
     /// publish-time rule; a tool without a handler, or a handler for no tool, is an error.
     pub fn publish(
         catalog: Catalog,
-        mut handlers: BTreeMap<String, Handler>,
+        handlers: BTreeMap<String, Handler>,
     ) -> Result<ToolRegistry, ContractErrors> {
         crate::validate::validate_catalog(&catalog)?;
+        Self::publish_generated(catalog, handlers)
+    }
+
+    /// Publishes a catalog from [`Catalog::from_generated_json`]: the publish-time rules ran
+    /// when harness-gen generated it; only the pairing of tools and handlers is checked.
+    pub fn publish_generated(
+        catalog: Catalog,
+        mut handlers: BTreeMap<String, Handler>,
+    ) -> Result<ToolRegistry, ContractErrors> {
         let mut errors = Vec::new();
         let mut tools = Vec::with_capacity(catalog.tools.len());
         for (i, entry) in catalog.tools.into_iter().enumerate() {
@@ -202,6 +211,19 @@ impl ToolRegistry {
                     .count()
             })
             .sum()
+    }
+
+    /// The catalog's parent-command metadata.
+    pub fn cli_commands(&self) -> &[crate::catalog::CommandSpec] {
+        self.shared
+            .cli
+            .as_ref()
+            .map_or(&[], |t| t.commands.as_slice())
+    }
+
+    /// What the registry is.
+    pub fn info(&self) -> Option<&Info> {
+        self.shared.info.as_ref()
     }
 
     /// The named component schemas.

@@ -11,7 +11,7 @@ use super::types::*;
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
-    let catalog = Catalog::from_json(CATALOG_JSON)?;
+    let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
     let mut handlers = BTreeMap::new();
     let c = client.clone();
     handlers
@@ -121,5 +121,5 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 }
             }),
         );
-    ToolRegistry::publish(catalog, handlers)
+    ToolRegistry::publish_generated(catalog, handlers)
 }

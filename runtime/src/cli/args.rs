@@ -5,15 +5,16 @@ use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint as ClapHint};
 use serde_json::Value;
 
-use crate::catalog::{ArgumentSpec, BooleanStyle, Catalog, Entry, ValueHint};
+use crate::ToolRegistry;
+use crate::catalog::{ArgumentSpec, BooleanStyle, Entry, ValueHint};
 use crate::cli_names::default_long;
 
 /// The property's schema with a top-level component reference followed.
-fn schema_of<'a>(schema: &'a Value, catalog: &'a Catalog) -> &'a Value {
+fn schema_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a Value {
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
         && let Some(name) = reference.strip_prefix("#/components/schemas/")
-        && let Some(target) = catalog
-            .component_schemas()
+        && let Some(target) = registry
+            .components()
             .and_then(|c| c.get(&crate::schema::unescape(name)))
     {
         return target.as_value();
@@ -45,8 +46,10 @@ fn properties(entry: &Entry) -> Vec<(&String, &Value)> {
         .unwrap_or_default()
 }
 
-/// The leaf command of `entry`, named `name`.
-pub fn leaf(name: &str, entry: &Entry, catalog: &Catalog) -> Command {
+/// The leaf command of `entry`, named `name`; with `with_args` false only its name, help and
+/// aliases (enough for the help of its parent), so that a large CLI builds only what the
+/// invoked command needs.
+pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry, with_args: bool) -> Command {
     let mut command = Command::new(name.to_string()).hide(entry.cli.hidden);
     let title = entry
         .title
@@ -59,6 +62,9 @@ pub fn leaf(name: &str, entry: &Entry, catalog: &Catalog) -> Command {
     }
     for alias in &entry.cli.aliases {
         command = command.visible_alias(alias.to_string());
+    }
+    if !with_args {
+        return command;
     }
     let required: Vec<&str> = entry
         .input_schema
@@ -74,7 +80,7 @@ pub fn leaf(name: &str, entry: &Entry, catalog: &Catalog) -> Command {
             .get(property)
             .cloned()
             .unwrap_or_default();
-        let schema = schema_of(schema, catalog);
+        let schema = schema_of(schema, registry);
         command = command.arg(argument(
             property,
             schema,
@@ -185,7 +191,7 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
 pub fn values(
     entry: &Entry,
     matches: &ArgMatches,
-    catalog: &Catalog,
+    registry: &ToolRegistry,
 ) -> Result<Vec<(String, Value)>, String> {
     let mut out = Vec::new();
     for (property, schema) in properties(entry) {
@@ -195,7 +201,7 @@ pub fn values(
             .get(property)
             .cloned()
             .unwrap_or_default();
-        let schema = schema_of(schema, catalog);
+        let schema = schema_of(schema, registry);
         let ty = type_of(schema);
         if ty == "boolean" && spec.position.is_none() && spec.boolean_style != BooleanStyle::Value {
             if matches.get_flag(property) {
@@ -213,7 +219,7 @@ pub fn values(
         let value = if ty == "array" && spec.repeatable {
             let item_schema = schema
                 .get("items")
-                .map(|i| schema_of(i, catalog))
+                .map(|i| schema_of(i, registry))
                 .unwrap_or(&Value::Null);
             Value::Array(
                 raw.iter()

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
-use crate::catalog::{Audience, Catalog, CommandSpec, Entry};
+use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::render::{cli_exit_code, cli_failure_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
 
@@ -59,16 +59,18 @@ pub fn run(
     err: &mut dyn Write,
     is_tty: bool,
 ) -> i32 {
-    // The tree needs the catalog only; the registry (and its client) is built with the base
-    // URL the arguments give.
-    let catalog = match factory(None) {
-        Ok(registry) => registry.catalog(),
+    let registry = match factory(prescan(&args, BASE_URL)) {
+        Ok(registry) => registry,
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
             return exit_code::RUNTIME;
         }
     };
-    let command = tree(name, version, &catalog);
+    // Completions describe every command; otherwise only the invoked command gets its options.
+    let focus = prescan(&args, COMPLETIONS)
+        .is_none()
+        .then(|| path_words(&args));
+    let command = tree(name, version, &registry, focus.as_deref());
     let matches = match command.clone().try_get_matches_from(args) {
         Ok(matches) => matches,
         Err(error) => {
@@ -89,7 +91,7 @@ pub fn run(
     if let Some(shell) = matches.get_one::<String>(COMPLETIONS) {
         return completions(command, name, shell, out, err);
     }
-    let Some((tool, leaf)) = leaf(&catalog, &matches) else {
+    let Some((tool, leaf)) = leaf(&registry, &matches) else {
         let _ = write!(out, "{}", command.clone().render_help());
         return exit_code::INVALID_INPUT;
     };
@@ -97,20 +99,13 @@ pub fn run(
         matches.get_one::<String>(OUTPUT_FORMAT).map(String::as_str),
         is_tty,
     );
-    let input = match input_of(tool, leaf, matches.get_one::<String>(INPUT_JSON), &catalog) {
+    let input = match input_of(tool, leaf, matches.get_one::<String>(INPUT_JSON), &registry) {
         Ok(input) => input,
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
             let envelope = serde_json::json!({"ok": false, "error": {"kind": "invalid_input", "tool": tool.name, "message": why}});
             let _ = writeln!(out, "{envelope}");
             return exit_code::INVALID_INPUT;
-        }
-    };
-    let registry = match factory(matches.get_one::<String>(BASE_URL).cloned()) {
-        Ok(registry) => registry,
-        Err(why) => {
-            let _ = writeln!(err, "error: {why}");
-            return exit_code::RUNTIME;
         }
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -160,19 +155,58 @@ fn completions(
     exit_code::SUCCESS
 }
 
-/// The whole command tree of the catalog's CLI tools.
-fn tree(name: &str, version: &str, catalog: &Catalog) -> Command {
+/// The value of a global option in `args` (`--name value` or `--name=value`), read before
+/// parsing so the registry can be built once, with the right base URL.
+fn prescan(args: &[OsString], option: &str) -> Option<String> {
+    let flag = format!("--{option}");
+    let mut iter = args.iter().skip(1).filter_map(|a| a.to_str());
+    while let Some(arg) = iter.next() {
+        if arg == flag {
+            return iter.next().map(str::to_string);
+        }
+        if let Some(value) = arg.strip_prefix(&format!("{flag}=")) {
+            return Some(value.to_string());
+        }
+    }
+    None
+}
+
+/// The words of `args` that name commands: the first run of arguments that are neither options
+/// nor values of the global options.
+fn path_words(args: &[OsString]) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut iter = args.iter().skip(1).filter_map(|a| a.to_str());
+    while let Some(arg) = iter.next() {
+        if [INPUT_JSON, OUTPUT_FORMAT, BASE_URL]
+            .iter()
+            .any(|o| arg == format!("--{o}"))
+        {
+            iter.next();
+        } else if arg.starts_with('-') {
+            if !words.is_empty() {
+                break;
+            }
+        } else {
+            words.push(arg.to_string());
+        }
+    }
+    words
+}
+
+/// The command tree of the registry's CLI tools; with `focus`, only tools on that path get
+/// their options.
+fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[String]>) -> Command {
     let mut root = Command::new(name.to_string())
         .version(version.to_string())
-        .about(catalog.info.as_ref().and_then(|i| i.description.as_deref()).map(str::to_string).unwrap_or_default())
+        .about(registry.info().and_then(|i| i.description.as_deref()).map(str::to_string).unwrap_or_default())
         .subcommand_required(false)
         .arg_required_else_help(true)
         .arg(Arg::new(INPUT_JSON).long(INPUT_JSON).global(true).value_name("JSON|@FILE|-").help("The whole input as JSON: inline, @file, or - for standard input; options override its fields"))
         .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text"]).help("Output format (default: pretty on a terminal, json otherwise)"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
-    let parents: Vec<&CommandSpec> = catalog.cli.iter().flat_map(|t| t.commands.iter()).collect();
-    for entry in catalog.tools.iter().filter(|e| e.allows(Audience::Cli)) {
+    let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();
+    for entry in registry.list(Audience::Cli) {
         let segments: Vec<&str> = entry
             .cli
             .command
@@ -180,7 +214,12 @@ fn tree(name: &str, version: &str, catalog: &Catalog) -> Command {
             .iter()
             .map(|s| s.as_str())
             .collect();
-        root = insert(root, &segments, &[], entry, &parents, catalog);
+        let with_args = focus.is_none_or(|words| {
+            segments.iter().zip(words).all(|(segment, word)| {
+                *segment == word || entry.cli.aliases.iter().any(|a| a.as_str() == word)
+            })
+        });
+        root = insert(root, &segments, &[], entry, &parents, (registry, with_args));
     }
     root
 }
@@ -192,7 +231,7 @@ fn insert(
     above: &[&str],
     entry: &Entry,
     parents: &[&CommandSpec],
-    catalog: &Catalog,
+    leaf_of: (&ToolRegistry, bool),
 ) -> Command {
     let Some((first, rest)) = rest.split_first() else {
         return parent;
@@ -200,11 +239,11 @@ fn insert(
     let mut here: Vec<&str> = above.to_vec();
     here.push(first);
     if rest.is_empty() {
-        return parent.subcommand(args::leaf(first, entry, catalog));
+        return parent.subcommand(args::leaf(first, entry, leaf_of.0, leaf_of.1));
     }
     if parent.find_subcommand(first).is_some() {
         parent.mut_subcommand(*first, |child| {
-            insert(child, rest, &here, entry, parents, catalog)
+            insert(child, rest, &here, entry, parents, leaf_of)
         })
     } else {
         let child = insert(
@@ -213,7 +252,7 @@ fn insert(
             &here,
             entry,
             parents,
-            catalog,
+            leaf_of,
         );
         parent.subcommand(child)
     }
@@ -248,25 +287,24 @@ fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Comman
 }
 
 /// The tool the matched subcommand path names, and its matches.
-fn leaf<'a>(catalog: &'a Catalog, matches: &'a ArgMatches) -> Option<(&'a Entry, &'a ArgMatches)> {
+fn leaf<'a>(
+    registry: &'a ToolRegistry,
+    matches: &'a ArgMatches,
+) -> Option<(&'a Entry, &'a ArgMatches)> {
     let mut path = Vec::new();
     let mut current = matches;
     while let Some((name, sub)) = current.subcommand() {
         path.push(name);
         current = sub;
     }
-    let entry = catalog
-        .tools
-        .iter()
-        .filter(|e| e.allows(Audience::Cli))
-        .find(|e| {
-            e.cli
-                .command
-                .segments()
-                .iter()
-                .map(|s| s.as_str())
-                .eq(path.iter().copied())
-        })?;
+    let entry = registry.list(Audience::Cli).find(|e| {
+        e.cli
+            .command
+            .segments()
+            .iter()
+            .map(|s| s.as_str())
+            .eq(path.iter().copied())
+    })?;
     Some((entry, current))
 }
 
@@ -275,7 +313,7 @@ fn input_of(
     entry: &Entry,
     matches: &ArgMatches,
     json: Option<&String>,
-    catalog: &Catalog,
+    registry: &ToolRegistry,
 ) -> Result<Value, String> {
     let mut input = match json {
         None => Map::new(),
@@ -293,7 +331,7 @@ fn input_of(
             }
         }
     };
-    for (property, value) in args::values(entry, matches, catalog)? {
+    for (property, value) in args::values(entry, matches, registry)? {
         input.insert(property, value);
     }
     Ok(Value::Object(input))
