@@ -56,3 +56,17 @@ row "openapi crate: Stripe 2023 (fresh write)" "<= 1 s (quality.md)" \
   bash -c 'fresh "$@"' _ "$OUT/stripe-crate" "$CORPUS/large/spec3.2023-09-12.yaml"
 row "openapi crate: nexus (fresh write)" "<= 0.3 s (quality.md)" \
   bash -c 'fresh "$@"' _ "$OUT/nexus-crate" "$CORPUS/progenitor/nexus.json"
+
+# A 1,000-operation API's CLI: `--help` of one leaf (target 20 ms, quality.md). Builds the
+# generated crate in release mode first (a few minutes the first time; the build directory
+# under target/bench-synthetic is kept between runs).
+python3 scripts/synthetic-openapi.py 500 > "$OUT/synthetic.json"
+SYN=target/bench-synthetic
+"$BIN" openapi "$OUT/synthetic.json" --out "$SYN/crate" --crate-name synthetic --runtime-path "$PWD/runtime" >/dev/null
+printf '[workspace]\nmembers = ["crate"]\nresolver = "3"\n' > "$SYN/Cargo.toml"
+cp Cargo.lock "$SYN/Cargo.lock"
+(cd "$SYN" && cargo build -q --release --features cli --offline)
+row "cli --help of one leaf, 1,000 tools" "<= 20 ms (quality.md)" \
+  "$SYN/target/release/synthetic" group3 get-item30 --help
+row "cli call-free parse error, 1,000 tools" "-" \
+  "$SYN/target/release/synthetic" group3 get-item30 --id not-a-number
