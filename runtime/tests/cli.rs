@@ -247,3 +247,21 @@ fn version_prints_the_version() {
     assert_eq!(run.code, 0);
     assert_eq!(run.out, "pets-cli 1.2.3\n");
 }
+
+#[test]
+fn a_branch_is_complete_when_it_is_the_only_one_built() {
+    // `pets …` builds only the `pets` branch; its help and errors are unchanged.
+    let help = cli(&["pets", "--help"]);
+    assert!(
+        help.out.contains("list") && help.out.contains("get"),
+        "{}",
+        help.out
+    );
+    let typo = cli(&["pets", "lst"]);
+    assert_eq!(typo.code, 2);
+    assert!(typo.err.contains("lst"), "{}", typo.err);
+    // An unknown first word still gets the whole tree (and a suggestion).
+    let root_typo = cli(&["pest"]);
+    assert_eq!(root_typo.code, 2);
+    assert!(root_typo.err.contains("pets"), "{}", root_typo.err);
+}

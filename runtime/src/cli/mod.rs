@@ -206,7 +206,19 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();
-    for entry in registry.list(Audience::Cli) {
+    // When the first word names a top-level command, only that branch is built: `--help` of one
+    // command in a large CLI costs what its branch costs. Anything else (no word, an alias, a
+    // typo) gets the whole tree, so help and suggestions stay complete.
+    let first_segment = |e: &Entry| e.cli.command.segments()[0].to_string();
+    let branch = focus.and_then(|words| words.first()).filter(|word| {
+        registry
+            .list(Audience::Cli)
+            .any(|e| first_segment(e) == **word)
+    });
+    for entry in registry
+        .list(Audience::Cli)
+        .filter(|e| branch.is_none_or(|word| first_segment(e) == *word))
+    {
         let segments: Vec<&str> = entry
             .cli
             .command
