@@ -20,8 +20,7 @@ pub fn write(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (name, contents) in files() {
         let path = dir.join(name);
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(contents.as_str()) {
-            write_atomically(&path, &contents)?;
+        if write_if_changed(&path, &contents)? {
             written.push(path);
         }
     }
@@ -38,6 +37,16 @@ pub fn stale(dir: &Path) -> Vec<PathBuf> {
         })
         .map(|(path, _)| path)
         .collect()
+}
+
+/// Writes `contents` to `path` (atomically) unless it already holds exactly that; returns
+/// whether it wrote.
+pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(false);
+    }
+    write_atomically(path, contents)?;
+    Ok(true)
 }
 
 /// Writes `contents` to `path` through a temporary file in the same folder and a rename, so a

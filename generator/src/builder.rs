@@ -168,12 +168,11 @@ impl Builder {
 }
 
 fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
-    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
-        return Ok(());
-    }
-    crate::artifacts::write_atomically(path, contents).map_err(|e| BuildError {
-        message: format!("cannot write {}: {e}", path.display()),
-    })
+    crate::artifacts::write_if_changed(path, contents)
+        .map(drop)
+        .map_err(|e| BuildError {
+            message: format!("cannot write {}: {e}", path.display()),
+        })
 }
 
 /// The whole API as one file of inline modules, for `include!`.

@@ -83,11 +83,6 @@ impl Unique {
         self.taken.insert(name.to_string())
     }
 
-    /// Whether `name` is taken.
-    pub fn is_taken(&self, name: &str) -> bool {
-        self.taken.contains(name)
-    }
-
     /// `base` if free, else the first free `base{sep}n` (n = 2, 3, …).
     pub fn claim(&mut self, base: &str, sep: &str) -> String {
         let mut name = base.to_string();

@@ -165,11 +165,6 @@ impl<'a> TypeSpace<'a> {
         }
     }
 
-    /// The type a component schema became.
-    pub fn component(&self, name: &str) -> Option<Ty> {
-        self.component_ids.get(name).map(|&id| Ty::Named(id))
-    }
-
     fn reserve(&mut self, name: &str) -> usize {
         let name = self.names.claim(name, "");
         self.defs.push(Def {
