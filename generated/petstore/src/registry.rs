@@ -2,9 +2,8 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_runtime::{
-    Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry,
-};
+use harness_runtime::http::typed_handler;
+use harness_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;
 /// The `harn-tools/2.0` catalog of this crate.
@@ -13,113 +12,63 @@ pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
     let mut handlers = BTreeMap::new();
-    let c = client.clone();
     handlers
         .insert(
             "list_pets".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: ListPetsInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .list_pets(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: ListPetsInput| async move {
+                    c.list_pets(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "pets.create".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: PetsCreateInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .pets_create(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: PetsCreateInput| async move {
+                    c.pets_create(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "get_pet".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetPetInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_pet(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetPetInput| async move { c.get_pet(&input).await },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "delete_pet".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: DeletePetInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .delete_pet(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: DeletePetInput| async move {
+                    c.delete_pet(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "put_pets_pet_id_photo".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: PutPetsPetIdPhotoInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .put_pets_pet_id_photo(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: PutPetsPetIdPhotoInput| async move {
+                    c.put_pets_pet_id_photo(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "get_inventory".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetInventoryInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_inventory(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetInventoryInput| async move {
+                    c.get_inventory(&input).await
+                },
+            ),
         );
     ToolRegistry::publish_generated(catalog, handlers)
 }

@@ -2,9 +2,8 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_runtime::{
-    Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry,
-};
+use harness_runtime::http::typed_handler;
+use harness_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;
 /// The `harn-tools/2.0` catalog of this crate.
@@ -13,131 +12,75 @@ pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
     let mut handlers = BTreeMap::new();
-    let c = client.clone();
     handlers
         .insert(
             "get_stations".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetStationsInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_stations(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetStationsInput| async move {
+                    c.get_stations(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "get_trips".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetTripsInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_trips(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetTripsInput| async move {
+                    c.get_trips(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "get_bookings".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetBookingsInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_bookings(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetBookingsInput| async move {
+                    c.get_bookings(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "create_booking".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: CreateBookingInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .create_booking(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: CreateBookingInput| async move {
+                    c.create_booking(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "get_booking".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: GetBookingInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .get_booking(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetBookingInput| async move {
+                    c.get_booking(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "delete_booking".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: DeleteBookingInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .delete_booking(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: DeleteBookingInput| async move {
+                    c.delete_booking(&input).await
+                },
+            ),
         );
-    let c = client.clone();
     handlers
         .insert(
             "create_booking_payment".to_string(),
-            Handler::new(move |input| {
-                let client = c.clone();
-                async move {
-                    let input: CreateBookingPaymentInput = serde_json::from_value(input)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                    let output = client
-                        .create_booking_payment(&input)
-                        .await
-                        .map_err(|e| e.into_thrown())?;
-                    serde_json::to_value(output)
-                        .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                }
-            }),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: CreateBookingPaymentInput| async move {
+                    c.create_booking_payment(&input).await
+                },
+            ),
         );
     ToolRegistry::publish_generated(catalog, handlers)
 }

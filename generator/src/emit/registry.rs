@@ -17,18 +17,9 @@ pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
         let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         quote! {
-            let c = client.clone();
             handlers.insert(
                 #tool.to_string(),
-                Handler::new(move |input| {
-                    let client = c.clone();
-                    async move {
-                        let input: #input = serde_json::from_value(input)
-                            .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-                        let output = client.#method(&input).await.map_err(|e| e.into_thrown())?;
-                        serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-                    }
-                }),
+                typed_handler(client.clone(), |c: Client, input: #input| async move { c.#method(&input).await }),
             );
         }
     });
@@ -38,7 +29,8 @@ pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
         #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
-        use harness_runtime::{Catalog, ContractErrors, Handler, RuntimeCategory, Thrown, ToolRegistry};
+        use harness_runtime::http::typed_handler;
+        use harness_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::client::Client;
         use super::types::*;

@@ -293,6 +293,30 @@ impl Reply {
     }
 }
 
+/// The handler of one generated tool: deserializes the validated input into `I`, calls the
+/// client through `call`, and serializes the output; a declared error response becomes the
+/// thrown value, anything else a runtime fault by category ([`Error::into_thrown`]).
+pub fn typed_handler<C, I, O, E, F, Fut>(client: C, call: F) -> crate::Handler
+where
+    C: Clone + Send + Sync + 'static,
+    I: DeserializeOwned + Send + 'static,
+    O: Serialize + 'static,
+    E: Serialize + 'static,
+    F: Fn(C, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, Error<E>>> + Send + 'static,
+{
+    let call = std::sync::Arc::new(call);
+    crate::Handler::new(move |input: Value| {
+        let (client, call) = (client.clone(), call.clone());
+        async move {
+            let input: I = serde_json::from_value(input)
+                .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
+            let output = call(client, input).await.map_err(Error::into_thrown)?;
+            serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+        }
+    })
+}
+
 /// A configured client.
 #[derive(Clone, Debug)]
 pub struct HttpClient {
