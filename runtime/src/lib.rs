@@ -41,6 +41,7 @@ pub mod catalog;
 pub mod cli;
 pub mod cli_names;
 mod error;
+pub mod harness;
 #[cfg(feature = "client")]
 pub mod http;
 mod invoke;
