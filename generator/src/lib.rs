@@ -22,6 +22,7 @@ pub mod builder;
 pub mod catalog;
 pub mod diag;
 pub mod emit;
+pub mod harness;
 pub mod load;
 pub mod mapping;
 pub mod model;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use harness_gen::harness::commands::{Common, Selection};
 
 #[derive(Parser)]
 #[command(
@@ -53,6 +54,9 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Compile and resolve `.harness` programs.
+    #[command(subcommand)]
+    Harness(HarnessCommand),
     /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
     Artifacts {
         /// Where the artifacts live.
@@ -62,6 +66,56 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum HarnessCommand {
+    /// Print the IR bundle of the files (exit 0), or their diagnostics (exit 1).
+    Compile {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print the revision of one harness on one runtime (exit 0), or the failed report (exit 1).
+    Resolve {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        selection: Selection,
+    },
+    /// Print the run preamble of the resolved revision.
+    Preamble {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        selection: Selection,
+    },
+    /// Write the Pi package of the resolved revision into an empty directory.
+    MaterializePi {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        selection: Selection,
+        /// The directory (created if missing; refused unless empty).
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn harness(command: HarnessCommand) -> ExitCode {
+    use harness_gen::harness::commands;
+    let outcome = match command {
+        HarnessCommand::Compile { common } => commands::compile(&common),
+        HarnessCommand::Resolve { common, selection } => commands::resolve(&common, &selection),
+        HarnessCommand::Preamble { common, selection } => commands::preamble(&common, &selection),
+        HarnessCommand::MaterializePi {
+            common,
+            selection,
+            out,
+        } => commands::materialize_pi(&common, &selection, &out),
+    };
+    print!("{}", outcome.stdout);
+    eprint!("{}", outcome.stderr);
+    ExitCode::from(outcome.status)
 }
 
 fn main() -> ExitCode {
@@ -153,6 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Harness(command) => Ok(harness(command)),
         Command::Artifacts { dir, check: true } => {
             let stale = harness_gen::artifacts::stale(&dir);
             for path in &stale {

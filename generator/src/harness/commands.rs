@@ -1,0 +1,186 @@
+//! `harness-gen harness compile|resolve|preamble|materialize-pi` (spec §7), as functions from
+//! arguments to what the command prints and its exit status, so they are tested in-process.
+
+use std::path::{Path, PathBuf};
+
+use harness_runtime::harness::{self, Bundle, Revision, canonical::canonical_json};
+use serde::Serialize;
+
+use super::diag::Sources;
+
+/// How diagnostics are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Messages with the source line and a caret, on standard error.
+    #[default]
+    Human,
+    /// `{"diagnostics":[…]}` on standard output.
+    Json,
+}
+
+/// What a command printed and how it exits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// 0 success; 1 rejected program, failed resolution or refused output.
+    pub status: u8,
+}
+
+/// Options every command shares.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Common {
+    /// The `.harness` files, compiled together in this order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// How to print diagnostics.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Print JSON canonically (sorted keys, no whitespace) instead of indented.
+    #[arg(long)]
+    pub canonical: bool,
+}
+
+/// Which harness against which runtime.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Selection {
+    /// The harness to resolve.
+    #[arg(long = "harness")]
+    pub harness: String,
+    /// The runtime (default: the only target, else the only declared runtime).
+    #[arg(long)]
+    pub runtime: Option<String>,
+}
+
+fn json<T: Serialize>(value: &T, canonical: bool) -> String {
+    if canonical {
+        format!("{}\n", canonical_json(value))
+    } else {
+        harness::to_pretty_json(value)
+    }
+}
+
+fn compiled(common: &Common) -> Result<Bundle, Outcome> {
+    let (sources, result) = super::compile_files(&common.files);
+    result.map_err(|diags| match common.format {
+        Format::Json => Outcome {
+            stdout: Sources::render_json(&diags),
+            status: 1,
+            ..Outcome::default()
+        },
+        Format::Human => Outcome {
+            stderr: format!(
+                "{}{} error{} in {} file{}; no bundle was written\n",
+                sources.render(&diags),
+                diags.len(),
+                if diags.len() == 1 { "" } else { "s" },
+                common.files.len(),
+                if common.files.len() == 1 { "" } else { "s" },
+            ),
+            status: 1,
+            ..Outcome::default()
+        },
+    })
+}
+
+fn resolved(common: &Common, selection: &Selection) -> Result<(Bundle, Revision), Outcome> {
+    let bundle = compiled(common)?;
+    match harness::resolve(&bundle, &selection.harness, selection.runtime.as_deref()) {
+        Ok(revision) => Ok((bundle, revision)),
+        Err(report) => {
+            let stderr = match common.format {
+                Format::Json => String::new(),
+                Format::Human => report
+                    .errors
+                    .iter()
+                    .map(|e| format!("error: {e}\n"))
+                    .collect(),
+            };
+            Err(Outcome {
+                stdout: json(&report, common.canonical),
+                stderr,
+                status: 1,
+            })
+        }
+    }
+}
+
+/// `harness compile`: the bundle, or the diagnostics.
+pub fn compile(common: &Common) -> Outcome {
+    match compiled(common) {
+        Ok(bundle) => Outcome {
+            stdout: json(&bundle, common.canonical),
+            ..Outcome::default()
+        },
+        Err(outcome) => outcome,
+    }
+}
+
+/// `harness resolve`: the revision, or the failed resolution report.
+pub fn resolve(common: &Common, selection: &Selection) -> Outcome {
+    match resolved(common, selection) {
+        Ok((_, revision)) => Outcome {
+            stdout: json(&revision, common.canonical),
+            ..Outcome::default()
+        },
+        Err(outcome) => outcome,
+    }
+}
+
+/// `harness preamble`: the run preamble of the resolved revision.
+pub fn preamble(common: &Common, selection: &Selection) -> Outcome {
+    match resolved(common, selection) {
+        Ok((bundle, revision)) => Outcome {
+            stdout: json(&harness::preamble(&bundle, &revision), common.canonical),
+            ..Outcome::default()
+        },
+        Err(outcome) => outcome,
+    }
+}
+
+/// `harness materialize-pi`: writes the Pi package of the resolved revision into `out`, which
+/// must be missing or empty.
+pub fn materialize_pi(common: &Common, selection: &Selection, out: &Path) -> Outcome {
+    let refuse = |message: String| Outcome {
+        stderr: format!("error: {message}\n"),
+        status: 1,
+        ..Outcome::default()
+    };
+    let (bundle, revision) = match resolved(common, selection) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
+    };
+    let files = match harness::pi_package(&bundle, &revision) {
+        Ok(files) => files,
+        Err(message) => return refuse(message),
+    };
+    match std::fs::read_dir(out).map(|mut entries| entries.next().is_some()) {
+        Ok(true) => {
+            return refuse(format!(
+                "{} is not empty; materialize into a new or empty directory",
+                out.display()
+            ));
+        }
+        Ok(false) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => return refuse(format!("cannot read {}: {error}", out.display())),
+    }
+    let mut stdout = String::new();
+    for file in files {
+        let path = out.join(&file.path);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, &file.contents));
+        if let Err(error) = written {
+            return refuse(format!("cannot write {}: {error}", path.display()));
+        }
+        stdout.push_str(&format!("wrote {}\n", path.display()));
+    }
+    Outcome {
+        stdout,
+        ..Outcome::default()
+    }
+}

@@ -1,0 +1,59 @@
+//! The `.harness` compiler (spec: `shared/brief/harness-dsl.md`): [`lexer`] → [`parser`]
+//! (located syntax tree, error recovery) → [`lower`] (every rejection of §6, then the IR
+//! 0.2.0 [`Bundle`]). Resolution, revisions, preambles and the Pi package live in
+//! `harness_runtime::harness`, which generated crates use at run time.
+
+pub mod commands;
+pub mod diag;
+pub mod lexer;
+pub mod lower;
+pub mod parser;
+
+use std::path::Path;
+
+use harness_runtime::harness::Bundle;
+
+use diag::{Code, Diagnostic, Sources, Span};
+
+/// Compiles in-memory files `(name, text)` into one bundle, in the order given.
+pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let parsed: Vec<parser::Parsed> = (0..sources.files.len())
+        .map(|file| {
+            let tokens = lexer::lex(sources, file, &mut diags);
+            parser::parse(&tokens, sources, &mut diags)
+        })
+        .collect();
+    lower::lower(sources, &parsed, diags)
+}
+
+/// Reads and compiles `paths`. The sources come back too, to render diagnostics.
+pub fn compile_files(paths: &[impl AsRef<Path>]) -> (Sources, Result<Bundle, Vec<Diagnostic>>) {
+    let mut sources = Sources::default();
+    let mut unreadable = Vec::new();
+    for path in paths {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        match std::fs::read_to_string(path) {
+            Ok(text) => sources.files.push((name, text)),
+            Err(error) => {
+                sources.files.push((name, String::new()));
+                let span = Span {
+                    file: sources.files.len() - 1,
+                    line: 1,
+                    column: 1,
+                };
+                unreadable.push(sources.diagnostic(
+                    Code::Unreadable,
+                    span,
+                    format!("cannot read this file ({error}); check the path and permissions"),
+                ));
+            }
+        }
+    }
+    if !unreadable.is_empty() {
+        return (sources, Err(unreadable));
+    }
+    let result = compile_sources(&sources);
+    (sources, result)
+}
