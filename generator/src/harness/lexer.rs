@@ -134,8 +134,18 @@ fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// Splits file `file` of `sources` into tokens, ending with [`Kind::Eof`].
-pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+/// The tokens of one file.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    /// Tokens, ending with [`Kind::Eof`].
+    pub tokens: Vec<Token>,
+    /// Whether an unclosed string or comment ran to the end of the file (already reported),
+    /// so that the parser does not report the missing end again.
+    pub truncated: bool,
+}
+
+/// Splits file `file` of `sources` into tokens.
+pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed {
     let text = sources.files[file].1.as_str();
     let mut cur = Cursor {
         chars: text.char_indices().peekable(),
@@ -145,6 +155,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Vec<T
         column: 1,
     };
     let mut tokens = Vec::new();
+    let mut truncated = false;
     while let Some(c) = cur.peek() {
         let span = cur.span();
         let start = cur.offset();
@@ -172,6 +183,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Vec<T
                     }
                 }
                 if !closed {
+                    truncated = true;
                     diags.push(sources.diagnostic(
                         Code::Lexical,
                         span,
@@ -206,6 +218,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Vec<T
                     }
                 }
                 if !closed {
+                    truncated = true;
                     diags.push(sources.diagnostic(
                         Code::Lexical,
                         span,
@@ -282,5 +295,5 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Vec<T
         text: String::new(),
         span: cur.span(),
     });
-    tokens
+    Lexed { tokens, truncated }
 }

@@ -20,8 +20,8 @@ pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let parsed: Vec<parser::Parsed> = (0..sources.files.len())
         .map(|file| {
-            let tokens = lexer::lex(sources, file, &mut diags);
-            parser::parse(&tokens, sources, &mut diags)
+            let lexed = lexer::lex(sources, file, &mut diags);
+            parser::parse(&lexed, sources, &mut diags)
         })
         .collect();
     lower::lower(sources, &parsed, diags)

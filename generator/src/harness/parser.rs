@@ -10,7 +10,7 @@ use harness_runtime::harness::ir::{
 };
 
 use super::diag::{Code, Diagnostic, Sources, Span};
-use super::lexer::{Kind, SEGMENT_KEYWORDS, Token, is_keyword};
+use super::lexer::{Kind, Lexed, SEGMENT_KEYWORDS, Token, is_keyword};
 
 /// An identifier or qualified name with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,16 +266,19 @@ struct Parser<'a> {
     diags: &'a mut Vec<Diagnostic>,
     /// The name of the declaration being parsed, once read.
     current_name: Option<String>,
+    /// The lexer already reported that the file ends inside a string or comment.
+    truncated: bool,
 }
 
 /// Parses the tokens of one file.
-pub fn parse(tokens: &[Token], sources: &Sources, diags: &mut Vec<Diagnostic>) -> Parsed {
+pub fn parse(lexed: &Lexed, sources: &Sources, diags: &mut Vec<Diagnostic>) -> Parsed {
     let mut parser = Parser {
-        tokens,
+        tokens: &lexed.tokens,
         pos: 0,
         sources,
         diags,
         current_name: None,
+        truncated: lexed.truncated,
     };
     let mut parsed = Parsed::default();
     while parser.peek().kind != Kind::Eof {
@@ -310,6 +313,9 @@ impl Parser<'_> {
     }
 
     fn error<T>(&mut self, token: &Token, message: String) -> PResult<T> {
+        if self.truncated && token.kind == Kind::Eof {
+            return Err(Abandon);
+        }
         let code = if token.is("plugin") || token.is("composition") {
             Code::Retired
         } else {
