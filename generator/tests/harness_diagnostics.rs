@@ -1,6 +1,8 @@
 //! Every rejection of the `.harness` spec §6: one small program each, asserting the stable
 //! code, the line, and that it is reported exactly once (and nothing else is).
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use harness_gen::harness::compile_sources;
 use harness_gen::harness::diag::{Code, Diagnostic, Sources};
 

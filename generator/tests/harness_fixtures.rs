@@ -4,6 +4,8 @@
 //! are picked up without editing this test. Also the commands' exit codes and outputs as a
 //! process.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,6 +1,8 @@
 //! Resolution (spec §5), the revision, permissions, the preamble and the Pi package (§5b):
 //! one small program per rule, compiled by the generator and resolved by the runtime.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use harness_gen::harness::compile_sources;
 use harness_gen::harness::diag::Sources;
 use harness_runtime::harness::ir::*;

@@ -1,6 +1,8 @@
 //! The reference implementation's bundles in `../shared/fixtures/harness/` resolve to its
 //! revisions and preambles byte for byte (pretty) and in canonical JSON.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use std::path::{Path, PathBuf};
 
 use harness_runtime::harness::{self, Bundle, canonical::canonical_json};
