@@ -15,6 +15,6 @@ status=0
 run() {
   "$gen" openapi "$@" --runtime-path ../../runtime "${check[@]}" || status=1
 }
-run specs/petstore.yaml --out generated/petstore --crate-name petstore
+run specs/petstore.yaml --out generated/petstore --crate-name petstore --harness specs/petstore.harness
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
 exit $status

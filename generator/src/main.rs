@@ -53,6 +53,9 @@ enum Command {
         /// Treat warnings as errors.
         #[arg(long)]
         strict: bool,
+        /// `.harness` files to compile and embed (`harness` module); repeat for several.
+        #[arg(long = "harness")]
+        harness: Vec<PathBuf>,
     },
     /// Compile and resolve `.harness` programs.
     #[command(subcommand)]
@@ -160,6 +163,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime_path,
             check,
             strict,
+            harness,
         } => {
             let mut command = format!(
                 "harness-gen openapi {} --out {}",
@@ -172,10 +176,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(path) = &runtime_path {
                 command.push_str(&format!(" --runtime-path {path}"));
             }
+            for path in &harness {
+                command.push_str(&format!(" --harness {}", path.display()));
+            }
+            let program = if harness.is_empty() {
+                None
+            } else {
+                let (sources, result) = harness_gen::harness::compile_files(&harness);
+                match result {
+                    Ok(compiled) => Some((sources, compiled)),
+                    Err(diags) => {
+                        eprint!("{}", sources.render(&diags));
+                        return Ok(ExitCode::FAILURE);
+                    }
+                }
+            };
             let options = harness_gen::emit::krate::Options {
                 crate_name,
                 runtime_path,
                 command,
+                harness: program.as_ref().map(|(_, c)| c.bundle.clone()),
             };
             let mut diags = harness_gen::diag::Diagnostics::default();
             let generated = harness_gen::generate_crate(&spec, &options, &mut diags);
@@ -187,6 +207,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let Some(krate) = generated.filter(|_| !diags.has_errors()) else {
                 return Ok(ExitCode::FAILURE);
             };
+            if let Some((sources, compiled)) = &program {
+                let catalog_json = krate.files.get("catalog.json").map_or("", String::as_str);
+                let catalog = harness_runtime::Catalog::from_generated_json(catalog_json)?;
+                let mismatches = harness_gen::harness::link::check(sources, compiled, &catalog);
+                if !mismatches.is_empty() {
+                    eprint!("{}", sources.render(&mismatches));
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
             if check {
                 let changes = harness_gen::output::plan(&out, &krate.files)?;
                 for change in &changes {

@@ -28,7 +28,11 @@ fn rejects_in(files: &[&str], code: Code, file: usize, line: u32) -> Diagnostic 
     let diags = diagnostics(files);
     assert_eq!(diags.len(), 1, "{diags:#?}");
     let d = diags.into_iter().next().unwrap();
-    assert_eq!((d.code, d.file.as_str(), d.line), (code, format!("f{file}.harness").as_str(), line), "{d:#?}");
+    assert_eq!(
+        (d.code, d.file.as_str(), d.line),
+        (code, format!("f{file}.harness").as_str(), line),
+        "{d:#?}"
+    );
     assert!(d.column >= 1);
     d
 }
@@ -42,7 +46,12 @@ const OK_TAIL: &str = "workflow w {\n  a -> a\n}\n";
 #[test]
 fn a_token_out_of_place_is_a_parse_error_at_that_token() {
     let d = rejects("skill s {\n  description\n}\n", Code::Syntax, 3);
-    assert!(d.message.contains("expected the skill's description as a string"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("expected the skill's description as a string"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -52,7 +61,11 @@ fn plugin_is_a_retired_word() {
 
 #[test]
 fn composition_is_a_retired_word() {
-    rejects("skill s { description \"d\" }\ncomposition c {}\n", Code::Retired, 2);
+    rejects(
+        "skill s { description \"d\" }\ncomposition c {}\n",
+        Code::Retired,
+        2,
+    );
 }
 
 #[test]
@@ -62,7 +75,12 @@ fn members_out_of_order_are_refused_with_the_order() {
         Code::Syntax,
         3,
     );
-    assert!(d.message.contains("in the order `source`, `description`, `permissions`"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("in the order `source`, `description`, `permissions`"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -73,7 +91,11 @@ fn a_keyword_cannot_be_a_plain_name() {
 
 #[test]
 fn an_unclosed_string_is_a_lexical_error() {
-    rejects("skill s {\n  description \"never closed\n}\n", Code::Lexical, 2);
+    rejects(
+        "skill s {\n  description \"never closed\n}\n",
+        Code::Lexical,
+        2,
+    );
 }
 
 #[test]
@@ -99,7 +121,11 @@ fn a_duration_above_two_to_the_53_milliseconds_is_refused() {
 
 #[test]
 fn a_harness_naming_an_undeclared_workflow_is_refused() {
-    rejects("harness h {\n  workflow nowhere\n}\n", Code::UnresolvedWorkflow, 2);
+    rejects(
+        "harness h {\n  workflow nowhere\n}\n",
+        Code::UnresolvedWorkflow,
+        2,
+    );
 }
 
 #[test]
@@ -143,7 +169,11 @@ fn harness_ids_are_unique() {
 
 #[test]
 fn a_runtime_is_targeted_once() {
-    rejects("target pi\ntarget pi uses adapter.pi\n", Code::DuplicateTarget, 2);
+    rejects(
+        "target pi\ntarget pi uses adapter.pi\n",
+        Code::DuplicateTarget,
+        2,
+    );
 }
 
 #[test]
@@ -158,7 +188,10 @@ fn a_capability_is_bound_once_per_runtime() {
 #[test]
 fn duplicate_bindings_are_found_across_files() {
     rejects_in(
-        &["skill s { description \"d\" }\nbinding s for pi { }\n", "binding s for pi { }\n"],
+        &[
+            "skill s { description \"d\" }\nbinding s for pi { }\n",
+            "binding s for pi { }\n",
+        ],
         Code::DuplicateBinding,
         1,
         1,
@@ -197,12 +230,20 @@ fn an_agent_requires_a_capability_once() {
 
 #[test]
 fn a_tool_lists_an_input_once() {
-    rejects("tool t {\n  input { path path }\n}\n", Code::DuplicateToolField, 2);
+    rejects(
+        "tool t {\n  input { path path }\n}\n",
+        Code::DuplicateToolField,
+        2,
+    );
 }
 
 #[test]
 fn a_tool_lists_an_output_once() {
-    rejects("tool t {\n  input { a }\n  output { b\n b }\n}\n", Code::DuplicateToolField, 4);
+    rejects(
+        "tool t {\n  input { a }\n  output { b\n b }\n}\n",
+        Code::DuplicateToolField,
+        4,
+    );
 }
 
 #[test]
@@ -238,13 +279,20 @@ fn use_skill_on_a_tool_is_a_verb_kind_mismatch() {
         Code::VerbKindMismatch,
         8,
     );
-    assert!(d.message.contains("write `require tool t`"), "{}", d.message);
+    assert!(
+        d.message.contains("write `require tool t`"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
 fn require_tool_on_an_mcp_is_a_verb_kind_mismatch() {
     rejects(
-        &with_requirement("mcp m { transport stdio command \"m\" }\n", "require tool m"),
+        &with_requirement(
+            "mcp m { transport stdio command \"m\" }\n",
+            "require tool m",
+        ),
         Code::VerbKindMismatch,
         8,
     );
@@ -261,12 +309,20 @@ fn connect_mcp_on_a_skill_is_a_verb_kind_mismatch() {
 
 #[test]
 fn an_undeclared_skill_is_refused() {
-    rejects(&with_requirement("", "use skill ghost"), Code::UndeclaredCapability, 7);
+    rejects(
+        &with_requirement("", "use skill ghost"),
+        Code::UndeclaredCapability,
+        7,
+    );
 }
 
 #[test]
 fn an_undeclared_mcp_is_refused() {
-    rejects(&with_requirement("", "connect mcp ghost"), Code::UndeclaredCapability, 7);
+    rejects(
+        &with_requirement("", "connect mcp ghost"),
+        Code::UndeclaredCapability,
+        7,
+    );
 }
 
 #[test]
@@ -278,7 +334,11 @@ fn an_undeclared_tool_is_implicit_not_an_error() {
 
 #[test]
 fn a_binding_of_an_unknown_capability_is_refused() {
-    rejects("binding ghost for pi { }\n", Code::UnknownBindingCapability, 1);
+    rejects(
+        "binding ghost for pi { }\n",
+        Code::UnknownBindingCapability,
+        1,
+    );
 }
 
 #[test]
@@ -292,7 +352,11 @@ fn a_binding_of_an_implicit_tool_is_accepted() {
 
 #[test]
 fn a_skill_needs_a_source_or_a_description() {
-    rejects("skill s {\n  permissions { workspace read }\n}\n", Code::EmptySkill, 1);
+    rejects(
+        "skill s {\n  permissions { workspace read }\n}\n",
+        Code::EmptySkill,
+        1,
+    );
 }
 
 #[test]
@@ -302,7 +366,11 @@ fn a_stdio_mcp_needs_a_command() {
 
 #[test]
 fn an_http_mcp_needs_a_url() {
-    rejects("mcp m { transport http command \"x\" }\n", Code::IncompleteMcp, 1);
+    rejects(
+        "mcp m { transport http command \"x\" }\n",
+        Code::IncompleteMcp,
+        1,
+    );
 }
 
 #[test]
@@ -348,7 +416,10 @@ fn a_target_adapter_must_agree_with_the_declared_runtime() {
 #[test]
 fn a_preferred_strength_below_the_minimum_is_refused() {
     rejects(
-        &with_requirement("skill s { source \"s\" }\n", "use skill s { preferred advisory minimum wired }"),
+        &with_requirement(
+            "skill s { source \"s\" }\n",
+            "use skill s { preferred advisory minimum wired }",
+        ),
         Code::PreferredBelowMinimum,
         8,
     );
@@ -357,7 +428,10 @@ fn a_preferred_strength_below_the_minimum_is_refused() {
 #[test]
 fn a_preferred_strength_below_the_default_minimum_is_refused() {
     rejects(
-        &with_requirement("skill s { source \"s\" }\n", "use skill s { preferred unsupported }"),
+        &with_requirement(
+            "skill s { source \"s\" }\n",
+            "use skill s { preferred unsupported }",
+        ),
         Code::PreferredBelowMinimum,
         8,
     );
@@ -406,9 +480,17 @@ fn the_json_format_lists_code_severity_message_file_line_column() {
     let diags = diagnostics(&["skill s { }\n"]);
     let value: serde_json::Value = serde_json::from_str(&Sources::render_json(&diags)).unwrap();
     let item = &value["diagnostics"][0];
-    let mut keys: Vec<&str> = item.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = item
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     keys.sort_unstable();
-    assert_eq!(keys, ["code", "column", "file", "line", "message", "severity"]);
+    assert_eq!(
+        keys,
+        ["code", "column", "file", "line", "message", "severity"]
+    );
     assert_eq!(item["code"], "HL0404");
     assert_eq!(item["severity"], "error");
 }

@@ -97,13 +97,19 @@ fn write_program(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn compile_of_a_rejected_program_exits_1_with_located_diagnostics() {
-    let path = write_program("bad", "skill s {\n  description \"d\"\n}\nskill s { source \"x\" }\n");
+    let path = write_program(
+        "bad",
+        "skill s {\n  description \"d\"\n}\nskill s { source \"x\" }\n",
+    );
     let file = path.to_str().unwrap();
     let (stdout, stderr, status) = harness_gen(&["compile", file]);
     assert_eq!((status, stdout.as_str()), (1, ""));
-    assert!(stderr.contains(&format!("error[HL0302]")), "{stderr}");
+    assert!(stderr.contains("error[HL0302]"), "{stderr}");
     assert!(stderr.contains(&format!("{file}:4:7")), "{stderr}");
-    assert!(stderr.contains("4 | skill s { source \"x\" }\n  |       ^"), "{stderr}");
+    assert!(
+        stderr.contains("4 | skill s { source \"x\" }\n  |       ^"),
+        "{stderr}"
+    );
 
     let (stdout, _, status) = harness_gen(&["compile", file, "--format", "json"]);
     assert_eq!(status, 1);
@@ -122,7 +128,10 @@ fn resolve_that_fails_prints_the_report_and_exits_1() {
     assert_eq!(status, 1);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["status"], "failed");
-    assert!(stderr.contains("error: agent 'a' needs 's' at least 'enforced'"), "{stderr}");
+    assert!(
+        stderr.contains("error: agent 'a' needs 's' at least 'enforced'"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -132,13 +141,28 @@ fn materialize_pi_writes_a_package_into_an_empty_directory_only() {
     let out = std::env::temp_dir().join(format!("harness-gen-pi-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let target = out.to_str().unwrap();
-    let args = ["materialize-pi", source, "--harness", "standard-coding", "--runtime", "pi", "--out", target];
+    let args = [
+        "materialize-pi",
+        source,
+        "--harness",
+        "standard-coding",
+        "--runtime",
+        "pi",
+        "--out",
+        target,
+    ];
     let (stdout, stderr, status) = harness_gen(&args);
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
     let skill = read(&out.join("skills/impact-analysis/SKILL.md"));
-    assert!(skill.contains("hr_aaca82918b64e35d73e9519063cdfe97"), "{skill}");
-    assert!(out.join("skills/verification-before-complete/SKILL.md").is_file());
+    assert!(
+        skill.contains("hr_aaca82918b64e35d73e9519063cdfe97"),
+        "{skill}"
+    );
+    assert!(
+        out.join("skills/verification-before-complete/SKILL.md")
+            .is_file()
+    );
 
     let (_, stderr, status) = harness_gen(&args);
     assert_eq!(status, 1);
@@ -146,7 +170,13 @@ fn materialize_pi_writes_a_package_into_an_empty_directory_only() {
 
     let other = out.join("qoder");
     let (_, stderr, status) = harness_gen(&[
-        "materialize-pi", source, "--harness", "standard-coding", "--runtime", "qoder", "--out",
+        "materialize-pi",
+        source,
+        "--harness",
+        "standard-coding",
+        "--runtime",
+        "qoder",
+        "--out",
         other.to_str().unwrap(),
     ]);
     assert_eq!(status, 1);
@@ -159,10 +189,52 @@ fn materialize_pi_writes_a_package_into_an_empty_directory_only() {
 fn several_files_compile_into_one_bundle_in_the_order_given() {
     let a = write_program("part-a", "skill one { description \"1\" }\n");
     let b = write_program("part-b", "skill two { description \"2\" }\n");
-    let (stdout, stderr, status) =
-        harness_gen(&["compile", a.to_str().unwrap(), b.to_str().unwrap(), "--canonical"]);
+    let (stdout, stderr, status) = harness_gen(&[
+        "compile",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--canonical",
+    ]);
     assert_eq!(status, 0, "{stderr}");
     let bundle: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(bundle["skills"][0]["id"], "one");
     assert_eq!(bundle["skills"][1]["id"], "two");
+}
+
+#[test]
+fn openapi_with_a_harness_checks_the_fields_of_linked_tools() {
+    let program = write_program(
+        "link",
+        "tool get_pet {\n  input { pet_id petid }\n  output { id nam }\n}\n\
+         tool pets.list_pets { input { limit } }\n\
+         tool host.shell { input { anything } }\n",
+    );
+    let out = program.parent().unwrap().join("crate");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/petstore.yaml");
+    let output = Command::new(env!("CARGO_BIN_EXE_harness-gen"))
+        .args([
+            "openapi",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--harness", program.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let file = program.to_str().unwrap();
+    // Exactly the two unknown fields; the namespaced link and the unlinked host tool pass.
+    assert_eq!(stderr.matches("error[HL0501]").count(), 2, "{stderr}");
+    assert!(stderr.contains(&format!("{file}:2:18")), "{stderr}");
+    assert!(
+        stderr.contains("no property 'petid' (it has: pet_id)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("{file}:3:15")), "{stderr}");
+    assert!(
+        stderr.contains("no property 'nam' (it has: born, id, name, species, tag)"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
 }

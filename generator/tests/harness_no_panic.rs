@@ -36,9 +36,16 @@ fn run(files: Vec<String>) {
         Err(diags) => {
             assert!(!diags.is_empty());
             for d in &diags {
-                let (_, text) = sources.files.iter().find(|(name, _)| *name == d.file).unwrap();
+                let (_, text) = sources
+                    .files
+                    .iter()
+                    .find(|(name, _)| *name == d.file)
+                    .unwrap();
                 let lines = text.split('\n').count() as u32;
-                assert!(d.line >= 1 && d.line <= lines, "{d:?} outside {lines} lines");
+                assert!(
+                    d.line >= 1 && d.line <= lines,
+                    "{d:?} outside {lines} lines"
+                );
                 assert!(d.column >= 1);
             }
             let _ = sources.render(&diags);
@@ -50,9 +57,39 @@ fn token() -> impl Strategy<Value = String> {
     let mut words: Vec<String> = KEYWORDS.iter().map(|k| (*k).to_owned()).collect();
     words.extend(
         [
-            "{", "}", "[", "]", ",", ".", "=", "->", "a", "b", "pi", "qoder", "s", "t", "w", "h",
-            "x.y", "\"text\"", "\"a\\tb\\q\"", "\"", "10m", "250ms", "42", "9007199254740993",
-            "plugin", "composition", "/*", "*/", "//", "\n", "a->b", "é", ";",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ".",
+            "=",
+            "->",
+            "a",
+            "b",
+            "pi",
+            "qoder",
+            "s",
+            "t",
+            "w",
+            "h",
+            "x.y",
+            "\"text\"",
+            "\"a\\tb\\q\"",
+            "\"",
+            "10m",
+            "250ms",
+            "42",
+            "9007199254740993",
+            "plugin",
+            "composition",
+            "/*",
+            "*/",
+            "//",
+            "\n",
+            "a->b",
+            "é",
+            ";",
         ]
         .iter()
         .map(|s| (*s).to_owned()),

@@ -34,7 +34,8 @@ const SKILL: &str = "skill s { description \"Be careful.\" }\n";
 
 #[test]
 fn an_unknown_harness_fails() {
-    let report = *harness::resolve(&compile(&program("", "target pi\n")), "nope", None).unwrap_err();
+    let report =
+        *harness::resolve(&compile(&program("", "target pi\n")), "nope", None).unwrap_err();
     assert_eq!(report.harness_id, "nope");
     assert!(report.errors[0].contains("harness 'nope' is not declared"));
 }
@@ -47,7 +48,10 @@ fn an_explicit_runtime_wins_over_the_single_target() {
 
 #[test]
 fn a_single_target_selects_itself() {
-    let revision = ok(&program("", "target qoder\nruntime r { adapter \"x\" }\n"), None);
+    let revision = ok(
+        &program("", "target qoder\nruntime r { adapter \"x\" }\n"),
+        None,
+    );
     assert_eq!(revision.target.runtime, "qoder");
 }
 
@@ -60,7 +64,10 @@ fn without_targets_a_single_declared_runtime_is_chosen() {
 #[test]
 fn nothing_deployable_fails() {
     let report = failed(&program("", ""), None);
-    assert!(report.errors[0].contains("nothing is deployable"), "{report:?}");
+    assert!(
+        report.errors[0].contains("nothing is deployable"),
+        "{report:?}"
+    );
     assert_eq!(report.runtime, None);
 }
 
@@ -73,7 +80,10 @@ fn several_targets_ask_for_a_runtime() {
 #[test]
 fn several_runtimes_without_targets_ask_for_a_runtime() {
     let report = failed(
-        &program("", "runtime a { adapter \"a\" }\nruntime b { adapter \"b\" }\n"),
+        &program(
+            "",
+            "runtime a { adapter \"a\" }\nruntime b { adapter \"b\" }\n",
+        ),
         None,
     );
     assert!(report.errors[0].contains("several runtimes"), "{report:?}");
@@ -137,7 +147,10 @@ fn a_programmatic_workflow_needs_a_programmatic_runtime_and_errors_keep_collecti
 fn a_programmatic_workflow_needs_the_runtime_language() {
     let runtime = "runtime r {\n  adapter \"x\"\n  execution programmatic.typescript\n}\n";
     let report = failed(&programmatic(runtime, ""), None);
-    assert!(report.errors[0].contains("author the workflow in typescript"), "{report:?}");
+    assert!(
+        report.errors[0].contains("author the workflow in typescript"),
+        "{report:?}"
+    );
 }
 
 #[test]
@@ -149,7 +162,11 @@ fn a_programmatic_workflow_deploys_on_a_runtime_of_its_language() {
 
 #[test]
 fn without_a_binding_a_capability_is_advisory_via_the_prompt_preamble() {
-    let r = &ok(&program("use skill s", &format!("{SKILL}target pi\n")), None).realization[0];
+    let r = &ok(
+        &program("use skill s", &format!("{SKILL}target pi\n")),
+        None,
+    )
+    .realization[0];
     assert_eq!(r.declared_strength, Strength::Advisory);
     assert_eq!(r.declared_mechanism.as_deref(), Some("prompt-preamble"));
     assert_eq!(r.materialized_mechanism.as_deref(), Some("prompt-preamble"));
@@ -186,14 +203,19 @@ fn between_minimum_and_preferred_is_degraded_under_report() {
     assert_eq!(r.action, Action::Degraded);
     assert_eq!(
         r.reason.as_deref(),
-        Some("runtime 'pi' declares 'advisory' via 'prompt-preamble', but the v0.2 executor materializes prompt guidance at 'advisory' strength")
+        Some(
+            "runtime 'pi' declares 'advisory' via 'prompt-preamble', but the v0.2 executor materializes prompt guidance at 'advisory' strength"
+        )
     );
 }
 
 #[test]
 fn between_minimum_and_preferred_fails_under_on_degrade_fail() {
     let rest = format!("{SKILL}target pi\n");
-    let report = failed(&program("use skill s { preferred wired on-degrade fail }", &rest), None);
+    let report = failed(
+        &program("use skill s { preferred wired on-degrade fail }", &rest),
+        None,
+    );
     assert_eq!(report.realizations[0].action, Action::Failed);
 }
 
@@ -213,16 +235,16 @@ fn a_reason_ends_with_the_binding_notes() {
     let r = &ok(&program("use skill s { preferred enforced }", &rest), None).realization[0];
     assert_eq!(
         r.reason.as_deref(),
-        Some("runtime 'pi' declares 'wired' via 'pi.hook', but the v0.2 executor materializes prompt guidance at 'advisory' strength: No hook yet.")
+        Some(
+            "runtime 'pi' declares 'wired' via 'pi.hook', but the v0.2 executor materializes prompt guidance at 'advisory' strength: No hook yet."
+        )
     );
 }
 
 #[test]
 fn realizations_are_sorted_by_agent_then_capability() {
-    let text = format!(
-        "workflow w {{\n  b -> a\n}}\nharness h {{\n  workflow w\n  agent b {{\n    require tool z\n    require tool Y\n  }}\n  agent a {{\n    require tool z\n  }}\n}}\ntarget pi\n"
-    );
-    let revision = ok(&text, None);
+    let text = "workflow w {\n  b -> a\n}\nharness h {\n  workflow w\n  agent b {\n    require tool z\n    require tool Y\n  }\n  agent a {\n    require tool z\n  }\n}\ntarget pi\n";
+    let revision = ok(text, None);
     let order: Vec<(&str, &str)> = revision
         .realization
         .iter()
@@ -233,7 +255,12 @@ fn realizations_are_sorted_by_agent_then_capability() {
     assert_eq!(revision.agents[0].id, "b");
     assert_eq!(revision.agents[0].capabilities, ["Y", "z"]);
     // The capability union is sorted by id.
-    let ids: Vec<&str> = revision.resolved.capabilities.iter().map(|c| c.id.as_str()).collect();
+    let ids: Vec<&str> = revision
+        .resolved
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
     assert_eq!(ids, ["Y", "z"]);
 }
 
@@ -366,12 +393,18 @@ fn the_pi_package_has_a_manifest_and_a_skill_file_per_advisory_skill() {
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["package.json", "skills/s/SKILL.md"]);
     let skill = &files[1].contents;
-    assert!(skill.starts_with("---\nname: \"s\"\ndescription: \"Be careful.\"\n"), "{skill}");
+    assert!(
+        skill.starts_with("---\nname: \"s\"\ndescription: \"Be careful.\"\n"),
+        "{skill}"
+    );
     assert!(skill.contains(&revision.revision_id));
     let hash = &revision.resolved.capabilities[0].content_hash;
     assert!(skill.contains(hash.as_str()), "{skill}");
     let manifest: serde_json::Value = serde_json::from_str(&files[0].contents).unwrap();
-    assert_eq!(manifest["harness"]["revisionId"], revision.revision_id.as_str());
+    assert_eq!(
+        manifest["harness"]["revisionId"],
+        revision.revision_id.as_str()
+    );
 }
 
 #[test]

@@ -30,6 +30,7 @@ fn check_compiles(set: &str, specs: &[PathBuf]) {
             crate_name: Some(name.clone()),
             runtime_path: Some(root().join("runtime").display().to_string()),
             command: format!("harness-gen openapi {}", spec.display()),
+            harness: None,
         };
         let mut diags = Diagnostics::default();
         let krate = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();

@@ -166,11 +166,17 @@ impl ToolRegistry {
     /// and shared validators. Everything done through it (listing, search, prompts, calls) sees
     /// only those tools.
     pub fn project(&self, audience: Audience) -> ToolRegistry {
+        self.retain(|entry| entry.allows(audience))
+    }
+
+    /// A registry holding only the tools of this one for which `keep` is true, with their
+    /// original handlers and shared validators.
+    pub(crate) fn retain(&self, keep: impl Fn(&Entry) -> bool) -> ToolRegistry {
         let members = self
             .members
             .iter()
             .copied()
-            .filter(|&i| self.shared.tools[i].entry.allows(audience))
+            .filter(|&i| keep(&self.shared.tools[i].entry))
             .collect();
         Self::over(Arc::clone(&self.shared), members)
     }

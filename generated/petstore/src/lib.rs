@@ -10,5 +10,7 @@ pub mod client;
 pub mod registry;
 #[rustfmt::skip]
 pub mod types;
+#[rustfmt::skip]
+pub mod harness;
 pub use client::Client;
 pub use registry::{CATALOG_JSON, registry};

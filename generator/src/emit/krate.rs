@@ -20,6 +20,8 @@ pub struct Options {
     pub runtime_path: Option<String>,
     /// The command that regenerates the crate, recorded in headers and the README.
     pub command: String,
+    /// A compiled `.harness` bundle to embed (`harness.json` and the `harness` module).
+    pub harness: Option<harness_runtime::harness::Bundle>,
 }
 
 /// The crate's files by relative path, and the schemas that fell back to JSON values.
@@ -114,7 +116,18 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
         "src/registry.rs".to_string(),
         render(registry::file(api, &types.ops, catalog_source)),
     );
-    files.insert("src/lib.rs".to_string(), render(lib_rs(api, &name)));
+    let with_harness = options.harness.is_some();
+    files.insert(
+        "src/lib.rs".to_string(),
+        render(lib_rs(api, &name, with_harness)),
+    );
+    if let Some(bundle) = &options.harness {
+        files.insert(
+            "harness.json".to_string(),
+            harness_runtime::harness::to_pretty_json(bundle),
+        );
+        files.insert("src/harness.rs".to_string(), render(harness_rs()));
+    }
     files.insert(format!("src/bin/{name}.rs"), render(bin_rs(&name, &ident)));
     files.insert("catalog.json".to_string(), catalog.to_json_pretty());
     let description = api
@@ -206,7 +219,46 @@ fn bin_rs(name: &str, ident: &str) -> proc_macro2::TokenStream {
     }
 }
 
-fn lib_rs(api: &Api, name: &str) -> proc_macro2::TokenStream {
+/// The module over the embedded `.harness` bundle.
+fn harness_rs() -> proc_macro2::TokenStream {
+    quote! {
+        //! The `.harness` bundle compiled into this crate, resolved at run time.
+
+        use harness_runtime::ToolRegistry;
+        use harness_runtime::harness::{Bundle, Embedded, ResolutionReport, Revision};
+
+        /// The bundle as IR 0.2.0 JSON.
+        pub const BUNDLE_JSON: &str = include_str!("../harness.json");
+
+        static EMBEDDED: Embedded = Embedded::new(BUNDLE_JSON);
+
+        /// The bundle, parsed on first use.
+        pub fn bundle() -> Result<&'static Bundle, &'static str> {
+            EMBEDDED.bundle()
+        }
+
+        /// Resolves harness `harness` against `runtime` (default: the only target, else the
+        /// only declared runtime) into a revision, or the report of why it cannot be.
+        pub fn resolve(
+            harness: &str,
+            runtime: Option<&str>,
+        ) -> Result<Revision, Box<ResolutionReport>> {
+            EMBEDDED.resolve(harness, runtime)
+        }
+
+        /// The agent surface of role `agent` in `revision`: the registry's agent projection
+        /// restricted to the tools that role requires.
+        pub fn role_registry(
+            registry: &ToolRegistry,
+            revision: &Revision,
+            agent: &str,
+        ) -> Option<ToolRegistry> {
+            registry.for_role(revision, agent)
+        }
+    }
+}
+
+fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream {
     let title = format!(
         " `{name}`: a typed client and tool registry for {}.",
         api.info.title
@@ -224,6 +276,12 @@ fn lib_rs(api: &Api, name: &str) -> proc_macro2::TokenStream {
         api.info.version,
         HEADER.trim()
     );
+    let harness_mod = with_harness.then(|| {
+        quote! {
+            #[rustfmt::skip]
+            pub mod harness;
+        }
+    });
     quote! {
         #![doc = #title]
         #![doc = ""]
@@ -239,6 +297,7 @@ fn lib_rs(api: &Api, name: &str) -> proc_macro2::TokenStream {
         pub mod registry;
         #[rustfmt::skip]
         pub mod types;
+        #harness_mod
 
         pub use client::Client;
         pub use registry::{CATALOG_JSON, registry};

@@ -64,25 +64,27 @@ fn json<T: Serialize>(value: &T, canonical: bool) -> String {
 
 fn compiled(common: &Common) -> Result<Bundle, Outcome> {
     let (sources, result) = super::compile_files(&common.files);
-    result.map_err(|diags| match common.format {
-        Format::Json => Outcome {
-            stdout: Sources::render_json(&diags),
-            status: 1,
-            ..Outcome::default()
-        },
-        Format::Human => Outcome {
-            stderr: format!(
-                "{}{} error{} in {} file{}; no bundle was written\n",
-                sources.render(&diags),
-                diags.len(),
-                if diags.len() == 1 { "" } else { "s" },
-                common.files.len(),
-                if common.files.len() == 1 { "" } else { "s" },
-            ),
-            status: 1,
-            ..Outcome::default()
-        },
-    })
+    result
+        .map(|compiled| compiled.bundle)
+        .map_err(|diags| match common.format {
+            Format::Json => Outcome {
+                stdout: Sources::render_json(&diags),
+                status: 1,
+                ..Outcome::default()
+            },
+            Format::Human => Outcome {
+                stderr: format!(
+                    "{}{} error{} in {} file{}; no bundle was written\n",
+                    sources.render(&diags),
+                    diags.len(),
+                    if diags.len() == 1 { "" } else { "s" },
+                    common.files.len(),
+                    if common.files.len() == 1 { "" } else { "s" },
+                ),
+                status: 1,
+                ..Outcome::default()
+            },
+        })
 }
 
 fn resolved(common: &Common, selection: &Selection) -> Result<(Bundle, Revision), Outcome> {

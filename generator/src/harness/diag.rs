@@ -62,6 +62,9 @@ pub enum Code {
     AdapterMismatch,
     /// HL0410: a requirement's preferred strength is below its minimum.
     PreferredBelowMinimum,
+    /// HL0501: a harness tool linked to a registry tool declares an input or output that the
+    /// registry tool's schema does not have.
+    LinkMismatch,
 }
 
 impl Code {
@@ -95,6 +98,7 @@ impl Code {
             Code::UndeclaredAgent => "HL0408",
             Code::AdapterMismatch => "HL0409",
             Code::PreferredBelowMinimum => "HL0410",
+            Code::LinkMismatch => "HL0501",
         }
     }
 }

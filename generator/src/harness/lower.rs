@@ -19,7 +19,8 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn report(&mut self, code: Code, span: Span, message: String) {
-        self.diags.push(self.sources.diagnostic(code, span, message));
+        self.diags
+            .push(self.sources.diagnostic(code, span, message));
     }
 
     /// Reports every name after the first of each text in `names` as a duplicate; returns the
@@ -230,11 +231,9 @@ pub fn lower(
     // Harnesses: workflow, agents, requirements (which make implicit tools), settings.
     let mut implicit: BTreeMap<String, ()> = BTreeMap::new();
     for harness in &harnesses {
-        let workflow = workflow_ids.get(harness.workflow.text.as_str()).and_then(|name| {
-            workflows
-                .iter()
-                .find(|w| std::ptr::eq(&w.name, *name))
-        });
+        let workflow = workflow_ids
+            .get(harness.workflow.text.as_str())
+            .and_then(|name| workflows.iter().find(|w| std::ptr::eq(&w.name, *name)));
         if workflow.is_none() && !c.failed.contains(harness.workflow.text.as_str()) {
             let known: Vec<String> = workflow_ids.keys().map(|k| format!("'{k}'")).collect();
             let message = format!(
@@ -250,7 +249,11 @@ pub fn lower(
             );
             c.report(Code::UnresolvedWorkflow, harness.workflow.span, message);
         }
-        let agents = c.unique(harness.agents.iter().map(|a| &a.name), Code::DuplicateAgent, "agent");
+        let agents = c.unique(
+            harness.agents.iter().map(|a| &a.name),
+            Code::DuplicateAgent,
+            "agent",
+        );
         if let Some(workflow) = workflow {
             let mut reported = HashSet::new();
             for (stmt, _) in &workflow.stmts {
@@ -341,7 +344,11 @@ pub fn lower(
             let message = format!(
                 "binding for '{id}', which is not a declared skill, tool or MCP connection nor a tool an agent requires; declare it or fix the name"
             );
-            c.report(Code::UnknownBindingCapability, binding.capability.span, message);
+            c.report(
+                Code::UnknownBindingCapability,
+                binding.capability.span,
+                message,
+            );
         }
         for runtime in &binding.runtimes {
             if let Some(first) = bound.get(&(id, runtime.text.as_str())) {
@@ -495,18 +502,16 @@ pub fn lower(
                 adapter: r.adapter.clone(),
                 execution: match &r.execution {
                     None | Some(ExecDecl::ToolCalling) => Execution::ToolCalling,
-                    Some(ExecDecl::Programmatic { language, options }) => {
-                        Execution::Programmatic {
-                            language: language.text.clone(),
-                            options: options
-                                .iter()
-                                .map(|(k, v)| KeyValue {
-                                    key: k.text.clone(),
-                                    value: v.text.clone(),
-                                })
-                                .collect(),
-                        }
-                    }
+                    Some(ExecDecl::Programmatic { language, options }) => Execution::Programmatic {
+                        language: language.text.clone(),
+                        options: options
+                            .iter()
+                            .map(|(k, v)| KeyValue {
+                                key: k.text.clone(),
+                                value: v.text.clone(),
+                            })
+                            .collect(),
+                    },
                 },
             })
             .collect(),

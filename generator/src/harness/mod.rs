@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod diag;
 pub mod lexer;
+pub mod link;
 pub mod lower;
 pub mod parser;
 
@@ -15,8 +16,22 @@ use harness_runtime::harness::Bundle;
 
 use diag::{Code, Diagnostic, Sources, Span};
 
+/// A compiled program: the bundle and the located syntax it came from.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The IR bundle.
+    pub bundle: Bundle,
+    /// Each file's declarations, with positions (for checks against other inputs).
+    pub parsed: Vec<parser::Parsed>,
+}
+
 /// Compiles in-memory files `(name, text)` into one bundle, in the order given.
 pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
+    compile_located(sources).map(|compiled| compiled.bundle)
+}
+
+/// Like [`compile_sources`], keeping the syntax tree.
+pub fn compile_located(sources: &Sources) -> Result<Compiled, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let parsed: Vec<parser::Parsed> = (0..sources.files.len())
         .map(|file| {
@@ -24,11 +39,12 @@ pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
             parser::parse(&lexed, sources, &mut diags)
         })
         .collect();
-    lower::lower(sources, &parsed, diags)
+    let bundle = lower::lower(sources, &parsed, diags)?;
+    Ok(Compiled { bundle, parsed })
 }
 
 /// Reads and compiles `paths`. The sources come back too, to render diagnostics.
-pub fn compile_files(paths: &[impl AsRef<Path>]) -> (Sources, Result<Bundle, Vec<Diagnostic>>) {
+pub fn compile_files(paths: &[impl AsRef<Path>]) -> (Sources, Result<Compiled, Vec<Diagnostic>>) {
     let mut sources = Sources::default();
     let mut unreadable = Vec::new();
     for path in paths {
@@ -54,6 +70,6 @@ pub fn compile_files(paths: &[impl AsRef<Path>]) -> (Sources, Result<Bundle, Vec
     if !unreadable.is_empty() {
         return (sources, Err(unreadable));
     }
-    let result = compile_sources(&sources);
+    let result = compile_located(&sources);
     (sources, result)
 }

@@ -357,9 +357,9 @@ impl Parser<'_> {
         loop {
             let token = self.peek();
             let line_start = self.pos == 0
-                || self.tokens[self.pos - 1].span.line < token.span.line
-                    && token.span.column == 1;
-            let is_decl = token.kind == Kind::Word && DECLARATION_WORDS.contains(&token.text.as_str());
+                || self.tokens[self.pos - 1].span.line < token.span.line && token.span.column == 1;
+            let is_decl =
+                token.kind == Kind::Word && DECLARATION_WORDS.contains(&token.text.as_str());
             match token.kind {
                 Kind::Eof => return,
                 _ if is_decl && (depth <= 0 || line_start) => return,
@@ -602,7 +602,10 @@ impl Parser<'_> {
             Vec::new()
         };
         let permissions = self.permissions()?;
-        self.close("the tool", &["description", "input", "output", "permissions"])?;
+        self.close(
+            "the tool",
+            &["description", "input", "output", "permissions"],
+        )?;
         Ok(ToolDecl {
             name,
             description,
@@ -761,9 +764,8 @@ impl Parser<'_> {
             "wired" => Strength::Wired,
             "enforced" => Strength::Enforced,
             _ => {
-                return self.unexpected(
-                    "a strength (`unsupported`, `advisory`, `wired` or `enforced`)",
-                );
+                return self
+                    .unexpected("a strength (`unsupported`, `advisory`, `wired` or `enforced`)");
             }
         };
         self.advance();

@@ -7,10 +7,12 @@
 //! resolve at run time.
 
 pub mod canonical;
+mod embedded;
 pub mod ir;
 mod resolve;
 mod run;
 
+pub use embedded::Embedded;
 pub use ir::{Bundle, ResolutionReport, Revision};
 pub use resolve::{PROMPT_PREAMBLE, merge_permissions, resolve, revision_id_of};
 pub use run::{PI_HOST, PackageFile, Preamble, guidance, pi_package, preamble};

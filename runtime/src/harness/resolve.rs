@@ -222,7 +222,12 @@ fn deployability(workflow: &Workflow, runtime: &str, execution: &Execution) -> O
     }
 }
 
-fn realize(bundle: &Bundle, agent: &Agent, requirement: &Requirement, runtime: &str) -> Realization {
+fn realize(
+    bundle: &Bundle,
+    agent: &Agent,
+    requirement: &Requirement,
+    runtime: &str,
+) -> Realization {
     let binding = bundle
         .bindings
         .iter()
@@ -292,7 +297,10 @@ fn failure_message(realization: &Realization, requirement: &Requirement) -> Stri
     } else {
         format!(
             "agent '{agent_id}' prefers '{capability_id}' at '{}' with `on-degrade fail`, but it is realized at '{}' ({reason}); use `on-degrade report` or lower `preferred`",
-            requirement.preferred.unwrap_or(requirement.minimum).as_str(),
+            requirement
+                .preferred
+                .unwrap_or(requirement.minimum)
+                .as_str(),
             realized.as_str()
         )
     }
@@ -331,7 +339,10 @@ fn capability(bundle: &Bundle, requirement: &Requirement) -> Option<(String, Vec
 pub fn merge_permissions(grants: impl IntoIterator<Item = Permission>) -> Vec<Permission> {
     let mut by_domain: BTreeMap<Domain, BTreeSet<Access>> = BTreeMap::new();
     for grant in grants {
-        by_domain.entry(grant.domain).or_default().insert(grant.access);
+        by_domain
+            .entry(grant.domain)
+            .or_default()
+            .insert(grant.access);
     }
     by_domain
         .into_iter()

@@ -35,7 +35,11 @@ pub fn preamble(bundle: &Bundle, revision: &Revision) -> Preamble {
                 "- [{}/{}] {}",
                 realization.agent_id,
                 realization.capability_id,
-                guidance(bundle, realization.capability_kind, &realization.capability_id)
+                guidance(
+                    bundle,
+                    realization.capability_kind,
+                    &realization.capability_id
+                )
             ));
         }
     }

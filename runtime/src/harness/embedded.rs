@@ -1,0 +1,90 @@
+//! What generated crates use: the bundle `harness-gen openapi --harness` embedded, parsed once,
+//! and the agent surface of one role of a resolved revision.
+
+use std::sync::OnceLock;
+
+use super::ir::{
+    Bundle, CapabilityKind, Failed, IrVersion, ReportKind, ResolutionReport, Revision,
+};
+use crate::{Audience, ToolRegistry};
+
+/// A bundle embedded as JSON text, parsed on first use.
+pub struct Embedded {
+    json: &'static str,
+    parsed: OnceLock<Result<Bundle, String>>,
+}
+
+impl Embedded {
+    /// Wraps the embedded text; nothing is parsed yet.
+    pub const fn new(json: &'static str) -> Self {
+        Self {
+            json,
+            parsed: OnceLock::new(),
+        }
+    }
+
+    /// The bundle, or why the embedded text is not one (only possible if it was edited by
+    /// hand: regenerate the crate).
+    pub fn bundle(&self) -> Result<&Bundle, &str> {
+        self.parsed
+            .get_or_init(|| {
+                serde_json::from_str(self.json).map_err(|e| {
+                    format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
+                })
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// Resolves harness `harness` against `runtime` (see [`super::resolve()`]).
+    pub fn resolve(
+        &self,
+        harness: &str,
+        runtime: Option<&str>,
+    ) -> Result<Revision, Box<ResolutionReport>> {
+        match self.bundle() {
+            Ok(bundle) => super::resolve(bundle, harness, runtime),
+            Err(error) => Err(Box::new(ResolutionReport {
+                ir_version: IrVersion::Value,
+                kind: ReportKind::Value,
+                harness_id: harness.to_owned(),
+                runtime: runtime.map(str::to_owned),
+                status: Failed::Value,
+                realizations: Vec::new(),
+                errors: vec![error.to_owned()],
+            })),
+        }
+    }
+}
+
+impl ToolRegistry {
+    /// The agent surface of one role: this registry's agent projection, restricted to the
+    /// tools that agent `agent` requires in `revision` (a harness tool id names a registry tool
+    /// by its name or by `namespace.name`). `None` when the revision has no such agent.
+    pub fn for_role(&self, revision: &Revision, agent: &str) -> Option<ToolRegistry> {
+        let role = revision.agents.iter().find(|a| a.id == agent)?;
+        let required: Vec<&str> = role
+            .capabilities
+            .iter()
+            .filter(|id| {
+                revision
+                    .resolved
+                    .capabilities
+                    .iter()
+                    .any(|c| c.id == **id && c.kind == CapabilityKind::Tool)
+            })
+            .map(String::as_str)
+            .collect();
+        Some(self.project(Audience::Agent).retain(|entry| {
+            let name = entry.name.as_str();
+            required.iter().any(|id| {
+                *id == name
+                    || entry.namespace.as_ref().is_some_and(|ns| {
+                        id.strip_prefix(ns.as_str())
+                            .and_then(|rest| rest.strip_prefix('.'))
+                            == Some(name)
+                    })
+            })
+        }))
+    }
+}
