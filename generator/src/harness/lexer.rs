@@ -236,6 +236,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
     };
     let mut tokens = Vec::new();
     let mut truncated = false;
+    let mut last_end = cur.span();
     while let Some(c) = cur.peek() {
         let span = cur.span();
         let start = cur.offset();
@@ -369,11 +370,14 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
             text: value,
             span,
         });
+        last_end = cur.span();
     }
+    // A missing end is reported just after the last token, where it is missing, rather than
+    // after trailing comments and blank lines.
     tokens.push(Token {
         kind: Kind::Eof,
         text: String::new(),
-        span: cur.span(),
+        span: last_end,
     });
     Lexed { tokens, truncated }
 }
