@@ -497,7 +497,15 @@ fn the_json_format_lists_code_severity_message_file_line_column() {
 
 #[test]
 fn a_missing_end_is_reported_just_after_the_last_token() {
-    let d = rejects("skill s {\n  description \"x\"\n\n// trailing comment\n", Code::Syntax, 2);
+    let d = rejects(
+        "skill s {\n  description \"x\"\n\n// trailing comment\n",
+        Code::Syntax,
+        2,
+    );
     assert_eq!(d.column, 18);
-    assert!(d.message.contains("found the end of the file"), "{}", d.message);
+    assert!(
+        d.message.contains("found the end of the file"),
+        "{}",
+        d.message
+    );
 }
