@@ -45,6 +45,8 @@ pub mod harness;
 #[cfg(feature = "client")]
 pub mod http;
 mod invoke;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod registry;
 pub mod render;
 pub mod schema;

@@ -34,6 +34,7 @@ pub async fn serve() -> String {
             "/pets/{id}/photo",
             put(|body: axum::body::Bytes| async move { format!("{}", body.len()) }),
         )
+        .route("/pets/{id}/name", get(pet_name))
         .route("/store/inventory", get(inventory))
         .with_state(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -121,6 +122,13 @@ async fn get_pet(Path(id): Path<String>) -> Response {
     }
 }
 
+async fn pet_name(Path(id): Path<String>) -> Response {
+    match id.as_str() {
+        "1" => axum::Json(json!("Rex")).into_response(),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
 async fn inventory(State(state): State<Arc<Server>>, headers: HeaderMap) -> Response {
     if state.inventory_hits.fetch_add(1, Ordering::SeqCst) == 0 {
         return (StatusCode::TOO_MANY_REQUESTS, [("retry-after", "0")]).into_response();
@@ -130,4 +138,65 @@ async fn inventory(State(state): State<Arc<Server>>, headers: HeaderMap) -> Resp
         .and_then(|v| v.to_str().ok())
         .unwrap_or("none");
     axum::Json(json!({"available": 3, "key_was_sent": i64::from(key == "k-123")})).into_response()
+}
+
+/// The workspace root.
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the workspace root exists")
+}
+
+/// Builds binary `bin` of `generated/petstore` with `feature`, once per test process, in its
+/// own target directory (the one tests run from is locked by cargo while they run), with
+/// warnings denied; returns its path.
+pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
+    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let target = root().join("target/harness-typecheck/target");
+    let path = target.join("debug").join(bin);
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built.iter().any(|b| b == bin) {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--offline", "-p", "petstore"])
+            .args(["--features", feature, "--bin", bin])
+            .current_dir(root())
+            .env("CARGO_TARGET_DIR", &target)
+            .env("RUSTFLAGS", "-D warnings")
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        built.push(bin.to_owned());
+    }
+    path
+}
+
+/// Starts `petstore-mcp --http` on a free loopback port against the API at `base`; returns
+/// the process and the MCP endpoint's URL.
+pub fn start_mcp_http(base: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
+        .args(["--http", "127.0.0.1:0"])
+        .env("PETSTORE_BASE_URL", base)
+        .env("PETSTORE_TOKEN", TOKEN)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the MCP server starts");
+    let mut line = String::new();
+    let stderr = child.stderr.take().expect("stderr is piped");
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("the MCP server says where it listens");
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    (child, url)
 }

@@ -3,49 +3,13 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
-use harness_e2e::{TOKEN, serve};
+use harness_e2e::{TOKEN, petstore_binary, serve};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
-}
-
-/// Builds `generated/petstore`'s binary once (its own target directory: the one this test runs
-/// from is locked by cargo while tests run).
-fn binary() -> &'static Path {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let target = root().join("target/harness-typecheck/target");
-        let out = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--quiet",
-                "--offline",
-                "-p",
-                "petstore",
-                "--features",
-                "cli",
-                "--bin",
-                "petstore",
-            ])
-            .current_dir(root())
-            .env("CARGO_TARGET_DIR", &target)
-            .env("RUSTFLAGS", "-D warnings")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        target.join("debug/petstore")
-    })
+fn binary() -> PathBuf {
+    petstore_binary("petstore", "cli")
 }
 
 fn run(base: &str, args: &[&str]) -> Output {

@@ -106,6 +106,18 @@ impl Client {
         ));
         self.http.call(&BINDING, input).await
     }
+    /// `GET /pets/{petId}/name`: Get a pet's name
+    ///
+    /// Returns the name alone, as a JSON string.
+    pub async fn get_pet_name(
+        &self,
+        input: &GetPetNameInput,
+    ) -> Result<GetPetNameOutput, Error<GetPetNameError>> {
+        static BINDING: LazyLock<Binding> = LazyLock::new(|| binding(
+            "{\"method\":\"GET\",\"path\":\"/pets/{petId}/name\",\"parameters\":[{\"property\":\"pet_id\",\"in\":\"path\",\"name\":\"petId\",\"style\":\"simple\",\"explode\":false,\"required\":true}],\"response\":{\"status\":\"200\",\"contentType\":\"application/json\",\"encoding\":\"json\"},\"security\":[[\"bearerAuth\"]]}",
+        ));
+        self.http.call(&BINDING, input).await
+    }
     /// `GET /store/inventory`: Inventory counts by status
     ///
     /// Inventory counts by status

@@ -62,6 +62,16 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
         );
     handlers
         .insert(
+            "get_pet_name".to_string(),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: GetPetNameInput| async move {
+                    c.get_pet_name(&input).await
+                },
+            ),
+        );
+    handlers
+        .insert(
             "get_inventory".to_string(),
             typed_handler(
                 client.clone(),

@@ -105,9 +105,14 @@ pub struct PutPetsPetIdPhotoInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
 }
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GetPetNameInput {
+    pub pet_id: i64,
+}
 pub type ListPetsOutput = Vec<Pet>;
 pub type PetsCreateOutput = Pet;
 pub type GetPetOutput = Pet;
+pub type GetPetNameOutput = String;
 pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
 pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
 pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
@@ -156,6 +161,14 @@ pub enum DeletePetError {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind")]
 pub enum PutPetsPetIdPhotoError {
+    /// An undeclared status or an unparsable body; the body is never kept.
+    #[serde(rename = "upstream_error")]
+    UpstreamError { status: u16, reason: String },
+}
+/// How `GetPetNameError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind")]
+pub enum GetPetNameError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },

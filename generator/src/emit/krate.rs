@@ -128,7 +128,20 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
         );
         files.insert("src/harness.rs".to_string(), render(harness_rs()));
     }
-    files.insert(format!("src/bin/{name}.rs"), render(bin_rs(&name, &ident)));
+    let cli_doc = format!(
+        " The `{name}` command-line program: every CLI tool of the registry as a subcommand."
+    );
+    files.insert(
+        format!("src/bin/{name}.rs"),
+        render(bin_rs(&cli_doc, quote!(cli::main), &ident)),
+    );
+    let mcp_doc = format!(
+        " The `{name}-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP."
+    );
+    files.insert(
+        format!("src/bin/{name}-mcp.rs"),
+        render(bin_rs(&mcp_doc, quote!(mcp::main), &ident)),
+    );
     files.insert("catalog.json".to_string(), catalog.to_json_pretty());
     let description = api
         .info
@@ -197,17 +210,15 @@ fn is_spdx_like(license: &str) -> bool {
 }
 
 /// The command-line program: one call into the runtime's CLI.
-fn bin_rs(name: &str, ident: &str) -> proc_macro2::TokenStream {
-    let doc = format!(
-        " The `{name}` command-line program: every CLI tool of the registry as a subcommand."
-    );
+/// A program of the crate: `entry` (`cli::main` or `mcp::main`) over the crate's registry.
+fn bin_rs(doc: &str, entry: proc_macro2::TokenStream, ident: &str) -> proc_macro2::TokenStream {
     let krate = quote::format_ident!("{}", ident);
     quote! {
         #![doc = #doc]
 
         #[rustfmt::skip]
         fn main() -> std::process::ExitCode {
-            harness_runtime::cli::main(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
+            harness_runtime::#entry(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
                 let mut builder = #krate::Client::env_builder();
                 if let Some(url) = base_url {
                     builder = builder.base_url(url);

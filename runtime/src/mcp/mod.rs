@@ -1,0 +1,328 @@
+//! The MCP server (feature `mcp`), built at run time on the official Rust SDK (`rmcp`) from a
+//! registry's MCP projection: dynamic `tools/list` (standalone schemas, hints, icons, the
+//! error schema in `_meta`, cursor pagination, cache hints) and `tools/call` through the one
+//! invocation path, rendered by [`crate::render::mcp_failure`].
+//!
+//! Both protocol eras are served by rmcp's lifecycle: 2026-07-28 (`server/discover`,
+//! per-request metadata, `resultType`, `ttlMs`/`cacheScope`, any JSON value as
+//! `structuredContent`) and the `initialize` era (2025-11-25, 2025-06-18), for which rmcp drops
+//! non-object output schemas from the listing and moves non-object structured results into the
+//! text block, so one tool never breaks an old client's listing.
+
+mod serve;
+mod tasks;
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::ErrorData as McpError;
+use rmcp::ServerHandler;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ClientCapabilities, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ResultType, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+
+use crate::catalog::{CONTRACT_META_KEY, Entry, TaskSupport};
+use crate::render::{McpFailure, mcp_failure};
+use crate::{Audience, ContractError, ToolRegistry};
+
+/// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
+/// transport.
+pub use rmcp;
+pub use serve::{Options, Transport, main, run};
+pub use tasks::TASK_TTL_MS;
+
+/// Tools per `tools/list` page unless told otherwise.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How long a client may reuse a `tools/list` page: the tools never change while the
+/// process runs.
+pub const LIST_TTL_MS: u64 = 300_000;
+
+/// An MCP server over one registry. Cheap to clone: clones share the registry and the
+/// prepared listing.
+#[derive(Clone)]
+pub struct McpServer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: ToolRegistry,
+    page_size: usize,
+    name: String,
+    version: String,
+    listing: OnceLock<Result<Vec<Tool>, String>>,
+    tasks: tasks::Tasks,
+}
+
+impl McpServer {
+    /// A server for the MCP-audience tools of `registry`, announcing itself as `name` `version`.
+    pub fn new(registry: &ToolRegistry, name: &str, version: &str) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                registry: registry.project(Audience::Mcp),
+                page_size: DEFAULT_PAGE_SIZE,
+                name: name.to_owned(),
+                version: version.to_owned(),
+                listing: OnceLock::new(),
+                tasks: tasks::Tasks::default(),
+            }),
+        }
+    }
+
+    /// The same server with `page_size` tools per `tools/list` page (at least 1).
+    pub fn with_page_size(self, page_size: usize) -> Self {
+        let inner = Inner {
+            registry: self.inner.registry.clone(),
+            page_size: page_size.max(1),
+            name: self.inner.name.clone(),
+            version: self.inner.version.clone(),
+            listing: OnceLock::new(),
+            tasks: tasks::Tasks::default(),
+        };
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// Every listed tool, in registry order, prepared once (standalone schemas are projected on
+    /// first use and reused by every page).
+    pub fn tools(&self) -> Result<&[Tool], McpError> {
+        let listing = self.inner.listing.get_or_init(|| {
+            let registry = &self.inner.registry;
+            registry
+                .entries()
+                .map(|entry| listed(registry, entry).map_err(|e| e.to_string()))
+                .collect()
+        });
+        listing
+            .as_deref()
+            .map_err(|why| McpError::internal_error(why.clone(), None))
+    }
+
+    /// One page of the listing: tools from `cursor` on.
+    pub fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, McpError> {
+        let tools = self.tools()?;
+        let start = match cursor {
+            None => 0,
+            Some(text) => text
+                .strip_prefix("at:")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n > 0 && n < tools.len())
+                .ok_or_else(|| {
+                    McpError::invalid_params(
+                        "invalid cursor: pass back a nextCursor from tools/list, or none for the first page",
+                        None,
+                    )
+                })?,
+        };
+        let end = (start + self.inner.page_size).min(tools.len());
+        let mut result = ListToolsResult::with_all_items(tools[start..end].to_vec())
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public);
+        result.next_cursor = (end < tools.len()).then(|| format!("at:{end}"));
+        Ok(result)
+    }
+
+    /// Calls `name` with `arguments` through the registry's invocation path, projected to a
+    /// `CallToolResult` (or invalid params for a tool the MCP audience cannot see).
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<CallToolResult, McpError> {
+        let input = Value::Object(arguments.unwrap_or_default());
+        match self.inner.registry.invoke(Audience::Mcp, name, input).await {
+            Ok(value) => Ok(CallToolResult::structured(value)),
+            Err(error) => {
+                match mcp_failure(&error) {
+                    McpFailure::InvalidParams { message } => {
+                        Err(McpError::invalid_params(message, None))
+                    }
+                    McpFailure::ToolResult(value) => {
+                        let mut result: CallToolResult = serde_json::from_value(value)
+                            .unwrap_or_else(|_| CallToolResult::error(vec![]));
+                        // As every rmcp constructor does; rmcp drops it again for legacy peers.
+                        result.result_type = Some(ResultType::COMPLETE);
+                        Ok(result)
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl McpServer {
+    /// Whether `name` (an MCP tool) may or must run as a task.
+    fn task_support(&self, name: &str) -> TaskSupport {
+        self.inner
+            .registry
+            .lookup(Audience::Mcp, name)
+            .and_then(|entry| entry.execution.as_ref())
+            .map_or(TaskSupport::Forbidden, |e| e.task_support)
+    }
+
+    /// Whether any tool may run as a task (the server then announces the tasks extension).
+    fn offers_tasks(&self) -> bool {
+        self.inner.registry.entries().any(|entry| {
+            entry
+                .execution
+                .as_ref()
+                .is_some_and(|e| e.task_support != TaskSupport::Forbidden)
+        })
+    }
+}
+
+/// The MCP `Tool` of one catalog entry.
+fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError> {
+    let name = entry.name.as_str();
+    let standalone =
+        |schema: &Value, at: &str| registry.standalone(schema, &format!("{name}.{at}"));
+    let mut input = standalone(entry.input_schema.as_value(), "inputSchema")?;
+    if let Some(object) = input.as_object_mut() {
+        object
+            .entry("type")
+            .or_insert_with(|| Value::from("object"));
+    }
+    let output = match &entry.output_schema {
+        Some(schema) => {
+            let mut output = standalone(schema.as_value(), "outputSchema")?;
+            // Legacy clients (and rmcp for them) only accept output schemas whose root says
+            // `"type": "object"`; say it where every valid instance is an object anyway
+            // (e.g. an `allOf` of object schemas), which changes nothing it accepts.
+            if output.get("type").is_none() && always_object(&output, &output, 0) {
+                if let Some(object) = output.as_object_mut() {
+                    object.insert("type".to_owned(), Value::from("object"));
+                }
+            }
+            Some(output)
+        }
+        None => None,
+    };
+    let mut meta: Map<String, Value> = entry
+        .meta
+        .iter()
+        .flatten()
+        .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
+        .collect();
+    if let Some(schema) = &entry.error_schema {
+        let schema = standalone(schema.as_value(), "errorSchema")?;
+        let contract = meta.entry(CONTRACT_META_KEY).or_insert_with(|| json!({}));
+        if let Some(contract) = contract.as_object_mut() {
+            contract.insert("errorSchema".to_owned(), schema);
+        }
+    }
+    let mut tool = json!({ "name": name, "inputSchema": input });
+    let fields = [
+        ("title", entry.title.as_ref().map(|t| json!(t))),
+        ("description", entry.description.as_ref().map(|d| json!(d))),
+        ("outputSchema", output.filter(Value::is_object)),
+        ("annotations", entry.annotations.as_ref().map(|a| json!(a))),
+        ("icons", entry.icons.as_ref().map(|i| json!(i))),
+        ("_meta", (!meta.is_empty()).then(|| Value::Object(meta))),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            tool[key] = value;
+        }
+    }
+    serde_json::from_value(tool).map_err(|e| {
+        ContractError::new(
+            crate::ErrorCode::Syntax,
+            name.to_owned(),
+            format!("cannot be listed over MCP: {e}"),
+        )
+    })
+}
+
+/// Whether every instance `schema` accepts is a JSON object: it says `"type": "object"`, or
+/// one `allOf` branch or its `$ref` (into `root`'s `$defs`) does, or every `anyOf`/`oneOf`
+/// branch does.
+fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let branch = |s: &Value| always_object(root, s, depth + 1);
+    let list = |key: &str| schema.get(key).and_then(Value::as_array);
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        || schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("#/$defs/"))
+            .and_then(|name| {
+                root.get("$defs")?
+                    .get(name.replace("~1", "/").replace("~0", "~"))
+            })
+            .is_some_and(branch)
+        || list("allOf").is_some_and(|all| all.iter().any(branch))
+        || ["anyOf", "oneOf"]
+            .iter()
+            .any(|key| list(key).is_some_and(|any| !any.is_empty() && any.iter().all(branch)))
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = if self.offers_tasks() {
+            capabilities.enable_tasks().build()
+        } else {
+            capabilities.build()
+        };
+        let mut config = ServerConfig::new(capabilities);
+        config.server_info = Implementation::new(&self.inner.name, &self.inner.version);
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let client_tasks = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.supports_tasks());
+        match (self.task_support(&request.name), client_tasks) {
+            (TaskSupport::Optional | TaskSupport::Required, true) => Ok(self
+                .start_task(request.name.into_owned(), request.arguments)
+                .into()),
+            (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            )),
+            _ => self
+                .call(&request.name, request.arguments)
+                .await
+                .map(Into::into),
+        }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        McpServer::get_task(self, &request.task_id)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        McpServer::cancel_task(self, &request.task_id)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let tools = self.tools().ok()?;
+        tools.iter().find(|t| t.name == name).cloned()
+    }
+}

@@ -1,0 +1,217 @@
+//! The MCP server program: arguments, the registry, and the stdio or Streamable HTTP transport.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Arg, ArgAction, Command, value_parser};
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use super::{DEFAULT_PAGE_SIZE, McpServer};
+use crate::cli::Factory;
+
+/// Where the server listens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// JSON-RPC over standard input and output (the default).
+    Stdio,
+    /// Streamable HTTP at `/mcp` on this address.
+    Http(SocketAddr),
+}
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The transport.
+    pub transport: Transport,
+    /// Tools per `tools/list` page.
+    pub page_size: usize,
+    /// Browser origins allowed besides loopback ones (HTTP only; others get 403).
+    pub allowed_origins: Vec<String>,
+    /// `Host` values allowed besides loopback ones (HTTP only).
+    pub allowed_hosts: Vec<String>,
+    /// Overrides the API's base URL.
+    pub base_url: Option<String>,
+}
+
+fn command(name: &str, version: &str) -> Command {
+    Command::new(name.to_owned())
+        .version(version.to_owned())
+        .about("Serves the API's MCP tools over stdio (default) or Streamable HTTP.")
+        .arg(
+            Arg::new("http")
+                .long("http")
+                .value_name("ADDR")
+                .num_args(0..=1)
+                .default_missing_value("127.0.0.1:8080")
+                .value_parser(value_parser!(SocketAddr))
+                .help("Serve Streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8080]"),
+        )
+        .arg(
+            Arg::new("page-size")
+                .long("page-size")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help(format!(
+                    "Tools per tools/list page [env: HARNESS_MCP_PAGE_SIZE] [default: {DEFAULT_PAGE_SIZE}]"
+                )),
+        )
+        .arg(
+            Arg::new("allow-origin")
+                .long("allow-origin")
+                .value_name("ORIGIN")
+                .action(ArgAction::Append)
+                .help("Also accept requests from this browser origin (scheme://host[:port]); loopback origins are always accepted"),
+        )
+        .arg(
+            Arg::new("allow-host")
+                .long("allow-host")
+                .value_name("HOST")
+                .action(ArgAction::Append)
+                .help("Also accept this Host header (needed when listening beyond loopback)"),
+        )
+        .arg(
+            Arg::new("base-url")
+                .long("base-url")
+                .value_name("URL")
+                .help("The API's base URL (overrides the environment)"),
+        )
+}
+
+fn options(
+    name: &str,
+    version: &str,
+    args: Vec<std::ffi::OsString>,
+) -> Result<Options, clap::Error> {
+    let matches = command(name, version).try_get_matches_from(args)?;
+    let strings = |id: &str| -> Vec<String> {
+        matches
+            .get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    Ok(Options {
+        transport: match matches.get_one::<SocketAddr>("http") {
+            Some(addr) => Transport::Http(*addr),
+            None => Transport::Stdio,
+        },
+        page_size: matches
+            .get_one::<usize>("page-size")
+            .copied()
+            .or_else(|| std::env::var("HARNESS_MCP_PAGE_SIZE").ok()?.parse().ok())
+            .unwrap_or(DEFAULT_PAGE_SIZE),
+        allowed_origins: strings("allow-origin"),
+        allowed_hosts: strings("allow-host"),
+        base_url: matches.get_one::<String>("base-url").cloned(),
+    })
+}
+
+/// Runs the MCP server program with the process arguments until its transport closes.
+/// Exit status: 0 when the client went away, 2 on bad arguments, 4 when the server could not
+/// start (registry, address).
+pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
+    let options = match options(name, version, std::env::args_os().collect()) {
+        Ok(options) => options,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::from(4);
+        }
+    };
+    match runtime.block_on(run(name, version, options, factory)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(4)
+        }
+    }
+}
+
+const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+
+/// Serves until the transport closes (stdio) or the process is stopped (HTTP).
+pub async fn run(
+    name: &str,
+    version: &str,
+    options: Options,
+    factory: &Factory<'_>,
+) -> Result<(), String> {
+    let registry = factory(options.base_url.clone())?;
+    let server = McpServer::new(&registry, name, version).with_page_size(options.page_size);
+    // Prepare the listing before the first request, so a catalog that cannot be listed fails
+    // at start-up rather than on a client's first call.
+    server.tools().map_err(|e| e.message.to_string())?;
+    match options.transport {
+        Transport::Stdio => {
+            let service = server
+                .serve(rmcp::transport::stdio())
+                .await
+                .map_err(|e| format!("MCP session failed to start: {e}"))?;
+            service
+                .waiting()
+                .await
+                .map_err(|e| format!("MCP session ended abnormally: {e}"))?;
+            Ok(())
+        }
+        Transport::Http(addr) => {
+            let mut hosts: Vec<String> =
+                ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec();
+            hosts.extend(options.allowed_hosts);
+            let mut origins: Vec<String> = LOOPBACK_ORIGINS.map(String::from).to_vec();
+            origins.extend(options.allowed_origins);
+            let config = StreamableHttpServerConfig::default()
+                .with_allowed_hosts(hosts)
+                .with_allowed_origins(origins)
+                .enforce_origin_validation();
+            let service = StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            let router = axum::Router::new().nest_service("/mcp", service);
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            eprintln!("serving MCP over Streamable HTTP at http://{bound}/mcp");
+            axum::serve(listener, router)
+                .await
+                .map_err(|e| format!("HTTP server failed: {e}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Options {
+        let mut all = vec!["srv".into()];
+        all.extend(args.iter().map(Into::into));
+        options("srv", "1.0.0", all).unwrap()
+    }
+
+    #[test]
+    fn stdio_is_the_default_and_http_binds_loopback_unless_told_otherwise() {
+        assert_eq!(parse(&[]).transport, Transport::Stdio);
+        assert_eq!(
+            parse(&["--http"]).transport,
+            Transport::Http("127.0.0.1:8080".parse().unwrap())
+        );
+        assert_eq!(
+            parse(&["--http", "0.0.0.0:9000"]).transport,
+            Transport::Http("0.0.0.0:9000".parse().unwrap())
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! The MCP tasks extension (`io.modelcontextprotocol/tasks`, 2026): a tool call the server
+//! runs in the background and the client polls. A completed task carries exactly the
+//! `CallToolResult` projection an inline call returns ([`McpServer::call`]).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{
+    CreateTaskResult, DetailedTask, GetTaskResult, JsonObject, Task, TaskPayload, TaskStatus,
+};
+use serde_json::{Map, Value};
+
+use super::McpServer;
+
+/// How long a finished task's result is kept, and the polling interval suggested to clients.
+pub const TASK_TTL_MS: u64 = 3_600_000;
+const POLL_INTERVAL_MS: u64 = 100;
+
+/// Tasks of one server, by id.
+#[derive(Default)]
+pub(super) struct Tasks {
+    entries: Mutex<HashMap<String, Entry>>,
+    ids: RandomState,
+}
+
+struct Entry {
+    task: Task,
+    payload: TaskPayload,
+    abort: Option<tokio::task::AbortHandle>,
+}
+
+impl Tasks {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        // A poisoned map still holds consistent entries: every update is one insert.
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// An id nobody can guess from another one (128 bits from the process's random keys).
+    fn new_id(&self, seed: usize) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let a = self.ids.hash_one((seed, now, 1u8));
+        let b = self.ids.hash_one((seed, now, 2u8));
+        format!("task-{a:016x}{b:016x}")
+    }
+}
+
+impl McpServer {
+    /// Starts `name` as a task and answers at once with its id.
+    pub(super) fn start_task(
+        &self,
+        name: String,
+        arguments: Option<Map<String, Value>>,
+    ) -> CreateTaskResult {
+        let tasks = &self.inner.tasks;
+        let now = timestamp(SystemTime::now());
+        let mut entries = tasks.lock();
+        let id = tasks.new_id(entries.len());
+        let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
+            .with_ttl_ms(TASK_TTL_MS)
+            .with_poll_interval_ms(POLL_INTERVAL_MS);
+        let server = self.clone();
+        let task_id = id.clone();
+        let handle = tokio::spawn(async move {
+            let payload = match server.call(&name, arguments).await {
+                Ok(result) => TaskPayload::Completed {
+                    result: to_object(&result),
+                },
+                Err(error) => TaskPayload::Failed {
+                    error: to_object(&error),
+                },
+            };
+            server.finish(&task_id, payload);
+        });
+        entries.insert(
+            id,
+            Entry {
+                task: task.clone(),
+                payload: TaskPayload::Working,
+                abort: Some(handle.abort_handle()),
+            },
+        );
+        CreateTaskResult::new(task)
+    }
+
+    fn finish(&self, id: &str, payload: TaskPayload) {
+        let mut entries = self.inner.tasks.lock();
+        if let Some(entry) = entries.get_mut(id) {
+            if entry.payload.status().is_terminal() {
+                return;
+            }
+            entry.task.status = payload.status();
+            entry.task.last_updated_at = timestamp(SystemTime::now());
+            entry.payload = payload;
+            entry.abort = None;
+        }
+    }
+
+    /// `tasks/get`.
+    pub fn get_task(&self, id: &str) -> Result<GetTaskResult, McpError> {
+        let entries = self.inner.tasks.lock();
+        let entry = entries.get(id).ok_or_else(|| unknown_task(id))?;
+        Ok(GetTaskResult::new(DetailedTask::new(
+            entry.task.clone(),
+            entry.payload.clone(),
+        )))
+    }
+
+    /// `tasks/cancel`: stops a working task; a finished one keeps its outcome.
+    pub fn cancel_task(&self, id: &str) -> Result<(), McpError> {
+        let abort = {
+            let entries = self.inner.tasks.lock();
+            let entry = entries.get(id).ok_or_else(|| unknown_task(id))?;
+            entry.abort.clone()
+        };
+        if let Some(abort) = abort {
+            abort.abort();
+            self.finish(id, TaskPayload::Cancelled);
+        }
+        Ok(())
+    }
+}
+
+fn unknown_task(id: &str) -> McpError {
+    McpError::invalid_params(format!("unknown task `{id}`"), None)
+}
+
+fn to_object(value: &impl serde::Serialize) -> JsonObject {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
+fn timestamp(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3_600,
+        rest % 3_600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_are_iso_8601_utc() {
+        assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let leap = UNIX_EPOCH + Duration::from_millis(1_709_210_096_789);
+        assert_eq!(timestamp(leap), "2024-02-29T12:34:56.789Z");
+    }
+}

@@ -1,0 +1,132 @@
+//! The MCP projection of a registry, in-process: the listing (pages, cursors, standalone
+//! schemas, object roots, the error schema in `_meta`) and calls (results and failures).
+//! The generated server is driven by real clients in `tests/tests/petstore_mcp.rs`.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use harness_runtime::catalog::Entry;
+use harness_runtime::mcp::McpServer;
+use harness_runtime::{Handler, ToolRegistry};
+use serde_json::{Value, json};
+
+fn entry(name: &str, audiences: &[&str], output: Value) -> Entry {
+    let mut value = json!({
+        "name": name,
+        "inputSchema": {"properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        "governance": {"audiences": audiences},
+        "cli": {"command": [name], "hidden": false},
+        "deferLoading": false
+    });
+    if !output.is_null() {
+        value["outputSchema"] = output;
+    }
+    serde_json::from_value(value).unwrap()
+}
+
+fn server(page_size: usize) -> McpServer {
+    let object = json!({"allOf": [{"type": "object", "properties": {"n": {"type": "integer"}}}]});
+    let mut with_errors = entry("fails", &["mcp"], Value::Null);
+    with_errors.error_schema =
+        Some(serde_json::from_value(json!({"type": "object", "required": ["code"]})).unwrap());
+    let registry = ToolRegistry::builder()
+        .tool(
+            entry("echo", &["mcp", "cli"], json!({"type": "integer"})),
+            Handler::new(|input| async move { Ok(input["n"].clone()) }),
+        )
+        .tool(
+            entry("hidden", &["cli"], Value::Null),
+            Handler::new(|_| async move { Ok(json!(null)) }),
+        )
+        .tool(
+            entry("obj", &["mcp"], object),
+            Handler::new(|input| async move { Ok(input) }),
+        )
+        .tool(
+            with_errors,
+            Handler::new(
+                |_| async move { Err(harness_runtime::Thrown::Value(json!({"code": 7}))) },
+            ),
+        )
+        .build()
+        .unwrap();
+    McpServer::new(&registry, "t", "1.0.0").with_page_size(page_size)
+}
+
+fn names(page: &rmcp::model::ListToolsResult) -> Vec<String> {
+    page.tools.iter().map(|t| t.name.to_string()).collect()
+}
+
+#[test]
+fn pages_follow_registry_order_with_opaque_cursors_and_only_mcp_tools() {
+    let server = server(2);
+    let first = server.page(None).unwrap();
+    assert_eq!(names(&first), ["echo", "obj"]);
+    let cursor = first.next_cursor.clone().unwrap();
+    let second = server.page(Some(&cursor)).unwrap();
+    assert_eq!(names(&second), ["fails"]);
+    assert_eq!(second.next_cursor, None);
+    assert_eq!(first.ttl_ms, Some(harness_runtime::mcp::LIST_TTL_MS));
+}
+
+#[test]
+fn a_cursor_not_given_by_the_server_is_invalid_params() {
+    let server = server(2);
+    for cursor in ["", "x", "at:0", "at:3", "at:99", "at:-1"] {
+        let error = server.page(Some(cursor)).unwrap_err();
+        assert_eq!(
+            error.code,
+            rmcp::model::ErrorCode::INVALID_PARAMS,
+            "{cursor}"
+        );
+    }
+}
+
+#[test]
+fn input_schemas_are_object_rooted_and_outputs_of_objects_say_so() {
+    let server = server(10);
+    let tools = server.tools().unwrap();
+    for tool in tools {
+        assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+    }
+    let obj = tools.iter().find(|t| t.name == "obj").unwrap();
+    assert_eq!(obj.output_schema.as_ref().unwrap()["type"], "object");
+    let echo = tools.iter().find(|t| t.name == "echo").unwrap();
+    assert_eq!(echo.output_schema.as_ref().unwrap()["type"], "integer");
+    let fails = tools.iter().find(|t| t.name == "fails").unwrap();
+    let meta = serde_json::to_value(fails.meta.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        meta["com.harnlang/toolContract"]["errorSchema"]["required"],
+        json!(["code"])
+    );
+}
+
+#[tokio::test]
+async fn calls_project_values_and_failures() {
+    let server = server(10);
+    let ok = server
+        .call("echo", Some(json!({"n": 5}).as_object().unwrap().clone()))
+        .await
+        .unwrap();
+    assert_eq!(ok.structured_content, Some(json!(5)));
+    assert_eq!(ok.is_error, Some(false));
+
+    let invalid = server.call("echo", None).await.unwrap();
+    assert_eq!(invalid.is_error, Some(true));
+
+    let application = server
+        .call("fails", Some(json!({"n": 1}).as_object().unwrap().clone()))
+        .await
+        .unwrap();
+    assert_eq!(application.is_error, Some(true));
+    let meta = serde_json::to_value(application.meta.unwrap()).unwrap();
+    assert_eq!(
+        meta["com.harnlang/toolContract"]["applicationError"],
+        json!({"tool": "fails", "data": {"code": 7}})
+    );
+
+    for name in ["hidden", "nope"] {
+        let error = server.call(name, None).await.unwrap_err();
+        assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        assert_eq!(error.message, format!("unknown tool `{name}`"));
+    }
+}

@@ -1,0 +1,291 @@
+//! The generated `petstore-mcp` server as a process, driven by the official Python MCP SDK
+//! (`mcp` 2.x from PyPI, installed by `.ci/run` into `target/mcp-venv`) in both protocol eras,
+//! over stdio and Streamable HTTP, backed by the axum pet store on loopback.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use harness_e2e::{TOKEN, petstore_binary, root, serve, start_mcp_http};
+use serde_json::{Value, json};
+
+fn server() -> PathBuf {
+    petstore_binary("petstore-mcp", "mcp")
+}
+
+/// The Python with the `mcp` SDK, or `None` (outside CI) when it is not installed.
+fn python() -> Option<PathBuf> {
+    let path = std::env::var_os("HARNESS_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/mcp-venv/bin/python"));
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install the MCP SDK: python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install -r tests/mcp/requirements.txt"
+    );
+    eprintln!("skipped: install the Python MCP SDK into target/mcp-venv (see .ci/run)");
+    None
+}
+
+/// Runs `tests/mcp/drive.py` in `mode` over `script`, against `target` (stdio args or a URL).
+fn drive(
+    python: &Path,
+    mode: &str,
+    script: &Value,
+    target: &[&str],
+    env: &[(&str, &str)],
+) -> Value {
+    let out = Command::new(python)
+        .arg(root().join("tests/mcp/drive.py"))
+        .args([mode, &script.to_string()])
+        .args(target)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stdout.contains(TOKEN) && !stderr.contains(TOKEN),
+        "the token leaked"
+    );
+    serde_json::from_str(&stdout).unwrap()
+}
+
+fn steps(seen: &Value) -> &Vec<Value> {
+    seen["steps"].as_array().unwrap()
+}
+
+fn calls() -> Value {
+    json!([
+        {"call": "get_pet", "arguments": {"pet_id": 1}},
+        {"call": "list_pets", "arguments": {"limit": 2}},
+        {"call": "get_pet_name", "arguments": {"pet_id": 1}},
+        {"call": "get_pet", "arguments": {"pet_id": 3}},
+        {"call": "get_pet", "arguments": {"pet_id": "three"}},
+        {"call": "delete_pet", "arguments": {"pet_id": 1}},
+        {"call": "pets.create", "arguments": {"body": {"name": "Teapot", "species": "cat"}}},
+    ])
+}
+
+fn stdio_env(base: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("PETSTORE_BASE_URL", base.to_owned()),
+        ("PETSTORE_TOKEN", TOKEN.to_owned()),
+        ("HARNESS_MCP_PAGE_SIZE", "2".to_owned()),
+    ]
+}
+
+fn run_stdio(python: &Path, mode: &str, script: &Value, base: &str) -> Value {
+    let env = stdio_env(base);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    drive(
+        python,
+        mode,
+        script,
+        &["--", server().to_str().unwrap()],
+        &env,
+    )
+}
+
+/// The listing as one list of tools, checking the page structure on the way.
+fn listed(pages: &Value, page_size: usize) -> Vec<Value> {
+    let pages = pages.as_array().unwrap();
+    let mut tools = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let last = i + 1 == pages.len();
+        assert_eq!(page.get("nextCursor").is_none(), last, "{page}");
+        let these = page["tools"].as_array().unwrap();
+        assert!(these.len() <= page_size && !these.is_empty());
+        tools.extend(these.iter().cloned());
+    }
+    tools
+}
+
+fn check_listing(seen: &Value) {
+    let tools = listed(&steps(seen)[0]["list"], 2);
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    // Registry order; `delete_pet` is not in the MCP audience.
+    assert_eq!(
+        names,
+        [
+            "list_pets",
+            "pets.create",
+            "get_pet",
+            "put_pets_pet_id_photo",
+            "get_pet_name",
+            "get_inventory"
+        ]
+    );
+    for tool in &tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        let annotations = tool["annotations"].as_object().unwrap();
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
+            assert!(annotations[hint].is_boolean(), "{hint} of {}", tool["name"]);
+        }
+        // Standalone: no reference leaves the schema.
+        assert!(!tool.to_string().contains("#/components/"), "{tool}");
+    }
+    let get_pet = &tools[2];
+    assert_eq!(get_pet["title"], "Get a pet");
+    assert!(get_pet["_meta"]["com.harnlang/toolContract"]["errorSchema"].is_object());
+    assert_eq!(tools[0]["icons"][0]["mimeType"], "image/png");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_modern_era_lists_in_pages_and_projects_any_output_as_structured_content() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let mut script = vec![json!({"list": true})];
+    script.extend(calls().as_array().unwrap().iter().cloned());
+    let seen = run_stdio(&python, "modern", &Value::from(script), &base);
+    assert_eq!(seen["protocolVersion"], "2026-07-28");
+    check_listing(&seen);
+    let page = &steps(&seen)[0]["list"][0];
+    assert_eq!(
+        (page["ttlMs"].as_u64(), page["cacheScope"].as_str()),
+        (Some(300_000), Some("public"))
+    );
+    // The string-output tool keeps its schema in the modern listing.
+    let tools = listed(&steps(&seen)[0]["list"], 2);
+    assert_eq!(tools[4]["outputSchema"], json!({"type": "string"}));
+
+    let results: Vec<&Value> = steps(&seen)[1..].iter().collect();
+    check_failures(&results[3..]);
+    check_runtime_error(&python, "modern");
+    // Object, array and string outputs: the raw value as structuredContent and the same JSON
+    // as text; the SDK validated each against its outputSchema (no clientError).
+    for (step, expected) in results[..3].iter().zip([
+        json!({"id": 1, "name": "Rex", "species": "dog"}),
+        json!([{"id": 1, "name": "Rex", "species": "dog", "tag": null}, {"id": 2, "name": "Tom", "species": "cat"}]),
+        json!("Rex"),
+    ]) {
+        let result = &step["result"];
+        assert_eq!(result["structuredContent"], expected, "{step}");
+        let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text, expected);
+        assert_eq!(result["isError"], false);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_legacy_era_keeps_object_outputs_structured_and_sends_others_as_text() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let mut script = vec![json!({"list": true})];
+    script.extend(calls().as_array().unwrap().iter().cloned());
+    let seen = run_stdio(&python, "legacy", &Value::from(script), &base);
+    assert_eq!(seen["protocolVersion"], "2025-11-25");
+    check_listing(&seen);
+    let tools = listed(&steps(&seen)[0]["list"], 2);
+    // Object outputs (an allOf of objects included) keep their schema; array and string
+    // outputs lose it rather than break an old client's listing.
+    let with_schema: Vec<&str> = tools
+        .iter()
+        .filter(|t| t.get("outputSchema").is_some())
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(with_schema, ["pets.create", "get_pet", "get_inventory"]);
+
+    let results: Vec<&Value> = steps(&seen)[1..].iter().collect();
+    check_failures(&results[3..]);
+    check_runtime_error(&python, "legacy");
+    assert_eq!(
+        results[0]["result"]["structuredContent"],
+        json!({"id": 1, "name": "Rex", "species": "dog"})
+    );
+    for step in &results[1..3] {
+        assert!(step["result"].get("structuredContent").is_none(), "{step}");
+        let text = step["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(serde_json::from_str::<Value>(text).is_ok(), "{text}");
+    }
+}
+
+/// Application error, invalid input, a forged call outside the audience, an undeclared
+/// upstream status.
+fn check_failures(results: &[&Value]) {
+    let application = &results[0]["result"];
+    assert_eq!(application["isError"], true);
+    assert!(application.get("structuredContent").is_none());
+    let data = &application["_meta"]["com.harnlang/toolContract"]["applicationError"];
+    assert_eq!(data["tool"], "get_pet");
+    assert_eq!(data["data"]["status"], 404);
+
+    let invalid = &results[1]["result"];
+    assert_eq!(invalid["isError"], true);
+    let message = invalid["content"][0]["text"].as_str().unwrap();
+    assert!(
+        message.contains("/pet_id") && !message.contains("three"),
+        "{message}"
+    );
+
+    // Outside the MCP audience: exactly an unknown tool, a JSON-RPC invalid-params error.
+    assert_eq!(results[2]["error"]["code"], -32602, "{}", results[2]);
+    assert_eq!(results[2]["error"]["message"], "unknown tool `delete_pet`");
+
+    // An undeclared upstream answer is the declared `upstream_error` variant, without the body
+    // (which holds the token: `drive` checks it never appears).
+    let upstream = &results[3]["result"]["_meta"]["com.harnlang/toolContract"]["applicationError"];
+    assert_eq!(upstream["data"]["kind"], "upstream_error", "{}", results[3]);
+    assert_eq!(upstream["data"]["status"], 418);
+}
+
+/// With the API unreachable, a call is a runtime error reported by category only.
+fn check_runtime_error(python: &Path, mode: &str) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let script = json!([{"call": "get_pet_name", "arguments": {"pet_id": 1}}]);
+    let seen = run_stdio(python, mode, &script, &dead);
+    let result = &steps(&seen)[0]["result"];
+    assert_eq!(result["isError"], true);
+    assert!(result.get("_meta").is_none() && result.get("structuredContent").is_none());
+    assert_eq!(
+        result["content"][0]["text"],
+        "tool `get_pet_name` failed: transport"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let (mut child, url) = start_mcp_http(&base);
+    let script = json!([{"list": true}, {"call": "get_pet_name", "arguments": {"pet_id": 1}}]);
+    for (mode, version) in [("modern", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let seen = drive(&python, mode, &script, &["--url", &url], &[]);
+        assert_eq!(seen["protocolVersion"], version);
+        let names = listed(&steps(&seen)[0]["list"], 100);
+        assert_eq!(names.len(), 6);
+        assert!(
+            steps(&seen)[1]["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("Rex")
+        );
+    }
+
+    // A browser page from another origin is refused before anything is served.
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let client = reqwest::Client::new();
+    let refused = client
+        .post(&url)
+        .header("origin", "http://evil.example")
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(discover.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    child.kill().unwrap();
+    let _ = child.wait();
+}
