@@ -29,7 +29,7 @@ fn catalog_prints_the_catalog_and_exits_zero() {
     );
     let catalog =
         harness_runtime::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
-    assert_eq!(catalog.tools.len(), 6);
+    assert_eq!(catalog.tools.len(), 7);
     assert!(out.stderr.is_empty());
 }
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 fn entry(name: &str, audiences: &[&str], output: Value) -> Entry {
     let mut value = json!({
         "name": name,
-        "inputSchema": {"properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
         "governance": {"audiences": audiences},
         "cli": {"command": [name], "hidden": false},
         "deferLoading": false

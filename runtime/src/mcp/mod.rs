@@ -10,6 +10,7 @@
 //! text block, so one tool never breaks an old client's listing.
 
 mod serve;
+mod stdio;
 mod tasks;
 
 use std::sync::{Arc, OnceLock};
@@ -32,6 +33,7 @@ use crate::{Audience, ContractError, ToolRegistry};
 /// transport.
 pub use rmcp;
 pub use serve::{Options, Transport, main, run};
+pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 pub use tasks::TASK_TTL_MS;
 
 /// Tools per `tools/list` page unless told otherwise.

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -154,15 +153,7 @@ pub async fn run(
     server.tools().map_err(|e| e.message.to_string())?;
     match options.transport {
         Transport::Stdio => {
-            let service = server
-                .serve(rmcp::transport::stdio())
-                .await
-                .map_err(|e| format!("MCP session failed to start: {e}"))?;
-            service
-                .waiting()
-                .await
-                .map_err(|e| format!("MCP session ended abnormally: {e}"))?;
-            Ok(())
+            super::stdio::serve(server, tokio::io::stdin(), tokio::io::stdout()).await
         }
         Transport::Http(addr) => {
             let mut hosts: Vec<String> =
