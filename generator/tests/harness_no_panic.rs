@@ -20,15 +20,10 @@ fn run(files: Vec<String>) {
     };
     match compile_sources(&sources) {
         Ok(bundle) => {
-            let mut runtimes: Vec<Option<&str>> = vec![None];
-            runtimes.extend(bundle.targets.iter().map(|t| Some(t.runtime.as_str())));
-            runtimes.extend(bundle.runtimes.iter().map(|r| Some(r.id.as_str())));
-            for h in &bundle.harnesses {
-                for runtime in &runtimes {
-                    if let Ok(revision) = harness::resolve(&bundle, &h.id, *runtime) {
-                        let _ = harness::preamble(&bundle, &revision);
-                        let _ = harness::pi_package(&bundle, &revision);
-                    }
+            for (_, _, outcome) in harness::resolve_all(&bundle) {
+                if let Ok(revision) = outcome {
+                    let _ = harness::preamble(&bundle, &revision);
+                    let _ = harness::pi_package(&bundle, &revision);
                 }
             }
             let _ = harness::to_pretty_json(&bundle);

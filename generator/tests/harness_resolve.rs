@@ -414,3 +414,20 @@ fn the_pi_package_is_refused_for_another_runtime() {
     let error = harness::pi_package(&bundle, &revision).unwrap_err();
     assert!(error.contains("--runtime pi"), "{error}");
 }
+
+#[test]
+fn resolve_all_tries_every_harness_on_the_default_and_each_declared_runtime_and_target() {
+    let bundle = compile(&program("", "runtime r { adapter \"x\" }\ntarget pi\n"));
+    let asked: Vec<(&str, Option<&str>, bool)> = harness::resolve_all(&bundle)
+        .iter()
+        .map(|(h, runtime, outcome)| (*h, *runtime, outcome.is_ok()))
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            ("h", None, true),
+            ("h", Some("r"), true),
+            ("h", Some("pi"), true)
+        ]
+    );
+}

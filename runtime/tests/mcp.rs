@@ -30,7 +30,7 @@ fn server(page_size: usize) -> McpServer {
         Some(serde_json::from_value(json!({"type": "object", "required": ["code"]})).unwrap());
     let registry = ToolRegistry::builder()
         .tool(
-            entry("echo", &["mcp", "cli"], json!({"type": "integer"})),
+            entry("echo", &["cli", "mcp"], json!({"type": "integer"})),
             Handler::new(|input| async move { Ok(input["n"].clone()) }),
         )
         .tool(

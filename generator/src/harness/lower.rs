@@ -45,6 +45,21 @@ impl Checker<'_> {
         }
         seen
     }
+
+    /// Reports every name of `names` whose text came earlier in the same list.
+    fn repeats<'n>(
+        &mut self,
+        names: impl IntoIterator<Item = &'n Name>,
+        code: Code,
+        message: impl Fn(&Name) -> String,
+    ) {
+        let mut seen = HashSet::new();
+        for name in names {
+            if !seen.insert(name.text.as_str()) {
+                self.report(code, name.span, message(name));
+            }
+        }
+    }
 }
 
 /// Checks the declarations of every file and lowers them to one bundle; `Err` with every
@@ -145,16 +160,12 @@ pub fn lower(
     }
     for tool in &tools {
         for (names, what) in [(&tool.inputs, "input"), (&tool.outputs, "output")] {
-            let mut seen = HashSet::new();
-            for name in names {
-                if !seen.insert(name.text.as_str()) {
-                    let message = format!(
-                        "tool '{}' lists {what} '{}' twice; remove the repeat",
-                        tool.name.text, name.text
-                    );
-                    c.report(Code::DuplicateToolField, name.span, message);
-                }
-            }
+            c.repeats(names, Code::DuplicateToolField, |name| {
+                format!(
+                    "tool '{}' lists {what} '{}' twice; remove the repeat",
+                    tool.name.text, name.text
+                )
+            });
         }
     }
     for mcp in &mcps {
@@ -197,16 +208,16 @@ pub fn lower(
     }
     for runtime in &runtimes {
         if let Some(ExecDecl::Programmatic { options, .. }) = &runtime.execution {
-            let mut seen = HashSet::new();
-            for (key, _) in options {
-                if !seen.insert(key.text.as_str()) {
-                    let message = format!(
+            c.repeats(
+                options.iter().map(|(key, _)| key),
+                Code::DuplicateOption,
+                |key| {
+                    format!(
                         "runtime '{}' sets execution option '{}' twice; keep one",
                         runtime.name.text, key.text
-                    );
-                    c.report(Code::DuplicateOption, key.span, message);
-                }
-            }
+                    )
+                },
+            );
         }
     }
     for target in &targets {
@@ -325,16 +336,16 @@ pub fn lower(
                 }
             }
         }
-        let mut seen = HashSet::new();
-        for (key, _) in &harness.settings {
-            if !seen.insert(key.text.as_str()) {
-                let message = format!(
+        c.repeats(
+            harness.settings.iter().map(|(key, _)| key),
+            Code::DuplicateSetting,
+            |key| {
+                format!(
                     "harness '{}' configures '{}' twice; keep one",
                     harness.name.text, key.text
-                );
-                c.report(Code::DuplicateSetting, key.span, message);
-            }
-        }
+                )
+            },
+        );
     }
 
     let mut bound: HashMap<(&str, &str), &Name> = HashMap::new();

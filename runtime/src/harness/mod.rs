@@ -14,7 +14,9 @@ mod run;
 
 pub use embedded::Embedded;
 pub use ir::{Bundle, ResolutionReport, Revision};
-pub use resolve::{PROMPT_PREAMBLE, merge_permissions, resolve, revision_id_of};
+pub use resolve::{
+    PROMPT_PREAMBLE, Resolution, merge_permissions, resolve, resolve_all, revision_id_of,
+};
 pub use run::{PI_HOST, PackageFile, Preamble, guidance, pi_package, preamble};
 
 /// Pretty JSON as the reference implementation writes it (two-space indent, fields in its

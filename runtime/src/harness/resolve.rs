@@ -12,11 +12,7 @@ pub const PROMPT_PREAMBLE: &str = "prompt-preamble";
 
 /// Resolves `harness_id` against `runtime` (or the one runtime the bundle makes deployable).
 /// A failed resolution yields the report of every error found and no revision.
-pub fn resolve(
-    bundle: &Bundle,
-    harness_id: &str,
-    runtime: Option<&str>,
-) -> Result<Revision, Box<ResolutionReport>> {
+pub fn resolve(bundle: &Bundle, harness_id: &str, runtime: Option<&str>) -> Resolution {
     let report = |runtime: Option<String>, realizations, errors| {
         Box::new(ResolutionReport {
             ir_version: IrVersion::Value,
@@ -140,6 +136,27 @@ pub fn resolve(
     };
     revision.revision_id = revision_id_of(&revision);
     Ok(revision)
+}
+
+/// The outcome of resolving one harness.
+pub type Resolution = Result<Revision, Box<ResolutionReport>>;
+
+/// Every harness of `bundle` resolved against the default runtime and against each declared
+/// runtime and target: `(harness, runtime asked for, outcome)`, for checking a whole bundle.
+pub fn resolve_all(bundle: &Bundle) -> Vec<(&str, Option<&str>, Resolution)> {
+    let mut runtimes: Vec<Option<&str>> = vec![None];
+    runtimes.extend(bundle.runtimes.iter().map(|r| Some(r.id.as_str())));
+    runtimes.extend(bundle.targets.iter().map(|t| Some(t.runtime.as_str())));
+    runtimes.dedup();
+    bundle
+        .harnesses
+        .iter()
+        .flat_map(|h| {
+            runtimes
+                .iter()
+                .map(move |&runtime| (h.id.as_str(), runtime, resolve(bundle, &h.id, runtime)))
+        })
+        .collect()
 }
 
 /// The id a revision's content gives it (its `revisionId` field is not part of the hash).
