@@ -59,8 +59,10 @@ pub fn run(
     err: &mut dyn Write,
     is_tty: bool,
 ) -> i32 {
+    // A one-shot process: the registry (and the command tree below) are never dropped, since
+    // tearing down a 1,000-tool registry costs more than printing one help page.
     let registry = match factory(prescan(&args, BASE_URL)) {
-        Ok(registry) => registry,
+        Ok(registry) => std::mem::ManuallyDrop::new(registry),
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
             return exit_code::RUNTIME;
@@ -70,8 +72,8 @@ pub fn run(
     let focus = prescan(&args, COMPLETIONS)
         .is_none()
         .then(|| path_words(&args));
-    let command = tree(name, version, &registry, focus.as_deref());
-    let matches = match command.clone().try_get_matches_from(args) {
+    let mut command = std::mem::ManuallyDrop::new(tree(name, version, &registry, focus.as_deref()));
+    let matches = match command.try_get_matches_from_mut(args) {
         Ok(matches) => matches,
         Err(error) => {
             let code = if error.use_stderr() {
@@ -89,10 +91,16 @@ pub fn run(
         }
     };
     if let Some(shell) = matches.get_one::<String>(COMPLETIONS) {
-        return completions(command, name, shell, out, err);
+        return completions(
+            std::mem::ManuallyDrop::into_inner(command),
+            name,
+            shell,
+            out,
+            err,
+        );
     }
     let Some((tool, leaf)) = leaf(&registry, &matches) else {
-        let _ = write!(out, "{}", command.clone().render_help());
+        let _ = write!(out, "{}", command.render_help());
         return exit_code::INVALID_INPUT;
     };
     let format = output::Format::pick(
