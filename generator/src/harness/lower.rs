@@ -2,7 +2,7 @@
 //! compilation. Checks only see declarations that parsed; references to a declaration that
 //! failed to parse are not reported again.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use harness_runtime::harness::PROMPT_PREAMBLE;
 use harness_runtime::harness::canonical::MAX_EXACT_INTEGER;
@@ -23,27 +23,43 @@ impl Checker<'_> {
             .push(self.sources.diagnostic(code, span, message));
     }
 
-    /// Reports every name after the first of each text in `names` as a duplicate; returns the
-    /// first of each, by text.
-    fn unique<'n>(
+    /// The first of `items` for each name; every later item with a name already seen is
+    /// reported at its name, with `message(later, first)`.
+    fn firsts<'n, T: Copy>(
         &mut self,
-        names: impl IntoIterator<Item = &'n Name>,
+        items: impl IntoIterator<Item = T>,
+        name: impl Fn(T) -> &'n Name,
         code: Code,
-        what: &str,
-    ) -> HashMap<&'n str, &'n Name> {
-        let mut seen: HashMap<&str, &Name> = HashMap::new();
-        for name in names {
-            if let Some(first) = seen.get(name.text.as_str()) {
-                let message = format!(
-                    "{what} '{}' is declared twice (first at line {}); rename or remove one",
-                    name.text, first.span.line
-                );
-                self.report(code, name.span, message);
-            } else {
-                seen.insert(&name.text, name);
+        message: impl Fn(T, T) -> String,
+    ) -> HashMap<&'n str, T> {
+        let mut seen: HashMap<&str, T> = HashMap::new();
+        for item in items {
+            let text = name(item).text.as_str();
+            match seen.get(text) {
+                Some(&first) => self.report(code, name(item).span, message(item, first)),
+                None => {
+                    seen.insert(text, item);
+                }
             }
         }
         seen
+    }
+
+    /// [`Checker::firsts`] for declarations of one kind, with the usual message.
+    fn unique<'n, T: Copy>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        name: impl Fn(T) -> &'n Name,
+        code: Code,
+        what: &str,
+    ) -> HashMap<&'n str, T> {
+        self.firsts(items, &name, code, |later, first| {
+            format!(
+                "{what} '{}' is declared twice (first at line {}); rename or remove one",
+                name(later).text,
+                name(first).span.line
+            )
+        })
     }
 
     /// Reports every name of `names` whose text came earlier in the same list.
@@ -99,55 +115,53 @@ pub fn lower(
     let harnesses = of!(Harness);
 
     // Capability ids are one namespace across skills, tools and MCP connections.
-    let mut kinds: HashMap<&str, CapabilityKind> = HashMap::new();
-    let capability_names = decls.iter().filter_map(|d| match d {
+    let capabilities = decls.iter().filter_map(|d| match d {
         Decl::Skill(s) => Some((&s.name, CapabilityKind::Skill)),
         Decl::Tool(t) => Some((&t.name, CapabilityKind::Tool)),
         Decl::Mcp(m) => Some((&m.name, CapabilityKind::Mcp)),
         _ => None,
     });
-    let mut first_capability: HashMap<&str, &Name> = HashMap::new();
-    for (name, kind) in capability_names {
-        if let Some(first) = first_capability.get(name.text.as_str()) {
-            let message = format!(
+    let kinds: HashMap<&str, CapabilityKind> = c
+        .firsts(capabilities, |(name, _)| name, Code::DuplicateCapability, |(name, _), (first, kind)| {
+            format!(
                 "capability id '{}' is already used by the {} declared at line {}; skills, tools and MCP connections share one namespace, rename one",
                 name.text,
-                kinds[name.text.as_str()].as_str(),
+                kind.as_str(),
                 first.span.line
-            );
-            c.report(Code::DuplicateCapability, name.span, message);
-        } else {
-            first_capability.insert(&name.text, name);
-            kinds.insert(&name.text, kind);
-        }
-    }
+            )
+        })
+        .into_iter()
+        .map(|(id, (_, kind))| (id, kind))
+        .collect();
     let workflow_ids = c.unique(
-        workflows.iter().map(|w| &w.name),
+        workflows.iter().copied(),
+        |w| &w.name,
         Code::DuplicateWorkflow,
         "workflow",
     );
     let runtime_ids = c.unique(
-        runtimes.iter().map(|r| &r.name),
+        runtimes.iter().copied(),
+        |r| &r.name,
         Code::DuplicateRuntime,
         "runtime",
     );
     c.unique(
-        harnesses.iter().map(|h| &h.name),
+        harnesses.iter().copied(),
+        |h| &h.name,
         Code::DuplicateHarness,
         "harness",
     );
-    let mut seen_targets: HashMap<&str, &Name> = HashMap::new();
-    for target in &targets {
-        if let Some(first) = seen_targets.get(target.name.text.as_str()) {
-            let message = format!(
+    c.firsts(
+        targets.iter().copied(),
+        |t| &t.name,
+        Code::DuplicateTarget,
+        |target, first| {
+            format!(
                 "runtime '{}' is targeted twice (first at line {}); remove one `target`",
-                target.name.text, first.span.line
-            );
-            c.report(Code::DuplicateTarget, target.name.span, message);
-        } else {
-            seen_targets.insert(&target.name.text, &target.name);
-        }
-    }
+                target.name.text, first.name.span.line
+            )
+        },
+    );
 
     for skill in &skills {
         if skill.source.is_none() && skill.description.is_none() {
@@ -221,12 +235,9 @@ pub fn lower(
         }
     }
     for target in &targets {
-        let (Some(adapter), Some(runtime)) = (
-            &target.adapter,
-            runtime_ids
-                .get(target.name.text.as_str())
-                .and_then(|name| runtimes.iter().find(|r| std::ptr::eq(&r.name, *name))),
-        ) else {
+        let (Some(adapter), Some(runtime)) =
+            (&target.adapter, runtime_ids.get(target.name.text.as_str()))
+        else {
             continue;
         };
         let conventional = format!("@harness/adapter-{}", adapter.text);
@@ -240,11 +251,9 @@ pub fn lower(
     }
 
     // Harnesses: workflow, agents, requirements (which make implicit tools), settings.
-    let mut implicit: BTreeMap<String, ()> = BTreeMap::new();
+    let mut implicit: BTreeSet<String> = BTreeSet::new();
     for harness in &harnesses {
-        let workflow = workflow_ids
-            .get(harness.workflow.text.as_str())
-            .and_then(|name| workflows.iter().find(|w| std::ptr::eq(&w.name, *name)));
+        let workflow = workflow_ids.get(harness.workflow.text.as_str());
         if workflow.is_none() && !c.failed.contains(harness.workflow.text.as_str()) {
             let known: Vec<String> = workflow_ids.keys().map(|k| format!("'{k}'")).collect();
             let message = format!(
@@ -261,7 +270,8 @@ pub fn lower(
             c.report(Code::UnresolvedWorkflow, harness.workflow.span, message);
         }
         let agents = c.unique(
-            harness.agents.iter().map(|a| &a.name),
+            harness.agents.iter(),
+            |a| &a.name,
             Code::DuplicateAgent,
             "agent",
         );
@@ -312,7 +322,7 @@ pub fn lower(
                     Some(_) => {}
                     None if c.failed.contains(id) => {}
                     None if requirement.kind == CapabilityKind::Tool => {
-                        implicit.insert(id.to_owned(), ());
+                        implicit.insert(id.to_owned());
                     }
                     None => {
                         let kind = requirement.kind.as_str();
@@ -351,7 +361,7 @@ pub fn lower(
     let mut bound: HashMap<(&str, &str), &Name> = HashMap::new();
     for binding in &bindings {
         let id = binding.capability.text.as_str();
-        if !kinds.contains_key(id) && !implicit.contains_key(id) && !c.failed.contains(id) {
+        if !kinds.contains_key(id) && !implicit.contains(id) && !c.failed.contains(id) {
             let message = format!(
                 "binding for '{id}', which is not a declared skill, tool or MCP connection nor a tool an agent requires; declare it or fix the name"
             );
@@ -460,7 +470,7 @@ pub fn lower(
             implicit: false,
         })
         .collect();
-    tool_ir.extend(implicit.into_keys().map(|id| Tool {
+    tool_ir.extend(implicit.into_iter().map(|id| Tool {
         ir_version: IrVersion::Value,
         kind: ToolKind::Value,
         id,
