@@ -14,15 +14,7 @@ use super::parser::Decl;
 
 /// The catalog tool a harness tool id names, if any.
 pub fn linked<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a Entry> {
-    catalog.tools.iter().find(|entry| {
-        let name = entry.name.as_str();
-        id == name
-            || entry.namespace.as_ref().is_some_and(|ns| {
-                id.strip_prefix(ns.as_str())
-                    .and_then(|r| r.strip_prefix('.'))
-                    == Some(name)
-            })
-    })
+    catalog.tools.iter().find(|entry| entry.is_named(id))
 }
 
 /// Every declared input or output of a linked harness tool that its registry tool lacks.

@@ -246,6 +246,18 @@ impl Entry {
     pub fn allows(&self, audience: Audience) -> bool {
         self.governance.audiences.contains(audience)
     }
+
+    /// Whether `id` names this tool: its name, or `namespace.name` (how a `.harness` tool id
+    /// refers to a registry tool).
+    pub fn is_named(&self, id: &str) -> bool {
+        let name = self.name.as_str();
+        id == name
+            || self.namespace.as_ref().is_some_and(|ns| {
+                id.strip_prefix(ns.as_str())
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    == Some(name)
+            })
+    }
 }
 
 /// MCP-style presentation hints. Advisory, never policy.

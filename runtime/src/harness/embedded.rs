@@ -75,16 +75,9 @@ impl ToolRegistry {
             })
             .map(String::as_str)
             .collect();
-        Some(self.project(Audience::Agent).retain(|entry| {
-            let name = entry.name.as_str();
-            required.iter().any(|id| {
-                *id == name
-                    || entry.namespace.as_ref().is_some_and(|ns| {
-                        id.strip_prefix(ns.as_str())
-                            .and_then(|rest| rest.strip_prefix('.'))
-                            == Some(name)
-                    })
-            })
-        }))
+        Some(
+            self.project(Audience::Agent)
+                .retain(|entry| required.iter().any(|id| entry.is_named(id))),
+        )
     }
 }
