@@ -32,13 +32,14 @@ pub mod schemas;
 pub mod source;
 pub mod xharn;
 
-/// Loads, maps and checks `spec` and generates its crate. Schemas that had to become
-/// `serde_json::Value` are reported as warnings. `None` when the document could not be used.
+/// Loads, maps and checks `spec` and generates its crate, returned with the catalog it embeds.
+/// Schemas that had to become `serde_json::Value` are reported as warnings. `None` when the
+/// document could not be used.
 pub fn generate_crate(
     spec: &std::path::Path,
     options: &emit::krate::Options,
     diags: &mut diag::Diagnostics,
-) -> Option<emit::krate::Crate> {
+) -> Option<(emit::krate::Crate, harness_runtime::Catalog)> {
     let doc = load::Document::load(spec, diags)?;
     let name = options.crate_name.clone();
     let (api, catalog) = catalog::from_document(&doc, name.as_deref(), diags);
@@ -52,5 +53,5 @@ pub fn generate_crate(
             format!("this schema is typed as serde_json::Value: {why}"),
         ));
     }
-    Some(krate)
+    Some((krate, catalog))
 }

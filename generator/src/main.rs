@@ -204,12 +204,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             diags.finish();
             eprint!("{diags}");
-            let Some(krate) = generated.filter(|_| !diags.has_errors()) else {
+            let Some((krate, catalog)) = generated.filter(|_| !diags.has_errors()) else {
                 return Ok(ExitCode::FAILURE);
             };
             if let Some((sources, compiled)) = &program {
-                let catalog_json = krate.files.get("catalog.json").map_or("", String::as_str);
-                let catalog = harness_runtime::Catalog::from_generated_json(catalog_json)?;
                 let mismatches = harness_gen::harness::link::check(sources, compiled, &catalog);
                 if !mismatches.is_empty() {
                     eprint!("{}", sources.render(&mismatches));

@@ -33,7 +33,7 @@ fn check_compiles(set: &str, specs: &[PathBuf]) {
             harness: None,
         };
         let mut diags = Diagnostics::default();
-        let krate = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
+        let (krate, _) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
         assert!(!diags.has_errors(), "{}: {diags}", spec.display());
         harness_gen::output::write(&dir.join(&name), &krate.files).unwrap();
         members.push(format!("\"{name}\""));
