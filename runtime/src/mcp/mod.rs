@@ -13,6 +13,7 @@ mod serve;
 mod stdio;
 mod tasks;
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::ErrorData as McpError;
@@ -48,60 +49,82 @@ pub const LIST_TTL_MS: u64 = 300_000;
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
+    page_size: usize,
 }
 
 struct Inner {
     registry: ToolRegistry,
-    page_size: usize,
-    name: String,
-    version: String,
-    listing: OnceLock<Result<Vec<Tool>, String>>,
+    /// What `initialize` / `server/discover` answer; fixed for the process.
+    config: ServerConfig,
+    listing: OnceLock<Result<Listing, String>>,
     tasks: tasks::Tasks,
+}
+
+/// The prepared `tools/list`, in registry order, with each tool's position by name.
+struct Listing {
+    tools: Vec<Tool>,
+    index: HashMap<String, usize>,
 }
 
 impl McpServer {
     /// A server for the MCP-audience tools of `registry`, announcing itself as `name` `version`.
     pub fn new(registry: &ToolRegistry, name: &str, version: &str) -> Self {
+        let registry = registry.project(Audience::Mcp);
+        // The tasks extension is announced when some tool may run as a task.
+        let offers_tasks = registry.entries().any(|entry| {
+            entry
+                .execution
+                .as_ref()
+                .is_some_and(|e| e.task_support != TaskSupport::Forbidden)
+        });
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = if offers_tasks {
+            capabilities.enable_tasks().build()
+        } else {
+            capabilities.build()
+        };
+        let mut config = ServerConfig::new(capabilities);
+        config.server_info = Implementation::new(name, version);
         Self {
             inner: Arc::new(Inner {
-                registry: registry.project(Audience::Mcp),
-                page_size: DEFAULT_PAGE_SIZE,
-                name: name.to_owned(),
-                version: version.to_owned(),
+                registry,
+                config,
                 listing: OnceLock::new(),
                 tasks: tasks::Tasks::default(),
             }),
+            page_size: DEFAULT_PAGE_SIZE,
         }
     }
 
     /// The same server with `page_size` tools per `tools/list` page (at least 1).
-    pub fn with_page_size(self, page_size: usize) -> Self {
-        let inner = Inner {
-            registry: self.inner.registry.clone(),
-            page_size: page_size.max(1),
-            name: self.inner.name.clone(),
-            version: self.inner.version.clone(),
-            listing: OnceLock::new(),
-            tasks: tasks::Tasks::default(),
-        };
-        Self {
-            inner: Arc::new(inner),
-        }
+    pub fn with_page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    fn listing(&self) -> Result<&Listing, McpError> {
+        let listing = self.inner.listing.get_or_init(|| {
+            let registry = &self.inner.registry;
+            let tools = registry
+                .entries()
+                .map(|entry| listed(registry, entry).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<Tool>, String>>()?;
+            let index = tools
+                .iter()
+                .enumerate()
+                .map(|(i, tool)| (tool.name.to_string(), i))
+                .collect();
+            Ok(Listing { tools, index })
+        });
+        listing
+            .as_ref()
+            .map_err(|why| McpError::internal_error(why.clone(), None))
     }
 
     /// Every listed tool, in registry order, prepared once (standalone schemas are projected on
     /// first use and reused by every page).
     pub fn tools(&self) -> Result<&[Tool], McpError> {
-        let listing = self.inner.listing.get_or_init(|| {
-            let registry = &self.inner.registry;
-            registry
-                .entries()
-                .map(|entry| listed(registry, entry).map_err(|e| e.to_string()))
-                .collect()
-        });
-        listing
-            .as_deref()
-            .map_err(|why| McpError::internal_error(why.clone(), None))
+        self.listing().map(|listing| listing.tools.as_slice())
     }
 
     /// One page of the listing: tools from `cursor` on.
@@ -120,7 +143,7 @@ impl McpServer {
                     )
                 })?,
         };
-        let end = (start + self.inner.page_size).min(tools.len());
+        let end = (start + self.page_size).min(tools.len());
         let mut result = ListToolsResult::with_all_items(tools[start..end].to_vec())
             .with_ttl_ms(LIST_TTL_MS)
             .with_cache_scope(CacheScope::Public);
@@ -164,16 +187,6 @@ impl McpServer {
             .lookup(Audience::Mcp, name)
             .and_then(|entry| entry.execution.as_ref())
             .map_or(TaskSupport::Forbidden, |e| e.task_support)
-    }
-
-    /// Whether any tool may run as a task (the server then announces the tasks extension).
-    fn offers_tasks(&self) -> bool {
-        self.inner.registry.entries().any(|entry| {
-            entry
-                .execution
-                .as_ref()
-                .is_some_and(|e| e.task_support != TaskSupport::Forbidden)
-        })
     }
 }
 
@@ -266,15 +279,7 @@ fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools();
-        let capabilities = if self.offers_tasks() {
-            capabilities.enable_tasks().build()
-        } else {
-            capabilities.build()
-        };
-        let mut config = ServerConfig::new(capabilities);
-        config.server_info = Implementation::new(&self.inner.name, &self.inner.version);
-        config
+        self.inner.config.clone()
     }
 
     async fn list_tools(
@@ -324,7 +329,7 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tools = self.tools().ok()?;
-        tools.iter().find(|t| t.name == name).cloned()
+        let listing = self.listing().ok()?;
+        listing.index.get(name).map(|&i| listing.tools[i].clone())
     }
 }
