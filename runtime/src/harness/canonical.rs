@@ -13,9 +13,13 @@ pub const MAX_EXACT_INTEGER: u64 = 1 << 53;
 /// The canonical JSON text of `value`.
 pub fn canonical_json<T: Serialize + ?Sized>(value: &T) -> String {
     // Serializing the IR's own types cannot fail: every map key is a string.
-    let value = serde_json::to_value(value).unwrap_or(Value::Null);
+    canonical_text(&serde_json::to_value(value).unwrap_or(Value::Null))
+}
+
+/// [`canonical_json`] of a value that is already JSON (no copy made).
+fn canonical_text(value: &Value) -> String {
     let mut out = String::new();
-    write_canonical(&value, &mut out);
+    write_canonical(value, &mut out);
     out
 }
 
@@ -70,7 +74,7 @@ pub fn content_hash<T: Serialize + ?Sized>(value: &T) -> String {
 /// `"hr_"` + the first 32 hex digits of the SHA-256 of the canonical JSON of `value` (a
 /// revision without its `revisionId`).
 pub fn revision_id(value: &Value) -> String {
-    let mut hex = sha256_hex(&canonical_json(value));
+    let mut hex = sha256_hex(&canonical_text(value));
     hex.truncate(32);
     format!("hr_{hex}")
 }

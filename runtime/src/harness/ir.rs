@@ -96,6 +96,28 @@ pub struct Bundle {
     pub bindings: Vec<Binding>,
 }
 
+impl Bundle {
+    /// The skill `id`.
+    pub fn skill(&self, id: &str) -> Option<&Skill> {
+        self.skills.iter().find(|s| s.id == id)
+    }
+
+    /// The tool `id` (declared or implicit).
+    pub fn tool(&self, id: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.id == id)
+    }
+
+    /// The MCP connection `id`.
+    pub fn mcp(&self, id: &str) -> Option<&Mcp> {
+        self.mcps.iter().find(|m| m.id == id)
+    }
+
+    /// The workflow `id`.
+    pub fn workflow(&self, id: &str) -> Option<&Workflow> {
+        self.workflows.iter().find(|w| w.id == id)
+    }
+}
+
 /// What a grant is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -39,7 +39,7 @@ pub fn resolve(bundle: &Bundle, harness_id: &str, runtime: Option<&str>) -> Reso
         .map_err(|e| report(Some(runtime_id.clone()), vec![], vec![e]))?;
 
     let mut errors = Vec::new();
-    let workflow = bundle.workflows.iter().find(|w| w.id == harness.workflow);
+    let workflow = bundle.workflow(&harness.workflow);
     match workflow {
         None => errors.push(format!(
             "harness '{}' uses workflow '{}', which the bundle does not declare; declare it",
@@ -328,16 +328,12 @@ fn capability(bundle: &Bundle, requirement: &Requirement) -> Option<(String, Vec
     let id = requirement.capability_id.as_str();
     match requirement.capability_kind {
         CapabilityKind::Skill => bundle
-            .skills
-            .iter()
-            .find(|s| s.id == id)
+            .skill(id)
             .map(|s| (content_hash(s), s.permissions.clone())),
         CapabilityKind::Tool => bundle
-            .tools
-            .iter()
-            .find(|t| t.id == id)
+            .tool(id)
             .map(|t| (content_hash(t), t.permissions.clone())),
-        CapabilityKind::Mcp => bundle.mcps.iter().find(|m| m.id == id).map(|m| {
+        CapabilityKind::Mcp => bundle.mcp(id).map(|m| {
             let domain = match m.transport {
                 Transport::Stdio => Domain::Process,
                 Transport::Http | Transport::Sse => Domain::Network,

@@ -53,10 +53,7 @@ pub fn preamble(bundle: &Bundle, revision: &Revision) -> Preamble {
         "You are running under harness revision {}.",
         revision.revision_id
     )];
-    let workflow = bundle
-        .workflows
-        .iter()
-        .find(|w| w.id == revision.workflow.id);
+    let workflow = bundle.workflow(&revision.workflow.id);
     if let Some(workflow) = workflow.filter(|w| w.mode == Mode::Declarative) {
         text.push(workflow_line(workflow));
     }
@@ -89,7 +86,7 @@ fn workflow_line(workflow: &Workflow) -> String {
 pub fn guidance(bundle: &Bundle, kind: CapabilityKind, id: &str) -> String {
     match kind {
         CapabilityKind::Skill => {
-            let skill = bundle.skills.iter().find(|s| s.id == id);
+            let skill = bundle.skill(id);
             match skill {
                 Some(Skill {
                     description: Some(text),
@@ -103,7 +100,7 @@ pub fn guidance(bundle: &Bundle, kind: CapabilityKind, id: &str) -> String {
             }
         }
         CapabilityKind::Tool => {
-            let tool = bundle.tools.iter().find(|t| t.id == id);
+            let tool = bundle.tool(id);
             match tool.and_then(|t| t.description.as_ref()) {
                 Some(text) => text.clone(),
                 None => format!("Use the '{id}' tool when applicable."),
@@ -111,9 +108,7 @@ pub fn guidance(bundle: &Bundle, kind: CapabilityKind, id: &str) -> String {
         }
         CapabilityKind::Mcp => {
             let transport = bundle
-                .mcps
-                .iter()
-                .find(|m| m.id == id)
+                .mcp(id)
                 .map_or("its transport", |m| m.transport.as_str());
             format!("Connect to the '{id}' MCP server over {transport}.")
         }
@@ -149,11 +144,7 @@ pub fn pi_package(bundle: &Bundle, revision: &Revision) -> Result<Vec<PackageFil
         if !advisory_skill || skills.iter().any(|s| s.id == realization.capability_id) {
             continue;
         }
-        if let Some(skill) = bundle
-            .skills
-            .iter()
-            .find(|s| s.id == realization.capability_id)
-        {
+        if let Some(skill) = bundle.skill(&realization.capability_id) {
             skills.push(skill);
         }
     }
