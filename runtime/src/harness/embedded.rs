@@ -3,9 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::ir::{
-    Bundle, CapabilityKind, Failed, IrVersion, ReportKind, ResolutionReport, Revision,
-};
+use super::ir::{Bundle, CapabilityKind, ResolutionReport, Revision};
 use crate::{Audience, ToolRegistry};
 
 /// A bundle embedded as JSON text, parsed on first use.
@@ -44,15 +42,12 @@ impl Embedded {
     ) -> Result<Revision, Box<ResolutionReport>> {
         match self.bundle() {
             Ok(bundle) => super::resolve(bundle, harness, runtime),
-            Err(error) => Err(Box::new(ResolutionReport {
-                ir_version: IrVersion::Value,
-                kind: ReportKind::Value,
-                harness_id: harness.to_owned(),
-                runtime: runtime.map(str::to_owned),
-                status: Failed::Value,
-                realizations: Vec::new(),
-                errors: vec![error.to_owned()],
-            })),
+            Err(error) => Err(ResolutionReport::failed(
+                harness,
+                runtime.map(str::to_owned),
+                Vec::new(),
+                vec![error.to_owned()],
+            )),
         }
     }
 }

@@ -705,3 +705,23 @@ pub struct ResolutionReport {
     /// Every error, each saying how to fix it.
     pub errors: Vec<String>,
 }
+
+impl ResolutionReport {
+    /// The failed resolution of `harness_id`.
+    pub fn failed(
+        harness_id: &str,
+        runtime: Option<String>,
+        realizations: Vec<Realization>,
+        errors: Vec<String>,
+    ) -> Box<Self> {
+        Box::new(Self {
+            ir_version: IrVersion::Value,
+            kind: ReportKind::Value,
+            harness_id: harness_id.to_owned(),
+            runtime,
+            status: Failed::Value,
+            realizations,
+            errors,
+        })
+    }
+}

@@ -13,16 +13,8 @@ pub const PROMPT_PREAMBLE: &str = "prompt-preamble";
 /// Resolves `harness_id` against `runtime` (or the one runtime the bundle makes deployable).
 /// A failed resolution yields the report of every error found and no revision.
 pub fn resolve(bundle: &Bundle, harness_id: &str, runtime: Option<&str>) -> Resolution {
-    let report = |runtime: Option<String>, realizations, errors| {
-        Box::new(ResolutionReport {
-            ir_version: IrVersion::Value,
-            kind: ReportKind::Value,
-            harness_id: harness_id.to_owned(),
-            runtime,
-            status: Failed::Value,
-            realizations,
-            errors,
-        })
+    let report = |runtime, realizations, errors| {
+        ResolutionReport::failed(harness_id, runtime, realizations, errors)
     };
     let Some(harness) = bundle.harnesses.iter().find(|h| h.id == harness_id) else {
         let known = id_list(bundle.harnesses.iter().map(|h| h.id.as_str()));
