@@ -13,7 +13,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use harness_runtime::binding::Binding;
-use harness_runtime::http::{ClientBuilder, Credential, Error, HttpClient, Reply, Scheme, Secret};
+use harness_runtime::http::{
+    ClientBuilder, Credential, Error, HttpClient, REDACTED, Reply, Scheme, Secret,
+};
 use serde_json::{Value, json};
 
 const TOKEN: &str = "tok_secret_5b7e9a";
@@ -55,6 +57,25 @@ async fn handler(State(seen): State<Arc<Seen>>, headers: HeaderMap, request: Req
             "body": String::from_utf8_lossy(&body),
         }))
         .into_response(),
+        "/echo-error" => {
+            let auth = headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            let key = headers
+                .get("x-key")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            (
+                StatusCode::NOT_FOUND,
+                axum::Json(json!({
+                    "title": format!("rejected {auth}"),
+                    "seen": [{"key": key}],
+                    auth: key,
+                })),
+            )
+                .into_response()
+        }
         "/missing" => (
             StatusCode::NOT_FOUND,
             axum::Json(json!({"title": "no such thing"})),
@@ -124,7 +145,8 @@ async fn parameters_body_and_credentials_go_where_the_binding_says() {
     };
     assert_eq!(echo["method"], "POST");
     assert_eq!(echo["query"], "tag=a%20b&tag=c");
-    assert_eq!(echo["auth"], format!("Bearer {TOKEN}"));
+    // The server saw the token; what it echoed is redacted.
+    assert_eq!(echo["auth"], format!("Bearer {REDACTED}"));
     assert_eq!(echo["x_id"], "7");
     assert_eq!(echo["cookie"], "sid=s1");
     assert_eq!(echo["content_type"], "application/json");
@@ -301,4 +323,65 @@ fn credentials_never_show_in_debug_output() {
         .credential("token", Credential::Token(Secret::new(TOKEN)));
     assert!(!format!("{builder:?}").contains(TOKEN));
     assert!(!format!("{:?}", builder.build().unwrap()).contains(TOKEN));
+}
+
+#[tokio::test]
+async fn a_credential_the_server_echoes_is_redacted_from_every_reply() {
+    let (base, _) = serve().await;
+    let basic = ClientBuilder::new(&base)
+        .scheme("basic", Scheme::Basic)
+        .scheme(
+            "key",
+            Scheme::ApiKey {
+                location: harness_runtime::binding::ParamIn::Header,
+                name: "X-Key".into(),
+            },
+        )
+        .credential(
+            "basic",
+            Credential::Basic {
+                username: "ada".into(),
+                password: Secret::new("pw_9d41c0"),
+            },
+        )
+        .credential("key", Credential::ApiKey(Secret::new("key_77f3aa")))
+        .build()
+        .unwrap();
+    let mut b = binding("GET", "/echo-error", json!({}));
+    b.security = vec![vec!["basic".into(), "key".into()]];
+    let reply = basic.send(&b, &json!({})).await.unwrap();
+    let Reply::Declared { body, .. } = &reply else {
+        panic!("{reply:?}")
+    };
+    let text = body.to_string();
+    for secret in ["pw_9d41c0", "key_77f3aa", "YWRhOnB3XzlkNDFjMA=="] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    assert_eq!(body["title"], format!("rejected Basic {REDACTED}"));
+    assert_eq!(body["seen"][0]["key"], REDACTED);
+    assert_eq!(body[format!("Basic {REDACTED}")], REDACTED);
+    let bearer = client(&base)
+        .send(&binding("GET", "/echo-error", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(!format!("{bearer:?}").contains(TOKEN), "{bearer:?}");
+}
+
+#[tokio::test]
+async fn credentials_too_short_to_be_secret_are_not_searched_for() {
+    let (base, _) = serve().await;
+    let c = ClientBuilder::new(&base)
+        .scheme("token", Scheme::Bearer)
+        .credential("token", Credential::Token(Secret::new("a")))
+        .build()
+        .unwrap();
+    let Reply::Success(echo) = c
+        .send(&binding("POST", "/echo", json!({})), &json!({}))
+        .await
+        .unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(echo["method"], "POST");
+    assert_eq!(echo["auth"], "Bearer a");
 }

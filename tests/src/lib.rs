@@ -12,8 +12,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::{Value, json};
 
-/// The bearer token the server accepts.
-pub const TOKEN: &str = "tok_petstore_e2e_31f9";
+pub mod sweep;
+
+pub use sweep::{API_KEY, TOKEN};
+
+/// The pet id whose routes echo the request's `Authorization` header back: in a declared 404
+/// body from `getPet`, as the 200 body of `getPetName`. Clients must not pass it on.
+pub const ECHO_ID: &str = "666";
 
 /// Per-server state.
 #[derive(Default)]
@@ -106,8 +111,22 @@ async fn create_pet(headers: HeaderMap, axum::Json(body): axum::Json<Value>) -> 
     (StatusCode::CREATED, axum::Json(pet)).into_response()
 }
 
-async fn get_pet(Path(id): Path<String>) -> Response {
+/// The request's `Authorization` header, as the echoing routes return it.
+fn authorization(headers: &HeaderMap) -> String {
+    headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn get_pet(headers: HeaderMap, Path(id): Path<String>) -> Response {
     match id.as_str() {
+        ECHO_ID => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"title": "no such pet", "detail": format!("you sent {}", authorization(&headers))})),
+        )
+            .into_response(),
         "1" => axum::Json(json!({"id": 1, "name": "Rex", "species": "dog"})).into_response(),
         "7" => axum::Json(json!({"id": "not a number"})).into_response(),
         "9" => {
@@ -122,8 +141,9 @@ async fn get_pet(Path(id): Path<String>) -> Response {
     }
 }
 
-async fn pet_name(Path(id): Path<String>) -> Response {
+async fn pet_name(headers: HeaderMap, Path(id): Path<String>) -> Response {
     match id.as_str() {
+        ECHO_ID => axum::Json(json!(authorization(&headers))).into_response(),
         "1" => axum::Json(json!("Rex")).into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }
@@ -137,7 +157,7 @@ async fn inventory(State(state): State<Arc<Server>>, headers: HeaderMap) -> Resp
         .get("x-api-key")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("none");
-    axum::Json(json!({"available": 3, "key_was_sent": i64::from(key == "k-123")})).into_response()
+    axum::Json(json!({"available": 3, "key_was_sent": i64::from(key == API_KEY)})).into_response()
 }
 
 /// The workspace root.
@@ -175,22 +195,49 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     path
 }
 
-/// Starts `petstore-mcp --http` on a free loopback port against the API at `base`; returns
-/// the process and the MCP endpoint's URL.
-pub fn start_mcp_http(base: &str) -> (std::process::Child, String) {
+/// A `petstore-mcp --http` process, killed when dropped (so a failing test leaves nothing
+/// behind holding its output pipes).
+pub struct McpHttp(Option<std::process::Child>);
+
+impl McpHttp {
+    /// Kills the server; returns what it printed.
+    pub fn stop(mut self) -> std::process::Output {
+        let mut child = self.0.take().expect("the server is running");
+        let _ = child.kill();
+        child
+            .wait_with_output()
+            .expect("the server can be waited for")
+    }
+}
+
+impl Drop for McpHttp {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts `petstore-mcp --http` on a free loopback port against the API at `base`, with the
+/// token and `env` in its environment; returns the process and the MCP endpoint's URL.
+pub fn start_mcp_http(base: &str, env: &[(&str, &str)]) -> (McpHttp, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
         .args(["--http", "127.0.0.1:0"])
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN)
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the MCP server starts");
     let mut line = String::new();
-    let stderr = child.stderr.take().expect("stderr is piped");
-    std::io::BufReader::new(stderr)
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr is piped"));
+    stderr
         .read_line(&mut line)
         .expect("the MCP server says where it listens");
+    child.stderr = Some(stderr.into_inner());
     let url = line
         .trim()
         .rsplit(' ')
@@ -198,5 +245,124 @@ pub fn start_mcp_http(base: &str) -> (std::process::Child, String) {
         .unwrap_or_default()
         .to_owned();
     assert!(url.starts_with("http://127.0.0.1:"), "{line}");
-    (child, url)
+    (McpHttp(Some(child)), url)
+}
+
+/// A `petstore-mcp` process spoken to over stdio line by line, every line it printed kept.
+pub struct McpStdio {
+    child: tokio::process::Child,
+    input: Option<tokio::process::ChildStdin>,
+    output: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    /// Every line read from standard output so far.
+    pub transcript: String,
+}
+
+impl McpStdio {
+    /// Starts the server against the API at `base` with the token and `env` in its
+    /// environment; standard error is captured for [`McpStdio::finish`].
+    pub fn spawn(base: &str, env: &[(&str, &str)]) -> McpStdio {
+        use tokio::io::AsyncBufReadExt;
+        let mut child = tokio::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
+            .env("PETSTORE_BASE_URL", base)
+            .env("PETSTORE_TOKEN", TOKEN)
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the MCP server starts");
+        let input = child.stdin.take();
+        let output = child.stdout.take().expect("stdout is piped");
+        McpStdio {
+            child,
+            input,
+            output: tokio::io::BufReader::new(output).lines(),
+            transcript: String::new(),
+        }
+    }
+
+    /// Starts the server and completes an `initialize` handshake (protocol 2025-11-25).
+    pub async fn initialized(base: &str, env: &[(&str, &str)]) -> McpStdio {
+        let mut session = McpStdio::spawn(base, env);
+        session
+            .send(
+                &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "e2e", "version": "1"}}}),
+            )
+            .await;
+        assert_eq!(session.receive().await["id"], 0);
+        session
+            .send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        session
+    }
+
+    /// Writes one line.
+    pub async fn send_line(&mut self, line: &[u8]) {
+        use tokio::io::AsyncWriteExt;
+        let input = self.input.as_mut().expect("standard input is open");
+        input.write_all(line).await.expect("the server reads");
+        input.write_all(b"\n").await.expect("the server reads");
+        input.flush().await.expect("the server reads");
+    }
+
+    /// Writes one message.
+    pub async fn send(&mut self, message: &Value) {
+        self.send_line(message.to_string().as_bytes()).await;
+    }
+
+    /// Reads the next message (within 20 s).
+    pub async fn receive(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(20), self.output.next_line())
+            .await
+            .expect("the server answers")
+            .expect("standard output is readable")
+            .expect("the server is still there");
+        self.transcript.push_str(&line);
+        self.transcript.push('\n');
+        serde_json::from_str(&line).expect("the server writes JSON lines")
+    }
+
+    /// Sends `request` and reads until its answer (notifications in between are kept in the
+    /// transcript).
+    pub async fn request(&mut self, request: &Value) -> Value {
+        self.send(request).await;
+        loop {
+            let message = self.receive().await;
+            if message.get("id") == request.get("id") {
+                return message;
+            }
+        }
+    }
+
+    /// Pings and expects the pong: the server still serves.
+    pub async fn still_serving(&mut self, id: i64) {
+        let pong = self
+            .request(&serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+            .await;
+        assert!(pong["result"].is_object(), "{pong}");
+    }
+
+    /// Closes standard input (the client goes away) and waits up to 10 s for the server to
+    /// end; returns whether it exited successfully, and what it printed: the rest of standard
+    /// output appended to the transcript, and standard error.
+    pub async fn finish(mut self) -> (bool, String, String) {
+        use tokio::io::AsyncReadExt;
+        drop(self.input.take());
+        while let Ok(Some(line)) = self.output.next_line().await {
+            self.transcript.push_str(&line);
+            self.transcript.push('\n');
+        }
+        let mut stderr = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            let _ = err.read_to_string(&mut stderr).await;
+        }
+        let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
+            .await
+            .expect("the server ends when its client goes away")
+            .expect("the server can be waited for");
+        (status.success(), self.transcript, stderr)
+    }
 }

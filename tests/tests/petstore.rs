@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use harness_e2e::{TOKEN, serve};
+use harness_e2e::{API_KEY, TOKEN, serve};
 use harness_runtime::http::{Credential, Error, Secret};
 use harness_runtime::render::{McpFailure, cli_failure_envelope, mcp_failure};
 use harness_runtime::{Audience, RuntimeCategory, ToolError};
@@ -18,7 +18,7 @@ fn client(base: &str) -> petstore::Client {
         petstore::Client::builder()
             .base_url(base)
             .credential("bearerAuth", Credential::Token(Secret::new(TOKEN)))
-            .credential("apiKey", Credential::ApiKey(Secret::new("k-123")))
+            .credential("apiKey", Credential::ApiKey(Secret::new(API_KEY)))
             .timeout(Duration::from_millis(800)),
     )
     .unwrap()

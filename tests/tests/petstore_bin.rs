@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use harness_e2e::{TOKEN, petstore_binary, serve};
+use harness_e2e::{API_KEY, TOKEN, petstore_binary, serve};
 
 fn binary() -> PathBuf {
     petstore_binary("petstore", "cli")
@@ -17,7 +17,7 @@ fn run(base: &str, args: &[&str]) -> Output {
         .args(args)
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN)
-        .env("PETSTORE_API_KEY", "k-123")
+        .env("PETSTORE_API_KEY", API_KEY)
         .output()
         .unwrap()
 }

@@ -258,7 +258,7 @@ fn check_runtime_error(python: &Path, mode: &str) {
 async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
     let Some(python) = python() else { return };
     let base = serve().await;
-    let (mut child, url) = start_mcp_http(&base);
+    let (server, url) = start_mcp_http(&base, &[]);
     let script = json!([{"list": true}, {"call": "get_pet_name", "arguments": {"pet_id": 1}}]);
     for (mode, version) in [("modern", "2026-07-28"), ("legacy", "2025-11-25")] {
         let seen = drive(&python, mode, &script, &["--url", &url], &[]);
@@ -286,6 +286,5 @@ async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
         .await
         .unwrap();
     assert_eq!(refused.status(), 403);
-    child.kill().unwrap();
-    let _ = child.wait();
+    drop(server);
 }

@@ -5,87 +5,14 @@
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
 use std::collections::BTreeMap;
-use std::process::Stdio;
-use std::time::Duration;
 
-use harness_e2e::{TOKEN, petstore_binary, serve};
+use harness_e2e::{McpStdio, serve};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout};
-
-struct Session {
-    child: Child,
-    input: ChildStdin,
-    output: Lines<BufReader<ChildStdout>>,
-}
-
-impl Session {
-    async fn start(base: &str) -> Session {
-        let mut child = tokio::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
-            .env("PETSTORE_BASE_URL", base)
-            .env("PETSTORE_TOKEN", TOKEN)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut session = Session {
-            child,
-            input,
-            output,
-        };
-        session
-            .send(
-                &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "stress", "version": "1"}}}),
-            )
-            .await;
-        assert_eq!(session.receive().await["id"], 0);
-        session
-            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-        session
-    }
-
-    async fn send_line(&mut self, line: &[u8]) {
-        self.input.write_all(line).await.unwrap();
-        self.input.write_all(b"\n").await.unwrap();
-        self.input.flush().await.unwrap();
-    }
-
-    async fn send(&mut self, message: &Value) {
-        self.send_line(message.to_string().as_bytes()).await;
-    }
-
-    async fn receive(&mut self) -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(20), self.output.next_line())
-            .await
-            .expect("the server answers")
-            .unwrap()
-            .expect("the server is still there");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    /// Pings and expects the pong: the server still serves.
-    async fn still_serving(&mut self, id: i64) {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
-            .await;
-        let pong = self.receive().await;
-        assert_eq!(
-            (pong["id"].as_i64(), pong["result"].is_object()),
-            (Some(id), true),
-            "{pong}"
-        );
-    }
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_hundred_concurrent_calls_are_each_answered() {
     let base = serve().await;
-    let mut session = Session::start(&base).await;
+    let mut session = McpStdio::initialized(&base, &[]).await;
     for id in 1..=100 {
         let pet = if id % 2 == 0 { 1 } else { 2 };
         session
@@ -118,7 +45,7 @@ async fn a_hundred_concurrent_calls_are_each_answered() {
 #[tokio::test(flavor = "multi_thread")]
 async fn malformed_unknown_and_oversized_messages_get_errors_and_serving_goes_on() {
     let base = serve().await;
-    let mut session = Session::start(&base).await;
+    let mut session = McpStdio::initialized(&base, &[]).await;
 
     session.send_line(b"{this is not json").await;
     let reply = session.receive().await;
@@ -154,10 +81,6 @@ async fn malformed_unknown_and_oversized_messages_get_errors_and_serving_goes_on
     session.still_serving(7).await;
 
     // The client goes away: the server ends cleanly.
-    drop(session.input);
-    let status = tokio::time::timeout(Duration::from_secs(10), session.child.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(status.success(), "{status}");
+    let (success, _, stderr) = session.finish().await;
+    assert!(success, "{stderr}");
 }

@@ -46,7 +46,7 @@ fn projection(mut value: Value) -> Value {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_capable_client_gets_a_task_whose_result_is_the_inline_projection() {
     let base = serve().await;
-    let (mut child, url) = start_mcp_http(&base);
+    let (server, url) = start_mcp_http(&base, &[]);
 
     let inline_client = connect(&url, false).await;
     let inline = match inline_client
@@ -97,6 +97,5 @@ async fn a_task_capable_client_gets_a_task_whose_result_is_the_inline_projection
         .get_task(GetTaskParams::new("task-nope"))
         .await;
     assert!(unknown.is_err());
-    child.kill().unwrap();
-    let _ = child.wait();
+    drop(server);
 }

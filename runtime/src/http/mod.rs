@@ -4,7 +4,9 @@
 //! connect errors, 429 and 503, honouring `Retry-After`), reads at most a bounded body, and
 //! classifies the reply as success, declared error or undeclared error.
 //!
-//! Credentials never appear in `Debug`, `Display` or any error.
+//! Credentials never appear in `Debug`, `Display` or any error, and never come back out of a
+//! reply: a server that echoes the token, key or password it was sent (in an error message, a
+//! "who am I" body) has each occurrence replaced by [`REDACTED`] before anyone sees the value.
 
 pub mod encode;
 
@@ -20,6 +22,13 @@ use serde_json::{Value, json};
 use crate::RuntimeCategory;
 use crate::binding::{Binding, Encoding, ParamIn};
 use crate::registry::Thrown;
+
+/// What replaces a credential echoed in a reply.
+pub const REDACTED: &str = "[redacted]";
+
+/// Credential values shorter than this are not searched for in replies: they would match
+/// ordinary text and are not secrets in any useful sense.
+const MIN_REDACTED_LEN: usize = 4;
 
 /// A credential value. Its `Debug` shows only `***`.
 #[derive(Clone)]
@@ -248,9 +257,61 @@ impl ClientBuilder {
             base_url: self.base_url.trim_end_matches('/').to_string(),
             max_retries: self.max_retries,
             max_response_bytes: self.max_response_bytes,
+            echoes: echoes(&self.credentials),
             schemes: self.schemes,
             credentials: self.credentials,
         })
+    }
+}
+
+/// Every string that would reveal one of `credentials` if it came back in a reply: each token,
+/// key and password, and the `user:password` pair as the `Basic` header carries it; longest
+/// first, so a value containing another is replaced whole.
+fn echoes(credentials: &BTreeMap<String, Credential>) -> Vec<Secret> {
+    let mut echoes: Vec<String> = Vec::new();
+    for credential in credentials.values() {
+        match credential {
+            Credential::Token(secret) | Credential::ApiKey(secret) => {
+                echoes.push(secret.expose().to_string());
+            }
+            Credential::Basic { username, password } => {
+                echoes.push(password.expose().to_string());
+                echoes.push(basic_pair(username, password));
+            }
+        }
+    }
+    echoes.retain(|e| e.len() >= MIN_REDACTED_LEN);
+    echoes.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    echoes.dedup();
+    echoes.into_iter().map(Secret).collect()
+}
+
+/// The base64 `user:password` a `Basic` authorization header carries.
+fn basic_pair(username: &str, password: &Secret) -> String {
+    base64::engine::general_purpose::STANDARD.encode(format!("{username}:{}", password.expose()))
+}
+
+/// Replaces every occurrence of an echo in the strings (keys included) of `value`.
+fn redact(value: &mut Value, echoes: &[Secret]) {
+    let reveals = |text: &str| echoes.iter().any(|e| text.contains(e.expose()));
+    let scrub = |text: &str| {
+        echoes.iter().fold(text.to_string(), |text, e| {
+            text.replace(e.expose(), REDACTED)
+        })
+    };
+    match value {
+        Value::String(text) if reveals(text) => *text = scrub(text),
+        Value::Array(items) => items.iter_mut().for_each(|item| redact(item, echoes)),
+        Value::Object(map) => {
+            if map.keys().any(|k| reveals(k)) {
+                *map = std::mem::take(map)
+                    .into_iter()
+                    .map(|(k, v)| (if reveals(&k) { scrub(&k) } else { k }, v))
+                    .collect();
+            }
+            map.values_mut().for_each(|item| redact(item, echoes));
+        }
+        _ => {}
     }
 }
 
@@ -326,6 +387,8 @@ pub struct HttpClient {
     max_response_bytes: usize,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
+    /// What [`redact`] removes from replies.
+    echoes: Vec<Secret>,
 }
 
 impl HttpClient {
@@ -499,8 +562,7 @@ impl HttpClient {
                     headers.push(("Authorization".into(), format!("Bearer {}", token.expose())));
                 }
                 (Scheme::Basic, Credential::Basic { username, password }) => {
-                    let raw = format!("{username}:{}", password.expose());
-                    let encoded = base64::engine::general_purpose::STANDARD.encode(raw);
+                    let encoded = basic_pair(username, password);
                     headers.push(("Authorization".into(), format!("Basic {encoded}")));
                 }
                 (Scheme::ApiKey { location, name }, Credential::ApiKey(key)) => {
@@ -531,6 +593,18 @@ impl HttpClient {
     }
 
     async fn classify(
+        &self,
+        binding: &Binding,
+        response: reqwest::Response,
+    ) -> Result<Reply, Error<std::convert::Infallible>> {
+        let mut reply = self.read(binding, response).await?;
+        if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
+            redact(body, &self.echoes);
+        }
+        Ok(reply)
+    }
+
+    async fn read(
         &self,
         binding: &Binding,
         mut response: reqwest::Response,
