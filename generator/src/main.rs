@@ -121,8 +121,29 @@ fn harness(command: HarnessCommand) -> ExitCode {
     ExitCode::from(outcome.status)
 }
 
+/// The exit status of a run ended by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    // An interrupt waits for a write in progress to roll back or finish (see `output`), so the
+    // output directory is never left half written.
+    let _ = ctrlc::set_handler(|| {
+        harness_gen::output::interrupt();
+        eprintln!("interrupted");
+        std::process::exit(INTERRUPTED.into());
+    });
+    if let Some(ms) = std::env::var("HARNESS_GEN_TEST_STEP_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        harness_gen::output::set_step_delay_for_tests(ms);
+    }
+    let result = run(Cli::parse());
+    if harness_gen::output::interrupted() {
+        // The handler is finishing the process; whatever the write did is whole.
+        return ExitCode::from(INTERRUPTED);
+    }
+    match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");

@@ -2,10 +2,21 @@
 //! each atomically; a marker file lists what harness-gen owns there, so stale files it wrote
 //! before are removed and nothing else is ever touched. A non-empty directory without the marker
 //! is refused.
+//!
+//! A write stages every new file beside its destination first and only then renames them into
+//! place. A run that fails or is interrupted ([`interrupt`]) while staging removes what it staged:
+//! the previous output is left exactly as it was. An interrupt that arrives while renaming waits
+//! for the renames to finish, so the output is never half old, half new. A process killed outright
+//! (SIGKILL) while staging leaves the previous output too, plus staged files the next write
+//! removes; the marker is widened to the old and new files before the first rename, so even a kill
+//! between renames leaves a directory the next run recognizes and completes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 /// The marker file, listing the files harness-gen owns in the directory.
 pub const MARKER: &str = ".harness-gen";
@@ -44,6 +55,9 @@ pub enum OutputError {
     /// A generated path would leave the directory.
     #[error("refusing to write outside the output directory: {0}")]
     Escape(String),
+    /// The run was interrupted before anything was renamed into place.
+    #[error("interrupted: nothing was written, the previous output is unchanged")]
+    Interrupted,
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -52,6 +66,40 @@ pub enum OutputError {
         /// The error.
         source: std::io::Error,
     },
+}
+
+/// Set by [`interrupt`]; a write checks it between staged files.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Held for the whole of a write, so [`interrupt`] can wait for one to end.
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// A pause after each staged file and each rename (tests of interrupted runs only).
+static STEP_DELAY_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Asks any write in progress to stop, and returns once none is running: a write still staging
+/// removes what it staged (the previous output stays), one already renaming finishes (the new
+/// output is whole). Later writes refuse to start. Call it from a signal handler, then exit.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    drop(WRITING.lock().unwrap_or_else(PoisonError::into_inner));
+}
+
+/// Pauses `ms` after each staged file and each rename, so tests can interrupt a write midway.
+pub fn set_step_delay_for_tests(ms: u64) {
+    STEP_DELAY_MS.store(ms, Ordering::SeqCst);
+}
+
+fn step() {
+    let ms = STEP_DELAY_MS.load(Ordering::SeqCst);
+    if ms > 0 {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
@@ -84,49 +132,38 @@ pub fn plan(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>,
 /// Writes `files` into `dir` (created if missing): changed files only, atomically; removes
 /// files harness-gen wrote before and no longer generates. Returns what changed.
 pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, OutputError> {
+    let _writing = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
+    if interrupted() {
+        return Err(OutputError::Interrupted);
+    }
+    let owned = owned(dir)?;
     let changes = plan(dir, files)?;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    // Stage every new file first: if any write fails (disk full, interrupted run), the staged
-    // files are removed and the previous output is left exactly as it was.
+    let marker = marker_text(files.keys());
+    let marker_changed =
+        std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str());
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let stage = |relative: &str,
-                 contents: &str,
-                 staged: &mut Vec<(PathBuf, PathBuf)>|
-     -> Result<(), OutputError> {
-        let path = dir.join(relative);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io(parent))?;
-        }
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-        let tmp = path.with_file_name(format!(".{name}.{}.staged", std::process::id()));
-        std::fs::write(&tmp, contents).map_err(io(&tmp))?;
-        staged.push((tmp, path));
-        Ok(())
-    };
-    let marker = marker_text(files);
-    let mut result = Ok(());
-    for change in &changes {
-        if let Change::Added(relative) | Change::Changed(relative) = change {
-            result = stage(relative, &files[relative], &mut staged);
-            if result.is_err() {
-                break;
-            }
-        }
-    }
-    if result.is_ok()
-        && std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str())
-    {
-        result = stage(MARKER, &marker, &mut staged);
-    }
-    if let Err(error) = result {
+    if let Err(error) = stage_all(
+        dir,
+        files,
+        &changes,
+        marker_changed.then_some(&marker),
+        &mut staged,
+    ) {
         for (tmp, _) in &staged {
             let _ = std::fs::remove_file(tmp);
         }
         return Err(error);
     }
-    // Then move them into place (each rename is atomic) and remove what is stale.
+    // From here on the write completes: an interrupt waits for it.
+    if marker_changed {
+        // Own the old and the new files while both may be present.
+        let both = marker_text(owned.iter().chain(files.keys()).collect::<BTreeSet<_>>());
+        replace(dir, MARKER, &both)?;
+    }
     for (tmp, path) in &staged {
         std::fs::rename(tmp, path).map_err(io(path))?;
+        step();
     }
     for change in &changes {
         if let Change::Removed(relative) = change {
@@ -134,12 +171,117 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
             std::fs::remove_file(&path).map_err(io(&path))?;
         }
     }
+    remove_leftovers(dir, files.keys());
     Ok(changes)
 }
 
-fn marker_text(files: &BTreeMap<String, String>) -> String {
+/// Stages the added and changed files (and the new marker, last, so it is renamed into place
+/// after every file it lists), stopping at the first failure or interrupt.
+fn stage_all(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    changes: &[Change],
+    marker: Option<&String>,
+    staged: &mut Vec<(PathBuf, PathBuf)>,
+) -> Result<(), OutputError> {
+    let updated = changes.iter().filter_map(|change| match change {
+        Change::Added(relative) | Change::Changed(relative) => {
+            Some((relative.as_str(), &files[relative]))
+        }
+        Change::Removed(_) => None,
+    });
+    for (relative, contents) in updated.chain(marker.map(|m| (MARKER, m))) {
+        if interrupted() {
+            return Err(OutputError::Interrupted);
+        }
+        let path = dir.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        let tmp = staging_path(&path);
+        std::fs::write(&tmp, contents).map_err(io(&tmp))?;
+        staged.push((tmp, path));
+        step();
+    }
+    if interrupted() {
+        return Err(OutputError::Interrupted);
+    }
+    Ok(())
+}
+
+/// Writes `relative` in `dir` at once: staged (under a name of its own, apart from the files
+/// [`stage_all`] staged), then renamed over the old file.
+fn replace(dir: &Path, relative: &str, contents: &str) -> Result<(), OutputError> {
+    let path = dir.join(relative);
+    let tmp = staging_path(&path).with_extension("now.staged");
+    std::fs::write(&tmp, contents).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, &path).map_err(io(&path))
+}
+
+/// Where `path` is staged: `.<name>.<pid>.staged` beside it.
+fn staging_path(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    path.with_file_name(format!(".{name}.{}.staged", std::process::id()))
+}
+
+/// Whether `name` is a staged copy of `file` from any run (`.<file>.<pid>[.now].staged`).
+fn is_staged_copy(name: &str, file: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|n| n.strip_prefix(file))
+        .and_then(|n| n.strip_prefix('.'))
+        .and_then(|n| n.strip_suffix(".staged"))
+        .and_then(|n| n.split('.').next())
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `name` looks like any staged file.
+fn is_staged(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".staged")
+}
+
+/// Removes staged copies of `files` that a killed run left behind.
+fn remove_leftovers<'a>(dir: &Path, files: impl Iterator<Item = &'a String>) {
+    let mut by_dir: BTreeMap<PathBuf, BTreeSet<String>> = BTreeMap::new();
+    for relative in files.map(String::as_str).chain([MARKER]) {
+        let path = dir.join(relative);
+        if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
+            by_dir
+                .entry(parent.to_path_buf())
+                .or_default()
+                .insert(name.to_string_lossy().into_owned());
+        }
+    }
+    for (parent, names) in by_dir {
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if names.iter().any(|file| is_staged_copy(&name, file)) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Whether `dir` is missing, empty, or holds nothing but staged files (a first run killed
+/// while staging).
+fn only_leftovers(dir: &Path) -> bool {
+    std::fs::read_dir(dir).map_or(true, |entries| {
+        entries.flatten().all(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                only_leftovers(&path)
+            } else {
+                is_staged(&entry.file_name().to_string_lossy())
+            }
+        })
+    })
+}
+
+fn marker_text<'a>(paths: impl IntoIterator<Item = &'a String>) -> String {
     let mut text = MARKER_HEADER.to_string();
-    for path in files.keys() {
+    for path in paths {
         text.push_str(path);
         text.push('\n');
     }
@@ -156,10 +298,7 @@ fn owned(dir: &Path) -> Result<BTreeSet<String>, OutputError> {
             .map(str::to_string)
             .collect()),
         Err(_) => {
-            let non_empty = std::fs::read_dir(dir)
-                .map(|mut entries| entries.next().is_some())
-                .unwrap_or(false);
-            if non_empty {
+            if !only_leftovers(dir) {
                 Err(OutputError::Foreign(dir.to_path_buf()))
             } else {
                 Ok(BTreeSet::new())

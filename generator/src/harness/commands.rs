@@ -142,6 +142,16 @@ pub fn preamble(common: &Common, selection: &Selection) -> Outcome {
     }
 }
 
+/// Where the package for `out` is assembled: `.<name>.<pid>.staged` in the same parent (so the
+/// final rename stays on one file system).
+fn staging_dir(out: &Path) -> std::path::PathBuf {
+    let absolute = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let name = absolute
+        .file_name()
+        .map_or_else(|| "pi".into(), |n| n.to_string_lossy().into_owned());
+    absolute.with_file_name(format!(".{name}.{}.staged", std::process::id()))
+}
+
 /// `harness materialize-pi`: writes the Pi package of the resolved revision into `out`, which
 /// must be missing or empty.
 pub fn materialize_pi(common: &Common, selection: &Selection, out: &Path) -> Outcome {
@@ -169,17 +179,31 @@ pub fn materialize_pi(common: &Common, selection: &Selection, out: &Path) -> Out
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
         Err(error) => return refuse(format!("cannot read {}: {error}", out.display())),
     }
+    // The package is written into a staging directory beside `out` and renamed into place
+    // whole, so a failed or interrupted run never leaves half a package behind.
+    let staging = staging_dir(out);
+    let _ = std::fs::remove_dir_all(&staging);
     let mut stdout = String::new();
-    for file in files {
-        let path = out.join(&file.path);
+    for file in &files {
+        let path = staging.join(&file.path);
         let written = path
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&path, &file.contents));
         if let Err(error) = written {
+            let _ = std::fs::remove_dir_all(&staging);
             return refuse(format!("cannot write {}: {error}", path.display()));
         }
-        stdout.push_str(&format!("wrote {}\n", path.display()));
+        stdout.push_str(&format!("wrote {}\n", out.join(&file.path).display()));
+    }
+    // `out` is missing or empty (checked above); an empty one makes way for the package.
+    let placed = match std::fs::remove_dir(out) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
+        _ => std::fs::rename(&staging, out),
+    };
+    if let Err(error) = placed {
+        let _ = std::fs::remove_dir_all(&staging);
+        return refuse(format!("cannot write {}: {error}", out.display()));
     }
     Outcome {
         stdout,
