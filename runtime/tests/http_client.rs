@@ -87,6 +87,12 @@ async fn handler(State(seen): State<Arc<Seen>>, headers: HeaderMap, request: Req
             (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "0")]).into_response()
         }
         "/busy" => axum::Json(json!({"ok": true})).into_response(),
+        "/down" => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+        "/crash" => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        "/limited" => (StatusCode::TOO_MANY_REQUESTS, [("retry-after", "0")]).into_response(),
+        "/malformed" => {
+            ([("content-type", "application/json")], "{\"pets\": [1, 2").into_response()
+        }
         "/slow" => {
             tokio::time::sleep(Duration::from_secs(5)).await;
             axum::Json(json!({})).into_response()
@@ -384,4 +390,117 @@ async fn credentials_too_short_to_be_secret_are_not_searched_for() {
     };
     assert_eq!(echo["method"], "POST");
     assert_eq!(echo["auth"], "Bearer a");
+}
+
+#[tokio::test]
+async fn a_persistent_503_is_retried_a_bounded_number_of_times() {
+    let (base, seen) = serve().await;
+    let reply = client(&base)
+        .send(&binding("GET", "/down", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert_eq!(
+        seen.hits.load(Ordering::SeqCst),
+        3,
+        "one try and two retries"
+    );
+}
+
+#[tokio::test]
+async fn a_500_is_an_undeclared_reply_and_is_not_retried() {
+    let (base, seen) = serve().await;
+    let reply = client(&base)
+        .send(&binding("GET", "/crash", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(reply, Reply::Undeclared { status: 500, .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_429_is_retried_for_idempotent_calls_only() {
+    let (base, seen) = serve().await;
+    let get = client(&base)
+        .send(&binding("GET", "/limited", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(get, Reply::Undeclared { status: 429, .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 3);
+    let post = client(&base)
+        .send(&binding("POST", "/limited", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(post, Reply::Undeclared { status: 429, .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 4);
+}
+
+#[tokio::test]
+async fn a_malformed_success_body_is_an_undeclared_reply() {
+    let (base, _) = serve().await;
+    let reply = client(&base)
+        .send(&binding("GET", "/malformed", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        reply,
+        Reply::Undeclared {
+            status: 200,
+            reason: "the success body is not valid JSON".into()
+        }
+    );
+}
+
+/// A server speaking raw HTTP/1.1 that answers every connection with `head` and `body`, then
+/// keeps the connection open for `stall` before closing it.
+async fn raw_server(head: &'static str, body: &'static str, stall: Duration) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(body.as_bytes()).await;
+                tokio::time::sleep(stall).await;
+            });
+        }
+    });
+    base
+}
+
+#[tokio::test]
+async fn a_body_cut_short_is_a_transport_error() {
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n";
+    let base = raw_server(head, "{\"pets\": [1", Duration::ZERO).await;
+    let error = client(&base)
+        .send(&binding("GET", "/pets", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Transport), "{error:?}");
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_midway_times_out() {
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n";
+    let base = raw_server(head, "{\"pets\": [1", Duration::from_secs(30)).await;
+    let started = std::time::Instant::now();
+    let error = client(&base)
+        .send(&binding("GET", "/pets", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Timeout), "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(10), "no hang");
+}
+
+#[tokio::test]
+async fn a_server_that_accepts_and_never_answers_times_out() {
+    let base = raw_server("", "", Duration::from_secs(30)).await;
+    let error = client(&base)
+        .send(&binding("POST", "/pets", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Timeout), "{error:?}");
 }
