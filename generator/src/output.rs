@@ -111,7 +111,15 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
 
 /// The differences between `dir` and `files`, without writing anything.
 pub fn plan(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, OutputError> {
-    let owned = owned(dir)?;
+    changes(dir, files, &owned(dir)?)
+}
+
+/// The differences between `dir`, whose generated files are `owned`, and `files`.
+fn changes(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    owned: &BTreeSet<String>,
+) -> Result<Vec<Change>, OutputError> {
     let mut changes = Vec::new();
     for (relative, contents) in files {
         check_relative(relative)?;
@@ -137,7 +145,7 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
         return Err(OutputError::Interrupted);
     }
     let owned = owned(dir)?;
-    let changes = plan(dir, files)?;
+    let changes = changes(dir, files, &owned)?;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let marker = marker_text(files.keys());
     let marker_changed =
@@ -412,6 +420,36 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".staged"))
             .collect();
         assert!(leftovers.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn leftovers_of_a_killed_run_are_removed_by_the_next_write_and_nothing_else() {
+        let dir = scratch("leftovers");
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        for leftover in [
+            ".a.rs.999.staged",
+            "src/.b.rs.999.staged",
+            "..harness-gen.999.now.staged",
+        ] {
+            std::fs::write(dir.join(leftover), "half").unwrap();
+        }
+        // A first run killed while staging leaves only these: the directory is still ours.
+        write(&dir, &files(&[("a.rs", "a"), ("src/b.rs", "b")])).unwrap();
+        std::fs::write(dir.join(".mine.1.staged"), "user file").unwrap();
+        std::fs::write(dir.join(".a.rs.1000.staged"), "half").unwrap();
+        write(&dir, &files(&[("a.rs", "a2"), ("src/b.rs", "b")])).unwrap();
+        let mut left: Vec<String> = Vec::new();
+        for sub in [dir.clone(), dir.join("src")] {
+            for entry in std::fs::read_dir(sub).unwrap().flatten() {
+                left.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        left.sort();
+        assert_eq!(
+            left,
+            [".harness-gen", ".mine.1.staged", "a.rs", "b.rs", "src"]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
