@@ -122,13 +122,34 @@ impl fmt::Display for Diagnostic {
         write!(
             f,
             "{level}[{}]: {}\n  --> {}",
-            self.code, self.message, self.file
+            self.code,
+            printable(&self.message),
+            printable(&self.file)
         )?;
         if let Some((line, column)) = self.position {
             write!(f, ":{line}:{column}")?;
         }
-        write!(f, " (#{})", self.pointer)
+        write!(f, " (#{})", printable(&self.pointer))
     }
+}
+
+/// `text` with control characters and bidirectional overrides written as `\u{…}` escapes, so a
+/// name taken from a document can neither drive the terminal nor reorder what is shown.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let hostile =
+        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(hostile) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if hostile(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Diagnostics collected during one run.

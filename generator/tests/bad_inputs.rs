@@ -39,3 +39,63 @@ fn every_bad_input_gets_its_expected_diagnostics() {
         "every file in tests/bad-inputs has a line in EXPECTED"
     );
 }
+
+#[test]
+fn rendered_diagnostics_carry_no_control_characters_or_bidi_overrides() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad-inputs");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let mut diags = Diagnostics::default();
+        let _ = harness_gen::catalog::generate(&path, None, &mut diags);
+        let rendered = diags.to_string();
+        let hostile = rendered.chars().find(|&c| {
+            (c.is_control() && c != '\n')
+                || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        });
+        assert_eq!(hostile, None, "{}: {rendered}", path.display());
+    }
+}
+
+#[test]
+fn a_header_name_that_is_not_an_http_token_is_ignored_with_a_warning() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad-inputs");
+    let text = std::fs::read_to_string(dir.join("hostile-strings.yaml")).unwrap();
+    // Only the operations whose strings are repairable: the catalog is produced.
+    let start = text.find("  /b:").unwrap();
+    let end = text.find("  /c:").unwrap();
+    let header = text.find("  /d:").unwrap();
+    let kept = format!(
+        "{}{}{}",
+        &text[..text.find("  /a:").unwrap()],
+        &text[start..end],
+        &text[header..]
+    );
+    let file = std::env::temp_dir().join(format!("hostile-{}.yaml", std::process::id()));
+    std::fs::write(&file, kept).unwrap();
+    let mut diags = Diagnostics::default();
+    let (_, catalog) = harness_gen::catalog::generate(&file, None, &mut diags).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        diags.items().iter().any(|d| d.code.as_str() == "HG0302"),
+        "{diags}"
+    );
+    let header = catalog
+        .tools
+        .iter()
+        .find(|t| t.name.as_str() == "header")
+        .unwrap();
+    assert_eq!(
+        header.input_schema.as_value().get("properties"),
+        Some(&serde_json::json!({}))
+    );
+    let bidi = catalog
+        .tools
+        .iter()
+        .find(|t| t.name.as_str() != "header")
+        .unwrap();
+    assert_eq!(
+        bidi.name.as_str(),
+        "list_pets",
+        "the bidi override is dropped from the name"
+    );
+}

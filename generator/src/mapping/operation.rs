@@ -118,6 +118,15 @@ fn parameters(
             {
                 continue;
             }
+            if matches!(location, ParamIn::Header | ParamIn::Cookie) && !is_http_token(name) {
+                cx.diags.push(cx.doc.diag(
+                    Code::InvalidField,
+                    Severity::Warning,
+                    loc,
+                    format!("{} parameter {name:?} is not a valid HTTP field or cookie name (letters, digits and !#$%&'*+-.^_`|~ only); it is ignored", location.as_str()),
+                ));
+                continue;
+            }
             if location == ParamIn::Path && !template_vars.contains(name) {
                 cx.diags.push(cx.doc.diag(
                     Code::PathParameter,
@@ -156,6 +165,14 @@ fn parameters(
         }
     }
     out
+}
+
+/// Whether `name` is an RFC 9110 token, the form header field names and cookie names take.
+fn is_http_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn unique_property(properties: &mut Unique, wire: &str, location: ParamIn) -> String {
