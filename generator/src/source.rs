@@ -74,7 +74,10 @@ impl Source {
                         message: strip_position(&e.to_string()),
                         position: e.location().map(|l| (l.line(), l.column())),
                     })?;
-                Ok(yaml_to_json(yaml))
+                yaml_to_json(yaml).map_err(|ComplexKey| SyntaxError {
+                    message: "a mapping key is itself a mapping or a list (a YAML `? ` complex key); OpenAPI keys are strings: write the key as a string".into(),
+                    position: None,
+                })
             }
         }
     }
@@ -104,9 +107,12 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn yaml_to_json(value: yaml_serde::Value) -> Value {
+/// A mapping key that is not a scalar: JSON has no such thing.
+struct ComplexKey;
+
+fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, ComplexKey> {
     use yaml_serde::Value as Y;
-    match value {
+    Ok(match value {
         Y::Null => Value::Null,
         Y::Bool(b) => Value::Bool(b),
         Y::Number(n) => {
@@ -121,20 +127,28 @@ fn yaml_to_json(value: yaml_serde::Value) -> Value {
             }
         }
         Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
+        Y::Sequence(items) => Value::Array(
+            items
+                .into_iter()
+                .map(yaml_to_json)
+                .collect::<Result<_, _>>()?,
+        ),
         Y::Mapping(mapping) => {
             let mut out = Map::new();
             for (key, value) in mapping {
-                let key = match yaml_to_json(key) {
+                // Scalar keys only: stringifying a mapping key that holds mapping keys would
+                // double its length with each level of quoting.
+                let key = match yaml_to_json(key)? {
                     Value::String(s) => s,
-                    other => other.to_string(),
+                    Value::Array(_) | Value::Object(_) => return Err(ComplexKey),
+                    scalar => scalar.to_string(),
                 };
-                out.insert(key, yaml_to_json(value));
+                out.insert(key, yaml_to_json(value)?);
             }
             Value::Object(out)
         }
-        Y::Tagged(tagged) => yaml_to_json(tagged.value),
-    }
+        Y::Tagged(tagged) => yaml_to_json(tagged.value)?,
+    })
 }
 
 fn push_segment(pointer: &str, segment: &str) -> String {

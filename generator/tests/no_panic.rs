@@ -169,3 +169,18 @@ proptest! {
         run("a.yaml", serde_json::to_string(&doc).unwrap());
     }
 }
+
+/// Found by the `openapi_map` fuzz target: YAML complex keys nested in complex keys (`? ? ? …`)
+/// were turned into JSON keys by stringifying them, doubling the text with each level of
+/// quoting until memory ran out. Such keys are refused instead.
+#[test]
+fn nested_complex_yaml_keys_are_refused_not_expanded() {
+    let text = "? ".repeat(60) + "x";
+    let file = std::env::temp_dir().join(format!("complex-keys-{}.yaml", std::process::id()));
+    std::fs::write(&file, &text).unwrap();
+    let mut diags = Diagnostics::default();
+    assert!(Document::load(&file, &mut diags).is_none());
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(diags.items()[0].code.as_str(), "HG0102", "{diags}");
+    assert!(diags.to_string().contains("complex key"), "{diags}");
+}
