@@ -133,17 +133,21 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// `text` with control characters and bidirectional overrides written as `\u{…}` escapes, so a
-/// name taken from a document can neither drive the terminal nor reorder what is shown.
+/// Whether `c` must not reach a terminal as it is: a control character or a bidirectional
+/// override (which reorders what is shown).
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with [unprintable](is_unprintable) characters written as `\u{…}` escapes, so a name
+/// taken from a document can neither drive the terminal nor reorder what is shown.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let hostile =
-        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    if !text.chars().any(hostile) {
+    if !text.chars().any(is_unprintable) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| {
-            if hostile(c) {
+            if is_unprintable(c) {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()

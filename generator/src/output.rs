@@ -144,12 +144,12 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
     if interrupted() {
         return Err(OutputError::Interrupted);
     }
-    let owned = owned(dir)?;
+    let current = std::fs::read_to_string(dir.join(MARKER)).ok();
+    let owned = owned_by(dir, current.as_deref())?;
     let changes = changes(dir, files, &owned)?;
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let marker = marker_text(files.keys());
-    let marker_changed =
-        std::fs::read_to_string(dir.join(MARKER)).ok().as_deref() != Some(marker.as_str());
+    let marker_changed = current.as_deref() != Some(marker.as_str());
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     if let Err(error) = stage_all(
         dir,
@@ -298,14 +298,23 @@ fn marker_text<'a>(paths: impl IntoIterator<Item = &'a String>) -> String {
 
 /// The files the marker lists; refuses a non-empty directory without one.
 fn owned(dir: &Path) -> Result<BTreeSet<String>, OutputError> {
-    match std::fs::read_to_string(dir.join(MARKER)) {
-        Ok(text) => Ok(text
+    owned_by(
+        dir,
+        std::fs::read_to_string(dir.join(MARKER)).ok().as_deref(),
+    )
+}
+
+/// The files `marker` (the marker's text, if `dir` has one) lists; refuses a non-empty
+/// directory without one.
+fn owned_by(dir: &Path, marker: Option<&str>) -> Result<BTreeSet<String>, OutputError> {
+    match marker {
+        Some(text) => Ok(text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .filter(|l| check_relative(l).is_ok())
             .map(str::to_string)
             .collect()),
-        Err(_) => {
+        None => {
             if !only_leftovers(dir) {
                 Err(OutputError::Foreign(dir.to_path_buf()))
             } else {
