@@ -76,10 +76,10 @@ printf '%-44s %10s %10s   %s\n' "harness compile+resolve, 1,000 decls (ms)" \
   "$(median_ms "$BIN" harness resolve "$OUT/big.harness" --harness big --runtime pi)" "-" "<= 50 ms (issue 5)"
 
 # MCP `tools/list` of a synthetic 1,000-tool API, server side (target 10 ms, issue 7):
-# the catalog from harness-gen, served by harness_runtime::mcp in-process (no transport).
+# the catalog from harness-gen, served by harness_gen_runtime::mcp in-process (no transport).
 python3 scripts/synthetic-openapi.py 500 > "$OUT/synthetic.json"
 "$BIN" catalog "$OUT/synthetic.json" --out "$OUT/synthetic-catalog.json"
-cargo run -q --release -p harness-runtime --features mcp --example mcp_list -- "$OUT/synthetic-catalog.json" \
+cargo run -q --release -p harness-gen-runtime --features mcp --example mcp_list -- "$OUT/synthetic-catalog.json" \
   | sed 's/^/mcp: /'
 
 # A 1,000-operation API's CLI: `--help` of one leaf (target 20 ms, quality.md). Builds the

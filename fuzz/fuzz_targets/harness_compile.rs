@@ -3,7 +3,7 @@
 #![no_main]
 
 use harness_gen::harness::{compile_sources, diag::Sources};
-use harness_runtime::harness;
+use harness_gen_runtime::harness;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,7 +1,7 @@
 //! Any JSON as a schema plus components: the standalone projection never panics.
 #![no_main]
 
-use harness_runtime::schema::standalone;
+use harness_gen_runtime::schema::standalone;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -1,9 +1,9 @@
 //! Writes (or checks) the catalog format's generated artifacts: the JSON Schema and the
-//! TypeScript declaration produced from `harness-runtime`'s Rust types.
+//! TypeScript declaration produced from `harness-gen-runtime`'s Rust types.
 
 use std::path::{Path, PathBuf};
 
-use harness_runtime::artifacts::{JSON_SCHEMA_FILE, TYPESCRIPT_FILE, json_schema, typescript};
+use harness_gen_runtime::artifacts::{JSON_SCHEMA_FILE, TYPESCRIPT_FILE, json_schema, typescript};
 
 /// The artifacts as `(file name, contents)`.
 pub fn files() -> [(&'static str, String); 2] {

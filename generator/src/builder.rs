@@ -1,12 +1,12 @@
 //! Generating from `build.rs`, in the style of `prost-build`: a builder with a one-line default,
 //! writing one Rust file per API into `OUT_DIR` (included with
-//! `harness_runtime::include_generated!`), rewriting it only when it changed, and telling cargo
+//! `harness_gen_runtime::include_generated!`), rewriting it only when it changed, and telling cargo
 //! to rerun for every file it read.
 //!
 //! ```no_run
 //! // build.rs
-//! fn main() -> Result<(), harness_gen::builder::BuildError> {
-//!     harness_gen::builder::Builder::new()
+//! fn main() -> Result<(), harness_gen::BuildError> {
+//!     harness_gen::Builder::new()
 //!         .openapi("specs/petstore.yaml")
 //!         .name("petstore")
 //!         .generate()
@@ -15,7 +15,7 @@
 //!
 //! ```ignore
 //! // src/lib.rs
-//! harness_runtime::include_generated!("petstore");
+//! harness_gen_runtime::include_generated!("petstore");
 //! ```
 
 use std::fmt;
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use quote::quote;
 
 use crate::diag::{Diagnostics, Severity};
-use crate::emit::{client, registry, render, types_file};
+use crate::emit::{Types, client, registry, render, types_file};
 use crate::load::Document;
 
 /// Configures generation from `build.rs`.
@@ -35,11 +35,12 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     strict: bool,
     cargo_directives: bool,
+    registry: bool,
 }
 
 impl Default for Builder {
     /// No document yet; the name defaults to the document's title; output to `OUT_DIR`;
-    /// warnings allowed; cargo directives printed.
+    /// warnings allowed; cargo directives printed; the SDK only (no tool registry).
     fn default() -> Self {
         Self {
             openapi: None,
@@ -47,6 +48,7 @@ impl Default for Builder {
             out_dir: None,
             strict: false,
             cargo_directives: true,
+            registry: false,
         }
     }
 }
@@ -108,6 +110,13 @@ impl Builder {
         self
     }
 
+    /// Also generates the tool registry (`registry(client)`, `CATALOG_JSON`), which needs the
+    /// runtime's `registry` feature. Off by default: the typed SDK does not need it.
+    pub fn registry(&mut self, on: bool) -> &mut Self {
+        self.registry = on;
+        self
+    }
+
     /// Generates `<name>.rs` and `<name>.catalog.json` in the output directory.
     pub fn generate(&self) -> Result<(), BuildError> {
         let error = |message: String| BuildError { message };
@@ -138,7 +147,9 @@ impl Builder {
                 .name
                 .clone()
                 .unwrap_or_else(|| crate::emit::krate::crate_name(&api.info.title));
-            let source = single_file(&api, &name);
+            let types = types_file(&api);
+            crate::report_fallbacks(&doc, &types.fallbacks, &mut diags);
+            let source = single_file(&api, types, &name, self.registry);
             (name, source, catalog.to_json_pretty())
         });
         if self.strict {
@@ -175,27 +186,33 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
         })
 }
 
-/// The whole API as one file of inline modules, for `include!`.
-fn single_file(api: &crate::model::Api, name: &str) -> String {
+/// The whole API as one file of inline modules, for `include!`; the registry only when asked.
+fn single_file(api: &crate::model::Api, types: Types, name: &str, with_registry: bool) -> String {
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
-    let types = types_file(api);
     let client = client::file(api, &types.ops, &prefix);
-    let catalog_file = format!("/{ident}.catalog.json");
-    let registry = registry::file(
-        api,
-        &types.ops,
-        quote!(include_str!(concat!(env!("OUT_DIR"), #catalog_file))),
-    );
+    let registry = with_registry.then(|| {
+        let catalog_file = format!("/{ident}.catalog.json");
+        let registry = registry::file(
+            api,
+            &types.ops,
+            quote!(include_str!(concat!(env!("OUT_DIR"), #catalog_file))),
+        );
+        quote! {
+            /// The API's tool registry.
+            pub mod registry { #registry }
+            pub use registry::{CATALOG_JSON, registry};
+        }
+    });
+    let require_api = crate::emit::krate::require_api();
     let types_tokens = types.tokens;
     render(quote! {
+        #require_api
         /// Types of the API's schemas and operations.
         pub mod types { #types_tokens }
         /// The API's client.
         pub mod client { #client }
-        /// The API's tool registry.
-        pub mod registry { #registry }
         pub use client::Client;
-        pub use registry::{CATALOG_JSON, registry};
+        #registry
     })
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use harness_runtime::catalog::{Catalog, CliTree, Components, Info, NonBlank, SchemaDoc};
+use harness_gen_runtime::catalog::{Catalog, CliTree, Components, Info, NonBlank, SchemaDoc};
 
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::Document;
@@ -71,7 +71,7 @@ pub fn from_document(
     let api = crate::mapping::map(doc, diags);
     let name = name.map_or_else(|| default_name(&api), str::to_string);
     let catalog = of(&api, &name);
-    if let Err(errors) = harness_runtime::validate::validate_catalog(&catalog) {
+    if let Err(errors) = harness_gen_runtime::validate::validate_catalog(&catalog) {
         let exposed: Vec<&crate::model::Operation> =
             api.operations.iter().filter(|op| op.expose).collect();
         for error in errors.as_slice() {

@@ -59,6 +59,9 @@ pub enum Code {
     InvalidSchema,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
+    /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
+    /// is taken by the runtime or a dependency of the generated crate.
+    CrateName,
 }
 
 impl Code {
@@ -86,6 +89,7 @@ impl Code {
             Code::Lossy => "HG0504",
             Code::InvalidSchema => "HG0505",
             Code::Catalog => "HG0601",
+            Code::CrateName => "HG0701",
         }
     }
 }

@@ -44,7 +44,7 @@ enum Command {
         /// The crate name (default: the document's title in kebab-case).
         #[arg(long)]
         crate_name: Option<String>,
-        /// Depend on harness-runtime at this path too (for crates inside its workspace).
+        /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
         #[arg(long)]
         runtime_path: Option<String>,
         /// Write nothing; exit 1 listing the files that would change.
@@ -161,13 +161,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             strict,
         } => {
             let mut diags = harness_gen::diag::Diagnostics::default();
-            let generated = harness_gen::catalog::generate(&spec, name.as_deref(), &mut diags);
+            let generated = harness_gen::generate_catalog(&spec, name.as_deref(), &mut diags);
             if strict {
                 diags.make_strict();
             }
             diags.finish();
             eprint!("{diags}");
-            let Some((_, catalog)) = generated.filter(|_| !diags.has_errors()) else {
+            let Some(catalog) = generated.filter(|_| !diags.has_errors()) else {
                 return Ok(ExitCode::FAILURE);
             };
             let text = catalog.to_json_pretty();
@@ -212,7 +212,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                 }
             };
-            let options = harness_gen::emit::krate::Options {
+            let options = harness_gen::Options {
                 crate_name,
                 runtime_path,
                 command,

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use harness_runtime::catalog::{CommandSpec, Entry};
+use harness_gen_runtime::catalog::{CommandSpec, Entry};
 use serde_json::Value;
 
-pub use harness_runtime::binding::{Encoding, ParamIn};
+pub use harness_gen_runtime::binding::{Encoding, ParamIn};
 
 use crate::load::Loc;
 
@@ -41,7 +41,12 @@ pub struct ApiInfo {
 }
 
 /// One operation and the tool contract derived from it.
+///
+/// `operation_id`, `params`, `body` and `security` are filled but read only by tests today (the
+/// wire binding travels as the catalog entry's `source.binding`); issue 15 makes a typed
+/// binding their one owner.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub struct Operation {
     /// Where it is in the document.
     pub loc: Loc,

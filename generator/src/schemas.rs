@@ -90,7 +90,7 @@ impl<'a> Normalizer<'a> {
         }
         let doc_loc = loc.clone();
         let mut children: Vec<(Loc, String, Option<String>)> = Vec::new();
-        harness_runtime::schema::children_mut(&mut map, &mut |keyword, member, _| {
+        harness_gen_runtime::schema::children_mut(&mut map, &mut |keyword, member, _| {
             let mut child_loc = doc_loc.at(keyword);
             if let Some(member) = member {
                 child_loc = child_loc.at(member);
@@ -158,7 +158,7 @@ impl<'a> Normalizer<'a> {
             return json!({});
         };
         let mut result = if target.file == 0 && target.pointer.starts_with(COMPONENTS) {
-            json!({ "$ref": format!("#{}", harness_runtime::schema::percent_encode_fragment(&target.pointer)) })
+            json!({ "$ref": format!("#{}", harness_gen_runtime::schema::percent_encode_fragment(&target.pointer)) })
         } else if self.inlining.contains(&target) {
             self.warn(
                 Code::RefCycle,
@@ -226,7 +226,7 @@ impl<'a> Normalizer<'a> {
                 &at,
                 format!(
                     "`{}` here is not valid JSON Schema 2020-12 and was dropped: fix its value to keep the constraint",
-                    harness_runtime::schema::unescape(&keyword)
+                    harness_gen_runtime::schema::unescape(&keyword)
                 ),
             );
         }
@@ -290,7 +290,7 @@ fn remove_at(root: &mut Value, pointer: &str) -> bool {
     let Some((parent, last)) = pointer.rsplit_once('/') else {
         return false;
     };
-    let last = harness_runtime::schema::unescape(last);
+    let last = harness_gen_runtime::schema::unescape(last);
     let Some(parent) = root.pointer_mut(parent) else {
         return false;
     };

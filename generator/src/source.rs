@@ -152,7 +152,7 @@ fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, ComplexKey> {
 }
 
 fn push_segment(pointer: &str, segment: &str) -> String {
-    format!("{pointer}/{}", harness_runtime::schema::escape(segment))
+    format!("{pointer}/{}", harness_gen_runtime::schema::escape(segment))
 }
 
 /// Positions of every member key and array element of a JSON text (assumed well-formed).

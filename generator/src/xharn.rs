@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use harness_runtime::catalog::{
+use harness_gen_runtime::catalog::{
     Annotations, ArgumentSpec, Audience, CliTree, CommandSegment, Execution, Icon, MetaKey,
     NonBlank,
 };
@@ -143,7 +143,7 @@ pub fn parse<T: DeserializeOwned>(
                     Code::XHarnInvalid,
                     format!(
                         "invalid x-harn value in {what}: {}",
-                        harness_runtime::mask_serde_message(&inner)
+                        harness_gen_runtime::mask_serde_message(&inner)
                     ),
                 )
             };

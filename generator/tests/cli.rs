@@ -28,7 +28,7 @@ fn catalog_prints_the_catalog_and_exits_zero() {
         String::from_utf8_lossy(&out.stderr)
     );
     let catalog =
-        harness_runtime::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
+        harness_gen_runtime::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(catalog.tools.len(), 7);
     assert!(out.stderr.is_empty());
 }
@@ -125,6 +125,40 @@ fn openapi_writes_a_crate_and_check_reports_drift() {
     assert!(run(&[]).status.success());
     assert!(run(&["--check"]).status.success());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openapi_refuses_a_crate_name_cargo_would_refuse_or_that_is_taken_before_writing() {
+    for (name, why) in [
+        ("1password", "does not start with a letter"),
+        ("my crate", "holds ' '"),
+        ("petstore\u{202e}", "holds '\\u{202e}'"),
+        ("fn", "Rust keyword"),
+        ("harness-gen-runtime", "`harness-gen-runtime`"),
+        ("harness_gen_runtime", "`harness-gen-runtime`"),
+        ("serde_json", "`serde-json`"),
+        ("Serde", "`serde`"),
+        (&"a".repeat(65), "at most 64"),
+    ] {
+        let dir = scratch("crate-name");
+        let out_dir = dir.join("out");
+        let out = harness_gen(&[
+            "openapi",
+            "specs/petstore.yaml",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--crate-name",
+            name,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains("error[HG0701]"), "{name}: {stderr}");
+        assert!(stderr.contains("--> --crate-name"), "{name}: {stderr}");
+        assert!(stderr.contains(why), "{name}: expected {why:?} in {stderr}");
+        assert!(stderr.contains("choose another name"), "{stderr}");
+        assert!(!out_dir.exists(), "{name}: something was written");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use harness_gen::diag::{Diagnostics, Severity};
-use harness_runtime::Catalog;
+use harness_gen_runtime::Catalog;
 use serde_json::Value;
 
 fn corpus() -> PathBuf {

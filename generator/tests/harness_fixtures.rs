@@ -32,7 +32,7 @@ fn read(path: &Path) -> String {
 
 fn canonical(text: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    harness_runtime::harness::canonical::canonical_json(&value)
+    harness_gen_runtime::harness::canonical::canonical_json(&value)
 }
 
 #[test]

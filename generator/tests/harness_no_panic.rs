@@ -7,7 +7,7 @@
 use harness_gen::harness::compile_sources;
 use harness_gen::harness::diag::Sources;
 use harness_gen::harness::lexer::KEYWORDS;
-use harness_runtime::harness;
+use harness_gen_runtime::harness;
 use proptest::prelude::*;
 
 fn run(files: Vec<String>) {

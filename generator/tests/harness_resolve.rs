@@ -5,8 +5,8 @@
 
 use harness_gen::harness::compile_sources;
 use harness_gen::harness::diag::Sources;
-use harness_runtime::harness::ir::*;
-use harness_runtime::harness::{self, Bundle, ResolutionReport, Revision};
+use harness_gen_runtime::harness::ir::*;
+use harness_gen_runtime::harness::{self, Bundle, ResolutionReport, Revision};
 
 fn compile(text: &str) -> Bundle {
     let sources = Sources {

@@ -372,7 +372,7 @@ fn a_derived_command_clash_is_renamed_and_reported() {
     assert_eq!(out.tool(0)["cli"]["command"], json!(["pets"]));
     assert_eq!(out.tool(1)["cli"]["command"], json!(["pets-list-2"]));
     assert!(out.has(Code::Renamed, "/paths/~1b/get"), "{}", out.diags);
-    harness_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+    harness_gen_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
 }
 
 #[test]
@@ -399,7 +399,7 @@ fn a_property_named_like_a_reserved_option_gets_another_long_name() {
         out.tool(0)["cli"]["arguments"]["base_url"],
         json!({"long": "base-url-value"})
     );
-    harness_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+    harness_gen_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
 }
 
 #[test]

@@ -3,14 +3,14 @@
 //! leaving: the page (tools prepared once, reused) and its serialization.
 //!
 //! ```sh
-//! cargo run --release -p harness-runtime --features mcp --example mcp_list -- CATALOG.json
+//! cargo run --release -p harness-gen-runtime --features mcp --example mcp_list -- CATALOG.json
 //! ```
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use harness_runtime::mcp::McpServer;
-use harness_runtime::{Catalog, Handler, ToolRegistry};
+use harness_gen_runtime::mcp::McpServer;
+use harness_gen_runtime::{Catalog, Handler, ToolRegistry};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "tools/list, first page of {}: {:.3} ms (median)",
-        harness_runtime::mcp::DEFAULT_PAGE_SIZE.min(tools),
+        harness_gen_runtime::mcp::DEFAULT_PAGE_SIZE.min(tools),
         ms(first_page)
     );
     println!(

@@ -1,5 +1,5 @@
 //! Serde helpers for generated fields that may be absent (`None`) or null (`Some(None)`):
-//! `#[serde(default, skip_serializing_if = "Option::is_none", with = "harness_runtime::absent_or_null")]`.
+//! `#[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]`.
 
 /// Writes `Some(None)` as `null` (`None` is skipped by the field attribute).
 pub fn serialize<T: serde::Serialize, S: serde::Serializer>(

@@ -65,7 +65,7 @@ fn refuse_null(schema: &mut Schema) {
 pub fn typescript() -> String {
     let cfg = Config::new();
     let mut out = String::from(
-        "// The harn-tools/2.0 catalog format. Generated from harness-runtime's Rust types by\n\
+        "// The harn-tools/2.0 catalog format. Generated from harness-gen-runtime's Rust types by\n\
          // `cargo run -p harness-gen -- artifacts`; do not edit.\n\n\
          export type JsonValue = number | string | boolean | null | Array<JsonValue> | { readonly [key: string]: JsonValue };\n\n\
          /** A JSON Schema (Draft 2020-12) document. */\n\

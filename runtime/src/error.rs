@@ -188,3 +188,35 @@ mod tests {
         );
     }
 }
+
+/// The category of a runtime error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeCategory {
+    /// The handler threw a value the tool does not declare; the value is discarded.
+    UndeclaredError,
+    /// The handler panicked.
+    Panic,
+    /// A network or transport failure.
+    Transport,
+    /// The call took too long.
+    Timeout,
+    /// The call was cancelled.
+    Cancelled,
+    /// The tool could not run for a reason internal to it (e.g. a schema that failed to compile).
+    Internal,
+}
+
+impl RuntimeCategory {
+    /// The category's name as rendered.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuntimeCategory::UndeclaredError => "undeclared_error",
+            RuntimeCategory::Panic => "panic",
+            RuntimeCategory::Transport => "transport",
+            RuntimeCategory::Timeout => "timeout",
+            RuntimeCategory::Cancelled => "cancelled",
+            RuntimeCategory::Internal => "internal",
+        }
+    }
+}

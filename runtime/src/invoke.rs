@@ -8,6 +8,7 @@ use futures::FutureExt;
 use serde_json::Value;
 
 use crate::catalog::{Audience, SchemaDoc};
+use crate::error::RuntimeCategory;
 use crate::registry::{LiveTool, Thrown, ToolRegistry};
 
 /// Why a call failed.
@@ -61,24 +62,6 @@ pub struct Issue {
     pub keyword: String,
 }
 
-/// The category of a runtime error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RuntimeCategory {
-    /// The handler threw a value the tool does not declare; the value is discarded.
-    UndeclaredError,
-    /// The handler panicked.
-    Panic,
-    /// A network or transport failure.
-    Transport,
-    /// The call took too long.
-    Timeout,
-    /// The call was cancelled.
-    Cancelled,
-    /// The tool could not run for a reason internal to it (e.g. a schema that failed to compile).
-    Internal,
-}
-
 /// Which declared schema a contract violation concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -87,20 +70,6 @@ pub enum Phase {
     Output,
     /// The thrown value vs `errorSchema`.
     Error,
-}
-
-impl RuntimeCategory {
-    /// The category's name as rendered.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuntimeCategory::UndeclaredError => "undeclared_error",
-            RuntimeCategory::Panic => "panic",
-            RuntimeCategory::Transport => "transport",
-            RuntimeCategory::Timeout => "timeout",
-            RuntimeCategory::Cancelled => "cancelled",
-            RuntimeCategory::Internal => "internal",
-        }
-    }
 }
 
 impl Phase {

@@ -7,9 +7,9 @@
 use std::time::Duration;
 
 use harness_e2e::{API_KEY, TOKEN, serve};
-use harness_runtime::http::{Credential, Error, Secret};
-use harness_runtime::render::{McpFailure, cli_failure_envelope, mcp_failure};
-use harness_runtime::{Audience, RuntimeCategory, ToolError};
+use harness_gen_runtime::http::{Credential, Error, Secret};
+use harness_gen_runtime::render::{McpFailure, cli_failure_envelope, mcp_failure};
+use harness_gen_runtime::{Audience, RuntimeCategory, ToolError};
 use petstore::types::*;
 use serde_json::json;
 

@@ -20,7 +20,9 @@ fn petstore(base: &str, args: &[&str]) -> Run {
             .base_url(base_url.unwrap_or_else(|| base.clone()))
             .credential(
                 "bearerAuth",
-                harness_runtime::http::Credential::Token(harness_runtime::http::Secret::new(TOKEN)),
+                harness_gen_runtime::http::Credential::Token(
+                    harness_gen_runtime::http::Secret::new(TOKEN),
+                ),
             );
         let client = petstore::Client::from_builder(builder).map_err(|e| e.to_string())?;
         petstore::registry(client).map_err(|e| e.to_string())
@@ -30,7 +32,7 @@ fn petstore(base: &str, args: &[&str]) -> Run {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = std::thread::scope(|s| {
         s.spawn(|| {
-            harness_runtime::cli::run(
+            harness_gen_runtime::cli::run(
                 "petstore", "1.2.0", argv, &factory, &mut out, &mut err, false,
             )
         })

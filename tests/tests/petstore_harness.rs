@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
 use harness_e2e::{TOKEN, serve};
-use harness_runtime::http::{Credential, Secret};
-use harness_runtime::{Audience, ToolError};
+use harness_gen_runtime::http::{Credential, Secret};
+use harness_gen_runtime::{Audience, ToolError};
 use serde_json::json;
 
-fn registry(base: &str) -> harness_runtime::ToolRegistry {
+fn registry(base: &str) -> harness_gen_runtime::ToolRegistry {
     let client = petstore::Client::from_builder(
         petstore::Client::builder()
             .base_url(base)
@@ -19,7 +19,7 @@ fn registry(base: &str) -> harness_runtime::ToolRegistry {
     petstore::registry(client).unwrap()
 }
 
-fn names(registry: &harness_runtime::ToolRegistry) -> Vec<String> {
+fn names(registry: &harness_gen_runtime::ToolRegistry) -> Vec<String> {
     registry
         .list(Audience::Agent)
         .map(|e| e.name.to_string())

@@ -72,7 +72,7 @@ async fn malformed_unknown_and_oversized_messages_get_errors_and_serving_goes_on
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     session.still_serving(5).await;
 
-    let huge = "x".repeat(harness_runtime::mcp::MAX_MESSAGE_BYTES + 1);
+    let huge = "x".repeat(harness_gen_runtime::mcp::MAX_MESSAGE_BYTES + 1);
     let oversized = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
         "params": {"name": "get_pet_name", "arguments": {"pet_id": huge}}});
     session.send(&oversized).await;

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use harness_runtime::http::{ClientBuilder, Credential, Secret};
-use harness_runtime::{Audience, ToolError, ToolRegistry};
+use harness_gen_runtime::http::{ClientBuilder, Credential, Secret};
+use harness_gen_runtime::{Audience, ToolError, ToolRegistry};
 use serde_json::{Map, Value, json};
 
 fn root() -> PathBuf {
@@ -218,7 +218,7 @@ async fn every_petstore_operation_conforms_to_the_document() {
     assert!(
         matches!(
             refused,
-            Err(harness_runtime::http::Error::Api(
+            Err(harness_gen_runtime::http::Error::Api(
                 petstore::types::ListPetsError::HttpDefault { status: 422, .. }
             ))
         ),

@@ -18,9 +18,9 @@ use harness_e2e::sweep::{SECRETS, Sweep};
 use harness_e2e::{
     API_KEY, ECHO_ID, McpStdio, TOKEN, petstore_binary, root, serve, start_mcp_http,
 };
-use harness_runtime::http::{Credential, Secret};
-use harness_runtime::render::{cli_failure_envelope, mcp_failure};
-use harness_runtime::{Audience, ToolRegistry};
+use harness_gen_runtime::http::{Credential, Secret};
+use harness_gen_runtime::render::{cli_failure_envelope, mcp_failure};
+use harness_gen_runtime::{Audience, ToolRegistry};
 use serde_json::{Value, json};
 
 /// A call of one tool of the sample, and the CLI's exit code for it against the test server.
@@ -82,9 +82,9 @@ fn calls() -> Vec<Call> {
 }
 
 /// The sample's catalog, as the generated crates embed it.
-fn catalog() -> harness_runtime::Catalog {
+fn catalog() -> harness_gen_runtime::Catalog {
     let text = std::fs::read_to_string(root().join("generated/petstore/catalog.json")).unwrap();
-    harness_runtime::Catalog::from_json(&text).unwrap()
+    harness_gen_runtime::Catalog::from_json(&text).unwrap()
 }
 
 /// The tools `audience` sees, which the sweep must call at least once.
@@ -491,8 +491,8 @@ async fn no_projection_or_failure_in_process_carries_a_credential() {
             projected.catalog().to_json_pretty(),
         );
         for provider in [
-            harness_runtime::Provider::OpenAi,
-            harness_runtime::Provider::Anthropic,
+            harness_gen_runtime::Provider::OpenAi,
+            harness_gen_runtime::Provider::Anthropic,
         ] {
             let tools = projected
                 .provider_tools(provider, projected.initial_tools(audience))
@@ -514,7 +514,7 @@ async fn no_projection_or_failure_in_process_carries_a_credential() {
     let revision = petstore::harness::resolve("pet-store", None).unwrap();
     sweep.record("revision", format!("{revision:?}"));
     let bundle = petstore::harness::bundle().unwrap();
-    let preamble = harness_runtime::harness::preamble(bundle, &revision);
+    let preamble = harness_gen_runtime::harness::preamble(bundle, &revision);
     sweep.record("preamble", format!("{preamble:?}"));
     for role in ["clerk", "keeper"] {
         let surface = petstore::harness::role_registry(&registry, &revision, role).unwrap();

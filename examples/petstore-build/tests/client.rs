@@ -4,8 +4,8 @@
 
 use axum::Router;
 use axum::routing::get;
-use harness_runtime::Audience;
-use harness_runtime::http::{Credential, Secret};
+use harness_gen_runtime::Audience;
+use harness_gen_runtime::http::{Credential, Secret};
 use petstore_build::types::{GetPetInput, Species};
 use serde_json::json;
 

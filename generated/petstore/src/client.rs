@@ -2,8 +2,8 @@
 //! The API's client: one async method per operation.
 #![allow(clippy::all, unused_imports, dead_code)]
 use std::sync::LazyLock;
-use harness_runtime::binding::Binding;
-use harness_runtime::http::{ClientBuilder, Error, HttpClient};
+use harness_gen_runtime::binding::Binding;
+use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://eu.pets.example.com/v1";
@@ -21,12 +21,12 @@ impl Client {
         ClientBuilder::new(DEFAULT_BASE_URL)
             .scheme(
                 "apiKey",
-                harness_runtime::http::Scheme::ApiKey {
-                    location: harness_runtime::binding::ParamIn::Header,
+                harness_gen_runtime::http::Scheme::ApiKey {
+                    location: harness_gen_runtime::binding::ParamIn::Header,
                     name: "X-API-Key".to_string(),
                 },
             )
-            .scheme("bearerAuth", harness_runtime::http::Scheme::Bearer)
+            .scheme("bearerAuth", harness_gen_runtime::http::Scheme::Bearer)
     }
     /// [`Client::builder`] with the base URL and credentials read from the environment.
     pub fn env_builder() -> ClientBuilder {

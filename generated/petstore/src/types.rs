@@ -8,7 +8,7 @@ pub struct NewPet {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "harness_runtime::absent_or_null"
+        with = "harness_gen_runtime::absent_or_null"
     )]
     pub tag: Option<Option<String>>,
 }
@@ -19,7 +19,7 @@ pub struct Pet {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "harness_runtime::absent_or_null"
+        with = "harness_gen_runtime::absent_or_null"
     )]
     pub tag: Option<Option<String>>,
     pub id: i64,

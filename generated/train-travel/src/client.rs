@@ -2,8 +2,8 @@
 //! The API's client: one async method per operation.
 #![allow(clippy::all, unused_imports, dead_code)]
 use std::sync::LazyLock;
-use harness_runtime::binding::Binding;
-use harness_runtime::http::{ClientBuilder, Error, HttpClient};
+use harness_gen_runtime::binding::Binding;
+use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://try.microcks.io/rest/Train+Travel+API/1.0.0";
@@ -19,7 +19,7 @@ impl Client {
     /// credentials, timeout, user agent and retries on it, then call [`Client::from_builder`].
     pub fn builder() -> ClientBuilder {
         ClientBuilder::new(DEFAULT_BASE_URL)
-            .scheme("OAuth2", harness_runtime::http::Scheme::Bearer)
+            .scheme("OAuth2", harness_gen_runtime::http::Scheme::Bearer)
     }
     /// [`Client::builder`] with the base URL and credentials read from the environment.
     pub fn env_builder() -> ClientBuilder {

@@ -2,8 +2,8 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_runtime::http::typed_handler;
-use harness_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::http::typed_handler;
+use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;
 /// The `harn-tools/2.0` catalog of this crate.

@@ -1,5 +1,5 @@
 //! `client.rs`: the `Client` with one async method per operation, each a thin typed call
-//! through `harness_runtime::http` with the operation's binding.
+//! through `harness_gen_runtime::http` with the operation's binding.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -49,15 +49,15 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
     let base_url = api.servers.first().cloned().unwrap_or_default();
     let schemes = api.security_schemes.iter().filter_map(|(name, scheme)| {
         let scheme = match scheme {
-            SecurityScheme::Bearer => quote!(harness_runtime::http::Scheme::Bearer),
-            SecurityScheme::Basic => quote!(harness_runtime::http::Scheme::Basic),
+            SecurityScheme::Bearer => quote!(harness_gen_runtime::http::Scheme::Bearer),
+            SecurityScheme::Basic => quote!(harness_gen_runtime::http::Scheme::Basic),
             SecurityScheme::ApiKey { location, name } => {
                 let location = match location.as_str() {
-                    "query" => quote!(harness_runtime::binding::ParamIn::Query),
-                    "cookie" => quote!(harness_runtime::binding::ParamIn::Cookie),
-                    _ => quote!(harness_runtime::binding::ParamIn::Header),
+                    "query" => quote!(harness_gen_runtime::binding::ParamIn::Query),
+                    "cookie" => quote!(harness_gen_runtime::binding::ParamIn::Cookie),
+                    _ => quote!(harness_gen_runtime::binding::ParamIn::Header),
                 };
-                quote!(harness_runtime::http::Scheme::ApiKey { location: #location, name: #name.to_string() })
+                quote!(harness_gen_runtime::http::Scheme::ApiKey { location: #location, name: #name.to_string() })
             }
             SecurityScheme::Unsupported(_) => return None,
         };
@@ -108,8 +108,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         #![allow(clippy::all, unused_imports, dead_code)]
         use std::sync::LazyLock;
 
-        use harness_runtime::binding::Binding;
-        use harness_runtime::http::{ClientBuilder, Error, HttpClient};
+        use harness_gen_runtime::binding::Binding;
+        use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 
         use super::types::*;
 

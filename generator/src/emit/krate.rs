@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use askama::Template;
-use harness_runtime::Catalog;
+use harness_gen_runtime::Catalog;
 use quote::quote;
 
 use super::{HEADER, client, registry, render, types_file};
@@ -15,13 +15,13 @@ use crate::model::Api;
 pub struct Options {
     /// Crate name (default: the document's title in kebab-case).
     pub crate_name: Option<String>,
-    /// A path to `harness-runtime` for development inside its workspace; published crates
+    /// A path to `harness-gen-runtime` for development inside its workspace; published crates
     /// depend on it by version only.
     pub runtime_path: Option<String>,
     /// The command that regenerates the crate, recorded in headers and the README.
     pub command: String,
     /// A compiled `.harness` bundle to embed (`harness.json` and the `harness` module).
-    pub harness: Option<harness_runtime::harness::Bundle>,
+    pub harness: Option<harness_gen_runtime::harness::Bundle>,
 }
 
 /// The crate's files by relative path, and the schemas that fell back to JSON values.
@@ -69,6 +69,59 @@ pub fn crate_name(text: &str) -> String {
     } else {
         format!("api-{name}")
     }
+}
+
+/// Names a generated crate cannot take: its own dependencies (a crate cannot depend on a crate
+/// of its own name), our own crates, and names the standard distribution reserves.
+const TAKEN_CRATE_NAMES: &[&str] = &[
+    "harness-gen-runtime",
+    "harness-gen",
+    "serde",
+    "serde-json",
+    "std",
+    "core",
+    "alloc",
+    "proc-macro",
+    "test",
+];
+
+/// Why `name` cannot name the generated crate, if it cannot: cargo's rules for a publishable
+/// package name (ASCII letters, digits, `-` and `_`, starting with a letter, at most 64
+/// characters), not a Rust keyword, and none of [`TAKEN_CRATE_NAMES`] (`-` and `_` are the same
+/// to cargo).
+pub fn crate_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("the crate name is empty".into());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_')))
+    {
+        return Some(format!(
+            "`{}` holds {c:?}: a crate name has only ASCII letters, digits, `-` and `_`",
+            crate::diag::printable(name)
+        ));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Some(format!("`{name}` does not start with a letter, as a crate name must"));
+    }
+    if name.len() > 64 {
+        return Some(format!(
+            "`{name}` is {} characters long: crates.io takes at most 64",
+            name.len()
+        ));
+    }
+    let ident = name.replace('-', "_");
+    if syn::parse_str::<syn::Ident>(&ident).is_err() || ident == "self" || ident == "crate" {
+        return Some(format!("`{name}` is a Rust keyword, which cargo refuses as a crate name"));
+    }
+    let normalized = name.replace('_', "-").to_ascii_lowercase();
+    if let Some(taken) = TAKEN_CRATE_NAMES.iter().find(|t| **t == normalized) {
+        return Some(format!(
+            "`{name}` is the name of `{taken}`, which the generated crate depends on or which is reserved"
+        ));
+    }
+    None
 }
 
 /// `info.version` when it is semver, else `0.1.0`.
@@ -124,7 +177,7 @@ pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
     if let Some(bundle) = &options.harness {
         files.insert(
             "harness.json".to_string(),
-            harness_runtime::harness::to_pretty_json(bundle),
+            harness_gen_runtime::harness::to_pretty_json(bundle),
         );
         files.insert("src/harness.rs".to_string(), render(harness_rs()));
     }
@@ -218,7 +271,7 @@ fn bin_rs(doc: &str, entry: proc_macro2::TokenStream, ident: &str) -> proc_macro
 
         #[rustfmt::skip]
         fn main() -> std::process::ExitCode {
-            harness_runtime::#entry(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
+            harness_gen_runtime::#entry(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
                 let mut builder = #krate::Client::env_builder();
                 if let Some(url) = base_url {
                     builder = builder.base_url(url);
@@ -235,8 +288,8 @@ fn harness_rs() -> proc_macro2::TokenStream {
     quote! {
         //! The `.harness` bundle compiled into this crate, resolved at run time.
 
-        use harness_runtime::ToolRegistry;
-        use harness_runtime::harness::{Bundle, Embedded, ResolutionReport, Revision};
+        use harness_gen_runtime::ToolRegistry;
+        use harness_gen_runtime::harness::{Bundle, Embedded, ResolutionReport, Revision};
 
         /// The bundle as IR 0.2.0 JSON.
         pub const BUNDLE_JSON: &str = include_str!("../harness.json");
@@ -269,6 +322,13 @@ fn harness_rs() -> proc_macro2::TokenStream {
     }
 }
 
+/// The compile-time check that the runtime implements the API this code is written for.
+pub(crate) fn require_api() -> proc_macro2::TokenStream {
+    let api = proc_macro2::Literal::u32_unsuffixed(harness_gen_runtime::API_VERSION);
+    let generator = env!("CARGO_PKG_VERSION");
+    quote!(harness_gen_runtime::require_api!(api = #api, generator = #generator);)
+}
+
 fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream {
     let title = format!(
         " `{name}`: a typed client and tool registry for {}.",
@@ -289,10 +349,12 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
     );
     let harness_mod = with_harness.then(|| {
         quote! {
+            #[cfg(feature = "registry")]
             #[rustfmt::skip]
             pub mod harness;
         }
     });
+    let require_api = require_api();
     quote! {
         #![doc = #title]
         #![doc = ""]
@@ -300,10 +362,15 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         #![doc = ""]
         #![doc = #generated]
 
+        // A runtime that implements another API than this code was generated for refuses to
+        // compile it, saying what to do.
+        #require_api
+
         // Generated files keep prettyplease's layout; rustfmt leaves them alone so that
         // `cargo fmt` never makes a checked-in crate stale.
         #[rustfmt::skip]
         pub mod client;
+        #[cfg(feature = "registry")]
         #[rustfmt::skip]
         pub mod registry;
         #[rustfmt::skip]
@@ -311,6 +378,7 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         #harness_mod
 
         pub use client::Client;
+        #[cfg(feature = "registry")]
         pub use registry::{CATALOG_JSON, registry};
     }
 }

@@ -29,8 +29,8 @@ pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
         #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
-        use harness_runtime::http::typed_handler;
-        use harness_runtime::{Catalog, ContractErrors, ToolRegistry};
+        use harness_gen_runtime::http::typed_handler;
+        use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::client::Client;
         use super::types::*;

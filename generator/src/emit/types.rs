@@ -129,7 +129,7 @@ impl<'a> TypeSpace<'a> {
             let id = space.component_ids[name];
             let pointer = format!(
                 "#/components/schemas/{}",
-                harness_runtime::schema::escape(name)
+                harness_gen_runtime::schema::escape(name)
             );
             let hint = space.defs[id].name.clone();
             let ty = space.convert(schema, Some(id), &hint, &pointer, 0);
@@ -257,8 +257,8 @@ impl<'a> TypeSpace<'a> {
     }
 
     fn reference(&mut self, reference: &str, hint: &str, pointer: &str, depth: usize) -> Ty {
-        match harness_runtime::schema::standalone::classify(reference) {
-            harness_runtime::schema::standalone::RefTarget::Component { name, rest } => {
+        match harness_gen_runtime::schema::standalone::classify(reference) {
+            harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest } => {
                 let Some(&id) = self.component_ids.get(&name) else {
                     return self.fallback(pointer, "reference to a missing component");
                 };
@@ -268,7 +268,7 @@ impl<'a> TypeSpace<'a> {
                 let components = self.components;
                 match components
                     .get(&name)
-                    .and_then(|c| harness_runtime::schema::resolve(c, &rest))
+                    .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
                 {
                     Some(resolved) => self.convert(resolved, None, hint, pointer, depth + 1),
                     None => {
@@ -393,7 +393,7 @@ impl<'a> TypeSpace<'a> {
                         .get("$ref")
                         .and_then(Value::as_str)
                         .and_then(|r| r.rsplit('/').next())
-                        .map(|n| type_name(&harness_runtime::schema::unescape(n)))
+                        .map(|n| type_name(&harness_gen_runtime::schema::unescape(n)))
                 })
                 .unwrap_or_else(|| format!("Variant{i}"));
             let ident = idents.claim(&base, "");
@@ -488,13 +488,13 @@ impl<'a> TypeSpace<'a> {
             match current
                 .get("$ref")
                 .and_then(Value::as_str)
-                .map(harness_runtime::schema::standalone::classify)
+                .map(harness_gen_runtime::schema::standalone::classify)
             {
-                Some(harness_runtime::schema::standalone::RefTarget::Component { name, rest }) => {
+                Some(harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest }) => {
                     match self
                         .components
                         .get(&name)
-                        .and_then(|c| harness_runtime::schema::resolve(c, &rest))
+                        .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
                     {
                         Some(next) => current = next,
                         None => return current,
@@ -586,7 +586,7 @@ impl<'a> TypeSpace<'a> {
                 &field_hint,
                 &format!(
                     "{pointer}/properties/{}",
-                    harness_runtime::schema::escape(wire)
+                    harness_gen_runtime::schema::escape(wire)
                 ),
                 depth + 1,
             );
@@ -802,7 +802,7 @@ impl<'a> TypeSpace<'a> {
             Ty::Nullable(_) => quote! {
                 #doc
                 #rename
-                #[serde(default, skip_serializing_if = "Option::is_none", with = "harness_runtime::absent_or_null")]
+                #[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]
                 pub #ident: Option<#ty>,
             },
             _ => quote! {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use harness_runtime::harness::{self, Bundle, Revision, canonical::canonical_json};
+use harness_gen_runtime::harness::{self, Bundle, Revision, canonical::canonical_json};
 use serde::Serialize;
 
 use super::diag::Sources;

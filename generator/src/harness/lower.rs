@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use harness_runtime::harness::PROMPT_PREAMBLE;
-use harness_runtime::harness::canonical::MAX_EXACT_INTEGER;
-use harness_runtime::harness::ir::*;
+use harness_gen_runtime::harness::PROMPT_PREAMBLE;
+use harness_gen_runtime::harness::canonical::MAX_EXACT_INTEGER;
+use harness_gen_runtime::harness::ir::*;
 
 use super::diag::{Code, Diagnostic, Sources, Span};
 use super::parser::*;

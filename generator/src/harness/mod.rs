@@ -1,18 +1,20 @@
 //! The `.harness` compiler (spec: `shared/brief/harness-dsl.md`): [`lexer`] → [`parser`]
 //! (located syntax tree, error recovery) → [`lower`] (every rejection of §6, then the IR
 //! 0.2.0 [`Bundle`]). Resolution, revisions, preambles and the Pi package live in
-//! `harness_runtime::harness`, which generated crates use at run time.
+//! `harness_gen_runtime::harness`, which generated crates use at run time.
 
 pub mod commands;
 pub mod diag;
-pub mod lexer;
 pub mod link;
-pub mod lower;
-pub mod parser;
+crate::internal_modules! {
+    lexer;
+    lower;
+    parser;
+}
 
 use std::path::Path;
 
-use harness_runtime::harness::Bundle;
+use harness_gen_runtime::harness::Bundle;
 
 use diag::{Code, Diagnostic, Sources, Span};
 
@@ -22,7 +24,7 @@ pub struct Compiled {
     /// The IR bundle.
     pub bundle: Bundle,
     /// Each file's declarations, with positions (for checks against other inputs).
-    pub parsed: Vec<parser::Parsed>,
+    pub(crate) parsed: Vec<parser::Parsed>,
 }
 
 /// Compiles in-memory files `(name, text)` into one bundle, in the order given.

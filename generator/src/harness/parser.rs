@@ -5,7 +5,7 @@
 //! the next declaration, so later declarations are still parsed and checked; its name, when it
 //! was read, is remembered so that references to it do not cascade into more errors.
 
-use harness_runtime::harness::ir::{
+use harness_gen_runtime::harness::ir::{
     Access, CapabilityKind, Domain, OnDegrade, Permission, Strength, Transport,
 };
 

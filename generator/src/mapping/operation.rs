@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use harness_runtime::binding::{Binding, BodyBinding, ErrorBinding, ParamBinding, ResponseBinding};
+use harness_gen_runtime::binding::{Binding, BodyBinding, ErrorBinding, ParamBinding, ResponseBinding};
 use serde_json::{Map, Value, json};
 
 use super::Cx;

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use harness_runtime::catalog::{
+use harness_gen_runtime::catalog::{
     ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
     ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, ToolCli,
 };
-use harness_runtime::cli_names::{self, ArgumentName};
+use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
@@ -497,7 +497,7 @@ fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentS
             continue;
         }
         let renamed = taken.claim(&format!("{default}-value"), "-");
-        let long = harness_runtime::catalog::OptionName::new(renamed).ok();
+        let long = harness_gen_runtime::catalog::OptionName::new(renamed).ok();
         arguments.entry(property.clone()).or_default().long = long;
     }
 }

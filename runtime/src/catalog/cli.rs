@@ -3,29 +3,38 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "artifacts")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "artifacts")]
 use ts_rs::TS;
 
 use super::present;
 use super::text::{CommandPath, CommandSegment, NonBlank, OptionName};
 
 /// Where and how a tool appears in the generated command-line program.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct ToolCli {
     /// The command path, e.g. `["pets", "list"]`.
     pub command: CommandPath,
     /// Other spellings of the last segment.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(extend("uniqueItems" = true))]
-    #[ts(as = "Option<Vec<CommandSegment>>", optional)]
+    #[cfg_attr(feature = "artifacts", schemars(extend("uniqueItems" = true)))]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(as = "Option<Vec<CommandSegment>>", optional)
+    )]
     pub aliases: Vec<CommandSegment>,
     /// Hidden from help, still callable.
     pub hidden: bool,
     /// Token metadata per input property; a property without an entry becomes `--kebab-name`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[ts(as = "Option<BTreeMap<String, ArgumentSpec>>", optional)]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(as = "Option<BTreeMap<String, ArgumentSpec>>", optional)
+    )]
     pub arguments: BTreeMap<String, ArgumentSpec>,
 }
 
@@ -42,7 +51,8 @@ impl ToolCli {
 }
 
 /// Completion hint for an argument's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum ValueHint {
@@ -58,7 +68,8 @@ pub enum ValueHint {
 }
 
 /// How a boolean property is spelled on the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
 pub enum BooleanStyle {
     /// `--flag true` / `--flag false`.
@@ -81,7 +92,8 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// Token metadata for one input property.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct ArgumentSpec {
     /// Long option name, without dashes; defaults to the property name in kebab-case.
@@ -90,7 +102,7 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub long: Option<OptionName>,
     /// One-character short option.
     #[serde(
@@ -98,12 +110,12 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub short: Option<char>,
     /// Other long names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(extend("uniqueItems" = true))]
-    #[ts(as = "Option<Vec<OptionName>>", optional)]
+    #[cfg_attr(feature = "artifacts", schemars(extend("uniqueItems" = true)))]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<Vec<OptionName>>", optional))]
     pub aliases: Vec<OptionName>,
     /// Positional index instead of an option.
     #[serde(
@@ -111,7 +123,7 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub position: Option<u32>,
     /// Placeholder shown in help.
     #[serde(
@@ -119,7 +131,7 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub value_name: Option<NonBlank>,
     /// Help text; defaults to the property's description.
     #[serde(
@@ -127,7 +139,7 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub help: Option<NonBlank>,
     /// Completion hint.
     #[serde(
@@ -135,24 +147,24 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub value_hint: Option<ValueHint>,
     /// Boolean spelling.
     #[serde(default, skip_serializing_if = "BooleanStyle::is_default")]
-    #[ts(as = "Option<BooleanStyle>", optional)]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<BooleanStyle>", optional))]
     pub boolean_style: BooleanStyle,
     /// The option may be given several times (array properties).
     #[serde(default, skip_serializing_if = "is_false")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<bool>", optional))]
     pub repeatable: bool,
     /// Hidden from help.
     #[serde(default, skip_serializing_if = "is_false")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<bool>", optional))]
     pub hidden: bool,
     /// Advisory completion candidates; they do not constrain the value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(extend("uniqueItems" = true))]
-    #[ts(as = "Option<Vec<String>>", optional)]
+    #[cfg_attr(feature = "artifacts", schemars(extend("uniqueItems" = true)))]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<Vec<String>>", optional))]
     pub completions: Vec<String>,
     /// Order in help.
     #[serde(
@@ -160,7 +172,7 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub display_order: Option<u32>,
     /// Help heading the argument is listed under.
     #[serde(
@@ -168,12 +180,13 @@ pub struct ArgumentSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub help_group: Option<NonBlank>,
 }
 
 /// Catalog-level CLI metadata.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct CliTree {
     /// Titles, descriptions and aliases of parent (non-runnable) commands.
@@ -182,7 +195,8 @@ pub struct CliTree {
 }
 
 /// Presentation of one parent command.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct CommandSpec {
     /// The parent command's path.
@@ -193,7 +207,7 @@ pub struct CommandSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub title: Option<NonBlank>,
     /// Longer help text.
     #[serde(
@@ -201,16 +215,19 @@ pub struct CommandSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub description: Option<NonBlank>,
     /// Other spellings of the last segment.
     #[serde(default)]
-    #[schemars(extend("uniqueItems" = true))]
-    #[ts(as = "Option<Vec<CommandSegment>>", optional)]
+    #[cfg_attr(feature = "artifacts", schemars(extend("uniqueItems" = true)))]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(as = "Option<Vec<CommandSegment>>", optional)
+    )]
     pub aliases: Vec<CommandSegment>,
     /// Hidden from help.
     #[serde(default)]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(feature = "artifacts", ts(as = "Option<bool>", optional))]
     pub hidden: bool,
     /// Order in help.
     #[serde(
@@ -218,6 +235,6 @@ pub struct CommandSpec {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub display_order: Option<u32>,
 }

@@ -11,9 +11,11 @@ mod text;
 use std::collections::BTreeMap;
 use std::fmt;
 
+#[cfg(feature = "artifacts")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
+#[cfg(feature = "artifacts")]
 use ts_rs::TS;
 
 pub use cli::{ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint};
@@ -31,7 +33,8 @@ pub const SCHEMA_VERSION: &str = "harn-tools/2.0";
 pub const CONTRACT_META_KEY: &str = "com.harnlang/toolContract";
 
 /// A whole catalog.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
     /// Always `harn-tools/2.0`.
@@ -42,7 +45,7 @@ pub struct Catalog {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub info: Option<Info>,
     /// Parent-command metadata for the CLI tree.
     #[serde(
@@ -50,7 +53,7 @@ pub struct Catalog {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub cli: Option<CliTree>,
     /// The tools, in registry order.
     pub tools: Vec<Entry>,
@@ -60,16 +63,18 @@ pub struct Catalog {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub components: Option<Components>,
 }
 
 /// The format version marker; any other value is refused with a message to regenerate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, JsonSchema, TS)]
-#[schemars(with = "SchemaVersionLiteral")]
-#[ts(type = "\"harn-tools/2.0\"")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
+#[cfg_attr(feature = "artifacts", schemars(with = "SchemaVersionLiteral"))]
+#[cfg_attr(feature = "artifacts", ts(type = "\"harn-tools/2.0\""))]
 pub struct SchemaVersion;
 
+#[cfg(feature = "artifacts")]
 #[derive(JsonSchema)]
 #[allow(dead_code)]
 enum SchemaVersionLiteral {
@@ -97,7 +102,8 @@ impl<'de> Deserialize<'de> for SchemaVersion {
 }
 
 /// What the registry is.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Info {
@@ -107,29 +113,34 @@ pub struct Info {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub version: Option<NonBlank>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub description: Option<NonBlank>,
 }
 
 /// Reusable named schemas.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct Components {
     /// Schemas by name.
-    #[ts(type = "{ readonly [name: string]: JsonSchema }")]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(type = "{ readonly [name: string]: JsonSchema }")
+    )]
     pub schemas: BTreeMap<String, SchemaDoc>,
 }
 
 /// One tool's contract, as serialized. The live `ToolRegistry` pairs each of these with
 /// its handler.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct Entry {
@@ -139,14 +150,14 @@ pub struct Entry {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub title: Option<NonBlank>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub description: Option<NonBlank>,
     pub input_schema: ObjectSchema,
     #[serde(
@@ -154,36 +165,36 @@ pub struct Entry {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub output_schema: Option<SchemaDoc>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub error_schema: Option<SchemaDoc>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub annotations: Option<Annotations>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
-    #[schemars(length(min = 1), extend("uniqueItems" = true))]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
+    #[cfg_attr(feature = "artifacts", schemars(length(min = 1), extend("uniqueItems" = true)))]
     pub icons: Option<Vec<Icon>>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub execution: Option<Execution>,
     pub governance: Governance,
     pub cli: ToolCli,
@@ -192,7 +203,7 @@ pub struct Entry {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub namespace: Option<NonBlank>,
     pub defer_loading: bool,
     #[serde(
@@ -200,14 +211,14 @@ pub struct Entry {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub source: Option<Source>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub policy: Option<Policy>,
     #[serde(
         rename = "_meta",
@@ -215,7 +226,10 @@ pub struct Entry {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional, type = "{ readonly [key: string]: JsonValue }")]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(optional, type = "{ readonly [key: string]: JsonValue }")
+    )]
     pub meta: Option<BTreeMap<MetaKey, Value>>,
 }
 
@@ -261,7 +275,8 @@ impl Entry {
 }
 
 /// MCP-style presentation hints. Advisory, never policy.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct Annotations {
@@ -270,40 +285,41 @@ pub struct Annotations {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub title: Option<NonBlank>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub read_only_hint: Option<bool>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub destructive_hint: Option<bool>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub idempotent_hint: Option<bool>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub open_world_hint: Option<bool>,
 }
 
 /// An icon a client may show for the tool.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct Icon {
@@ -313,27 +329,28 @@ pub struct Icon {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub mime_type: Option<NonBlank>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
-    #[schemars(length(min = 1), extend("uniqueItems" = true))]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
+    #[cfg_attr(feature = "artifacts", schemars(length(min = 1), extend("uniqueItems" = true)))]
     pub sizes: Option<Vec<NonBlank>>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub theme: Option<IconTheme>,
 }
 
 /// Which background an icon is drawn for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
 #[allow(missing_docs)]
 pub enum IconTheme {
@@ -342,7 +359,8 @@ pub enum IconTheme {
 }
 
 /// Task-execution support (MCP tasks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct Execution {
@@ -350,7 +368,8 @@ pub struct Execution {
 }
 
 /// Whether a tool may, or must, run as a task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
 #[allow(missing_docs)]
 pub enum TaskSupport {
@@ -360,9 +379,8 @@ pub enum TaskSupport {
 }
 
 /// The closed set of projections a tool can be exposed to.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
 #[allow(missing_docs)]
 pub enum Audience {
@@ -402,7 +420,8 @@ impl fmt::Display for Audience {
 }
 
 /// Which projections may see and call a tool.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 pub struct Governance {
     /// Non-empty, unique, in canonical order.
@@ -411,9 +430,10 @@ pub struct Governance {
 
 /// A non-empty set of audiences, kept in canonical order (`cli`, `mcp`, `catalog`,
 /// `dashboard`, `agent`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(TS))]
 #[serde(try_from = "Vec<Audience>", into = "Vec<Audience>")]
-#[ts(type = "Array<Audience>")]
+#[cfg_attr(feature = "artifacts", ts(type = "Array<Audience>"))]
 pub struct Audiences(Vec<Audience>);
 
 impl Audiences {
@@ -475,6 +495,7 @@ impl From<Audiences> for Vec<Audience> {
     }
 }
 
+#[cfg(feature = "artifacts")]
 impl JsonSchema for Audiences {
     fn inline_schema() -> bool {
         true
@@ -495,7 +516,8 @@ impl JsonSchema for Audiences {
 
 /// Where a tool came from, with its protocol binding (for OpenAPI: method, path and where each
 /// input property goes on the wire).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Source {
@@ -505,19 +527,23 @@ pub struct Source {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional)]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub id: Option<NonBlank>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[ts(optional, type = "{ readonly [key: string]: JsonValue }")]
+    #[cfg_attr(
+        feature = "artifacts",
+        ts(optional, type = "{ readonly [key: string]: JsonValue }")
+    )]
     pub binding: Option<Map<String, Value>>,
 }
 
 /// Execution classification, separate from the advisory hints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Policy {
@@ -526,7 +552,8 @@ pub struct Policy {
 }
 
 /// What kind of work a tool does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum PolicyKind {
@@ -542,7 +569,8 @@ pub enum PolicyKind {
 }
 
 /// The strongest side effect a tool may have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum SideEffectLevel {

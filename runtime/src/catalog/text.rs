@@ -2,13 +2,16 @@
 //! option names, `_meta` keys and schema documents. Each rule lives here once and runs both
 //! when a catalog is deserialized and when a value is constructed in code.
 
+#[cfg(feature = "artifacts")]
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 
+#[cfg(feature = "artifacts")]
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+#[cfg(feature = "artifacts")]
 use ts_rs::TS;
 
 /// Why a scalar value was refused. The message never contains the value itself.
@@ -19,9 +22,10 @@ pub struct InvalidValue(pub(crate) &'static str);
 macro_rules! validated_string {
     ($(#[$doc:meta])* $name:ident, $check:path, $schema:tt) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "artifacts", derive(TS))]
         #[serde(try_from = "String", into = "String")]
-        #[ts(type = "string")]
+        #[cfg_attr(feature = "artifacts", ts(type = "string"))]
         pub struct $name(String);
 
         impl $name {
@@ -71,6 +75,7 @@ macro_rules! validated_string {
             }
         }
 
+        #[cfg(feature = "artifacts")]
         impl JsonSchema for $name {
             fn inline_schema() -> bool {
                 true
@@ -200,9 +205,10 @@ fn check_meta_key(value: &str) -> Result<(), InvalidValue> {
 }
 
 /// A non-empty command path.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(TS))]
 #[serde(try_from = "Vec<CommandSegment>", into = "Vec<CommandSegment>")]
-#[ts(type = "Array<string>")]
+#[cfg_attr(feature = "artifacts", ts(type = "Array<string>"))]
 pub struct CommandPath(Vec<CommandSegment>);
 
 impl CommandPath {
@@ -255,6 +261,7 @@ impl fmt::Display for CommandPath {
     }
 }
 
+#[cfg(feature = "artifacts")]
 impl JsonSchema for CommandPath {
     fn inline_schema() -> bool {
         true
@@ -269,9 +276,10 @@ impl JsonSchema for CommandPath {
 }
 
 /// A JSON Schema (Draft 2020-12) document: an object or a boolean.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(TS))]
 #[serde(try_from = "Value", into = "Value")]
-#[ts(type = "JsonSchema")]
+#[cfg_attr(feature = "artifacts", ts(type = "JsonSchema"))]
 pub struct SchemaDoc(Value);
 
 impl SchemaDoc {
@@ -304,6 +312,7 @@ impl From<SchemaDoc> for Value {
     }
 }
 
+#[cfg(feature = "artifacts")]
 impl JsonSchema for SchemaDoc {
     fn inline_schema() -> bool {
         true
@@ -318,9 +327,10 @@ impl JsonSchema for SchemaDoc {
 
 /// A JSON Schema whose root is an object schema with `"type": "object"`: the shape every
 /// tool input must have.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(TS))]
 #[serde(try_from = "Value", into = "Value")]
-#[ts(type = "ObjectJsonSchema")]
+#[cfg_attr(feature = "artifacts", ts(type = "ObjectJsonSchema"))]
 pub struct ObjectSchema(Value);
 
 impl ObjectSchema {
@@ -358,6 +368,7 @@ impl From<ObjectSchema> for Value {
     }
 }
 
+#[cfg(feature = "artifacts")]
 impl JsonSchema for ObjectSchema {
     fn inline_schema() -> bool {
         true

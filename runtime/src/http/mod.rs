@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 use crate::RuntimeCategory;
 use crate::binding::{Binding, Encoding, ParamIn};
+#[cfg(feature = "registry")]
 use crate::registry::Thrown;
 
 /// What replaces a credential echoed in a reply.
@@ -117,6 +118,7 @@ impl<E> Error<E> {
     }
 }
 
+#[cfg(feature = "registry")]
 impl<E: Serialize> Error<E> {
     /// The thrown value a tool handler reports: declared errors as data, the rest by category.
     pub fn into_thrown(self) -> Thrown {
@@ -164,7 +166,7 @@ impl ClientBuilder {
         Self {
             base_url: base_url.into(),
             timeout: Duration::from_secs(30),
-            user_agent: concat!("harness-runtime/", env!("CARGO_PKG_VERSION")).to_string(),
+            user_agent: concat!("harness-gen-runtime/", env!("CARGO_PKG_VERSION")).to_string(),
             max_retries: 2,
             max_response_bytes: 16 * 1024 * 1024,
             schemes: BTreeMap::new(),
@@ -354,6 +356,7 @@ impl Reply {
     }
 }
 
+#[cfg(feature = "registry")]
 /// The handler of one generated tool: deserializes the validated input into `I`, calls the
 /// client through `call`, and serializes the output; a declared error response becomes the
 /// thrown value, anything else a runtime fault by category ([`Error::into_thrown`]).

@@ -2,7 +2,7 @@
 //! The `petstore` command-line program: every CLI tool of the registry as a subcommand.
 #[rustfmt::skip]
 fn main() -> std::process::ExitCode {
-    harness_runtime::cli::main(
+    harness_gen_runtime::cli::main(
         env!("CARGO_BIN_NAME"),
         env!("CARGO_PKG_VERSION"),
         &|base_url| {

@@ -2,7 +2,7 @@
 //! The `train-travel-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP.
 #[rustfmt::skip]
 fn main() -> std::process::ExitCode {
-    harness_runtime::mcp::main(
+    harness_gen_runtime::mcp::main(
         env!("CARGO_BIN_NAME"),
         env!("CARGO_PKG_VERSION"),
         &|base_url| {

@@ -1,12 +1,8 @@
 //! The harn-tools/2.0 catalog format: closed records validated while deserializing, with
 //! located errors.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::{Catalog, ErrorCode};
+use crate::common::*;
+use harness_gen_runtime::{Catalog, ErrorCode};
 use serde_json::{Value, json};
 
 /// A catalog that uses every record of the format.

@@ -1,11 +1,7 @@
 //! Publish-time rules for the CLI tree, among CLI-audience tools only.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::{Catalog, ErrorCode};
+use crate::common::*;
+use harness_gen_runtime::{Catalog, ErrorCode};
 use serde_json::{Value, json};
 
 fn at(name: &str, command: &[&str]) -> Value {

@@ -1,11 +1,7 @@
 //! The prepared registry: validators compile lazily and at most once; projections share them.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::Audience;
+use crate::common::*;
+use harness_gen_runtime::Audience;
 use serde_json::json;
 
 fn many(n: usize) -> Vec<serde_json::Value> {

@@ -3,12 +3,10 @@
 //! instances the original (validated in place, inside its document) accepts. Instances are the
 //! documents' own examples plus instances generated from each schema, valid and invalid.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+use crate::corpus;
 
-mod corpus;
-
-use harness_runtime::ErrorCode;
-use harness_runtime::schema::standalone;
+use harness_gen_runtime::ErrorCode;
+use harness_gen_runtime::schema::standalone;
 use serde_json::{Map, Value, json};
 
 /// Instances generated per schema are capped to keep the suite fast.
@@ -61,9 +59,9 @@ fn check_document(path: &str, doc: &Value) -> Tally {
     let lookup = |name: &str| schemas.get(name);
     for (name, schema) in schemas {
         let at = format!("{path} components.schemas.{name}");
-        let escaped = harness_runtime::schema::escape(name);
+        let escaped = harness_gen_runtime::schema::escape(name);
         let original_doc = json!({
-            "$ref": format!("#/components/schemas/{}", harness_runtime::schema::percent_encode_fragment(&escaped)),
+            "$ref": format!("#/components/schemas/{}", harness_gen_runtime::schema::percent_encode_fragment(&escaped)),
             "components": components,
         });
         let Ok(original) = jsonschema::draft202012::options().build(&original_doc) else {
@@ -109,7 +107,7 @@ fn check_document(path: &str, doc: &Value) -> Tally {
 
 /// A standalone schema references nothing outside itself.
 fn assert_standalone(schema: &Value, at: &str) {
-    harness_runtime::schema::visit(schema, &mut |pointer, map| {
+    harness_gen_runtime::schema::visit(schema, &mut |pointer, map| {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             assert!(
                 reference == "#" || reference.starts_with("#/"),
@@ -119,9 +117,9 @@ fn assert_standalone(schema: &Value, at: &str) {
                 !reference.starts_with("#/components/"),
                 "{at}#{pointer}: {reference}"
             );
-            let decoded = harness_runtime::schema::percent_decode(&reference[1..]);
+            let decoded = harness_gen_runtime::schema::percent_decode(&reference[1..]);
             assert!(
-                harness_runtime::schema::resolve(schema, &decoded).is_some(),
+                harness_gen_runtime::schema::resolve(schema, &decoded).is_some(),
                 "{at}#{pointer}: {reference} does not resolve"
             );
         }
@@ -218,8 +216,9 @@ impl Sampler<'_> {
                 break;
             };
             let (name, rest) = name.split_once('/').map_or((name, ""), |(n, r)| (n, r));
-            let name =
-                harness_runtime::schema::unescape(&harness_runtime::schema::percent_decode(name));
+            let name = harness_gen_runtime::schema::unescape(
+                &harness_gen_runtime::schema::percent_decode(name),
+            );
             let Some(target) = self.schemas.get(&name) else {
                 break;
             };
@@ -228,9 +227,9 @@ impl Sampler<'_> {
             } else {
                 format!("/{rest}")
             };
-            match harness_runtime::schema::resolve(
+            match harness_gen_runtime::schema::resolve(
                 target,
-                &harness_runtime::schema::percent_decode(&rest),
+                &harness_gen_runtime::schema::percent_decode(&rest),
             ) {
                 Some(next) => current = next,
                 None => break,

@@ -1,13 +1,9 @@
 //! The one invocation path and its error classification, rendered by the CLI envelope and the
 //! MCP result.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::render::{McpFailure, cli_exit_code, cli_failure_envelope, mcp_failure};
-use harness_runtime::{Audience, Phase, RuntimeCategory, ToolError};
+use crate::common::*;
+use harness_gen_runtime::render::{McpFailure, cli_exit_code, cli_failure_envelope, mcp_failure};
+use harness_gen_runtime::{Audience, Phase, RuntimeCategory, ToolError};
 use serde_json::{Value, json};
 
 const SECRET: &str = "tok_live_do_not_print_9f8e7d";
@@ -238,12 +234,12 @@ fn validators_resolve_component_references() {
         json!({"outputSchema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}}),
     )]);
     doc["components"] = json!({"schemas": {"Pet": {"type": "object", "required": ["id"]}}});
-    let catalog = harness_runtime::Catalog::from_value(doc).unwrap();
-    let registry = harness_runtime::ToolRegistry::publish(
+    let catalog = harness_gen_runtime::Catalog::from_value(doc).unwrap();
+    let registry = harness_gen_runtime::ToolRegistry::publish(
         catalog,
         [(
             "pets".to_string(),
-            harness_runtime::Handler::new(|_| async { Ok(json!([{"name": "no id"}])) }),
+            harness_gen_runtime::Handler::new(|_| async { Ok(json!([{"name": "no id"}])) }),
         )]
         .into(),
     )
@@ -257,22 +253,22 @@ fn validators_resolve_component_references() {
 
 #[test]
 fn every_tool_needs_exactly_one_handler() {
-    let catalog = harness_runtime::Catalog::from_value(catalog(vec![entry("a")])).unwrap();
-    let errors = harness_runtime::ToolRegistry::publish(
+    let catalog = harness_gen_runtime::Catalog::from_value(catalog(vec![entry("a")])).unwrap();
+    let errors = harness_gen_runtime::ToolRegistry::publish(
         catalog,
         [(
             "b".to_string(),
-            harness_runtime::Handler::new(|v| async { Ok(v) }),
+            harness_gen_runtime::Handler::new(|v| async { Ok(v) }),
         )]
         .into(),
     )
     .unwrap_err();
     assert!(
-        errors.has(harness_runtime::ErrorCode::MissingHandler, "tools[0]"),
+        errors.has(harness_gen_runtime::ErrorCode::MissingHandler, "tools[0]"),
         "{errors}"
     );
     assert!(
-        errors.has(harness_runtime::ErrorCode::MissingHandler, "handlers"),
+        errors.has(harness_gen_runtime::ErrorCode::MissingHandler, "handlers"),
         "{errors}"
     );
 }

@@ -1,8 +1,6 @@
 //! The HTTP client against a real server on loopback: wire encoding, credentials, reply
 //! classification, retries, timeouts and bounds.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -12,8 +10,8 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use harness_runtime::binding::Binding;
-use harness_runtime::http::{
+use harness_gen_runtime::binding::Binding;
+use harness_gen_runtime::http::{
     ClientBuilder, Credential, Error, HttpClient, REDACTED, Reply, Scheme, Secret,
 };
 use serde_json::{Value, json};
@@ -339,7 +337,7 @@ async fn a_credential_the_server_echoes_is_redacted_from_every_reply() {
         .scheme(
             "key",
             Scheme::ApiKey {
-                location: harness_runtime::binding::ParamIn::Header,
+                location: harness_gen_runtime::binding::ParamIn::Header,
                 name: "X-Key".into(),
             },
         )

@@ -1,9 +1,7 @@
 //! Property tests: no input makes catalog parsing or the standalone projection panic.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-use harness_runtime::Catalog;
-use harness_runtime::schema::standalone;
+use harness_gen_runtime::Catalog;
+use harness_gen_runtime::schema::standalone;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

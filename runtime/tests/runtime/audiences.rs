@@ -1,13 +1,9 @@
 //! Audiences: a tool outside an audience cannot be found, listed, searched or called through
 //! it, and the agent projection keeps only agent tools with their original handlers.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::render::{McpFailure, cli_failure_envelope, mcp_failure};
-use harness_runtime::{Audience, ToolError, ToolRegistry};
+use crate::common::*;
+use harness_gen_runtime::render::{McpFailure, cli_failure_envelope, mcp_failure};
+use harness_gen_runtime::{Audience, ToolError, ToolRegistry};
 use serde_json::json;
 
 fn tool(name: &str, audiences: &[&str], description: &str, deferred: bool) -> serde_json::Value {
@@ -156,14 +152,14 @@ fn provider_tool_definitions_come_from_the_projection_with_standalone_schemas() 
         ),
     ]);
     doc["components"] = json!({"schemas": {"Filter": {"type": "string"}}});
-    let catalog = harness_runtime::Catalog::from_value(doc).unwrap();
+    let catalog = harness_gen_runtime::Catalog::from_value(doc).unwrap();
     let handlers = catalog
         .tools
         .iter()
         .map(|t| {
             (
                 t.name.to_string(),
-                harness_runtime::Handler::new(|v| async { Ok(v) }),
+                harness_gen_runtime::Handler::new(|v| async { Ok(v) }),
             )
         })
         .collect();
@@ -172,7 +168,7 @@ fn provider_tool_definitions_come_from_the_projection_with_standalone_schemas() 
         .project(Audience::Agent);
     let tools = agent
         .provider_tools(
-            harness_runtime::Provider::Anthropic,
+            harness_gen_runtime::Provider::Anthropic,
             agent.initial_tools(Audience::Agent),
         )
         .unwrap();
@@ -190,7 +186,7 @@ fn provider_tool_definitions_come_from_the_projection_with_standalone_schemas() 
     );
     let openai = agent
         .provider_tools(
-            harness_runtime::Provider::OpenAi,
+            harness_gen_runtime::Provider::OpenAi,
             agent.initial_tools(Audience::Agent),
         )
         .unwrap();

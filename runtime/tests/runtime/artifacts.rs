@@ -1,16 +1,12 @@
 //! The catalog format's published artifacts: generated from the Rust types, checked in, fresh,
 //! and in agreement with what the runtime accepts and produces.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
-use harness_runtime::Catalog;
-use harness_runtime::artifacts::{JSON_SCHEMA_FILE, TYPESCRIPT_FILE, json_schema, typescript};
+use crate::common::*;
+use harness_gen_runtime::Catalog;
+use harness_gen_runtime::artifacts::{JSON_SCHEMA_FILE, TYPESCRIPT_FILE, json_schema, typescript};
 use serde_json::{Value, json};
 
 fn schema_dir() -> PathBuf {

@@ -2,12 +2,8 @@
 //! value types, JSON input merging, output formats, the failure envelope and exit codes,
 //! completions, and audiences.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-mod common;
-
-use common::*;
-use harness_runtime::ToolRegistry;
+use crate::common::*;
+use harness_gen_runtime::ToolRegistry;
 use serde_json::{Value, json};
 
 fn sample() -> ToolRegistry {
@@ -51,7 +47,7 @@ fn sample() -> ToolRegistry {
     doc["cli"] = json!({"commands": [{"command": ["pets"], "title": "Pets", "description": "Manage pets."}]});
     doc["components"] =
         json!({"schemas": {"Kind": {"type": "string", "enum": ["small", "large"]}}});
-    let catalog = harness_runtime::Catalog::from_value(doc).unwrap();
+    let catalog = harness_gen_runtime::Catalog::from_value(doc).unwrap();
     let handlers = [
         ("list_pets", Answer::Echo),
         ("get_pet", Answer::Throw(json!({"kind": "http_404"}))),
@@ -76,7 +72,7 @@ fn cli(args: &[&str]) -> Run {
     let mut argv = vec!["pets-cli".into()];
     argv.extend(args.iter().map(|a| (*a).into()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = harness_runtime::cli::run(
+    let code = harness_gen_runtime::cli::run(
         "pets-cli", "1.2.3", argv, &factory, &mut out, &mut err, false,
     );
     Run {

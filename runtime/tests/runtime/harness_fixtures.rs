@@ -1,11 +1,9 @@
 //! The reference implementation's bundles in `../shared/fixtures/harness/` resolve to its
 //! revisions and preambles byte for byte (pretty) and in canonical JSON.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
 use std::path::{Path, PathBuf};
 
-use harness_runtime::harness::{self, Bundle, canonical::canonical_json};
+use harness_gen_runtime::harness::{self, Bundle, canonical::canonical_json};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/harness")

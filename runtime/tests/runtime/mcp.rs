@@ -2,11 +2,9 @@
 //! schemas, object roots, the error schema in `_meta`) and calls (results and failures).
 //! The generated server is driven by real clients in `tests/tests/petstore_mcp.rs`.
 
-#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
-
-use harness_runtime::catalog::Entry;
-use harness_runtime::mcp::McpServer;
-use harness_runtime::{Handler, ToolRegistry};
+use harness_gen_runtime::catalog::Entry;
+use harness_gen_runtime::mcp::McpServer;
+use harness_gen_runtime::{Handler, ToolRegistry};
 use serde_json::{Value, json};
 
 fn entry(name: &str, audiences: &[&str], output: Value) -> Entry {
@@ -44,7 +42,7 @@ fn server(page_size: usize) -> McpServer {
         .tool(
             with_errors,
             Handler::new(
-                |_| async move { Err(harness_runtime::Thrown::Value(json!({"code": 7}))) },
+                |_| async move { Err(harness_gen_runtime::Thrown::Value(json!({"code": 7}))) },
             ),
         )
         .build()
@@ -65,7 +63,7 @@ fn pages_follow_registry_order_with_opaque_cursors_and_only_mcp_tools() {
     let second = server.page(Some(&cursor)).unwrap();
     assert_eq!(names(&second), ["fails"]);
     assert_eq!(second.next_cursor, None);
-    assert_eq!(first.ttl_ms, Some(harness_runtime::mcp::LIST_TTL_MS));
+    assert_eq!(first.ttl_ms, Some(harness_gen_runtime::mcp::LIST_TTL_MS));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use harness_runtime::{Catalog, ContractErrors, ErrorCode, Handler, Thrown, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, ErrorCode, Handler, Thrown, ToolRegistry};
 use serde_json::{Value, json};
 
 /// A minimal valid entry named `name` at command `[name]`, visible to every audience.
