@@ -96,3 +96,7 @@ printf '%-44s %10s %10s   %s\n' "cli root --help, 1,000 tools (ms)" \
   "$(median_ms "$SYN/target/release/synthetic" --help)" "-" "-"
 printf '%-44s %10s %10s   %s\n' "cli call-free parse error, 1,000 tools (ms)" \
   "$(median_ms "$SYN/target/release/synthetic" group3 get-item30 --id not-a-number)" "-" "-"
+
+echo
+echo "== the weight of a generated SDK for its user (cold builds; minutes)"
+scripts/sdk-weight.sh
