@@ -12,6 +12,12 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--list" ]; then
   exec cargo package -p harness-gen-runtime -p harness-gen -p petstore --allow-dirty --list
 fi
+# Cargo keeps the locally packaged crates in its registry caches under the same version; a stale
+# copy from an earlier run would be verified against instead of the current sources.
+home="${CARGO_HOME:-$HOME/.cargo}"
+for crate in harness-gen-runtime harness-gen petstore; do
+  rm -rf "$home"/registry/src/-*/"$crate"-[0-9]* "$home"/registry/cache/-*/"$crate"-[0-9]*
+done
 # A dirty tree is allowed so the check can run before committing; CI runs it on a clean clone.
 cargo package -p harness-gen-runtime -p harness-gen -p petstore --allow-dirty "$@"
 ls -l target/package/*.crate
