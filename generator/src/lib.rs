@@ -37,11 +37,9 @@
 /// Declares modules that are internal: `pub(crate)`, or `pub` with the `internals` feature,
 /// which exists only for this crate's own tests and fuzz targets and is not a stable API.
 macro_rules! internal_modules {
-    ($($(#[$attr:meta])* $name:ident;)*) => {$(
-        $(#[$attr])*
+    ($($name:ident;)*) => {$(
         #[cfg(feature = "internals")]
         pub mod $name;
-        $(#[$attr])*
         #[cfg(not(feature = "internals"))]
         pub(crate) mod $name;
     )*};
@@ -106,8 +104,7 @@ pub fn generate_crate(
     let name = options.crate_name.clone();
     let (api, catalog) = catalog::from_document(&doc, name.as_deref(), diags);
     if options.crate_name.is_none() {
-        let derived = emit::krate::crate_name(&api.info.title);
-        if let Some(problem) = emit::krate::crate_name_problem(&derived) {
+        if let Some(problem) = emit::krate::crate_name_problem(&options.name(&api)) {
             diags.push(doc.diag(
                 diag::Code::CrateName,
                 diag::Severity::Error,

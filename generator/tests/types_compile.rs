@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,35 +21,17 @@ fn root() -> PathBuf {
 /// Generates a crate per spec into one scratch workspace and `cargo check`s it all with
 /// warnings denied (dependencies shared, nothing resolved afresh).
 fn check_compiles(set: &str, specs: &[PathBuf]) {
-    let dir = root().join("target/harness-typecheck").join(set);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut members = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let name = format!("c{i}");
-        let options = Options {
-            crate_name: Some(name.clone()),
-            runtime_path: Some(root().join("runtime").display().to_string()),
-            command: format!("harness-gen openapi {}", spec.display()),
-            harness: None,
-        };
-        let mut diags = Diagnostics::default();
-        let (krate, _) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
-        assert!(!diags.has_errors(), "{}: {diags}", spec.display());
-        harness_gen::output::write(&dir.join(&name), &krate.files).unwrap();
-        members.push(format!("\"{name}\""));
-    }
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
-            members.join(", ")
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let members: Vec<(String, PathBuf)> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| (format!("c{i}"), spec.clone()))
+        .collect();
+    let dir = scratch_workspace(set, &members, Some(runtime_path()), "", |_| {});
     // The SDK alone (default features), then with the tool registry.
-    let registry: Vec<String> = (0..specs.len()).map(|i| format!("c{i}/registry")).collect();
+    let registry: Vec<String> = members
+        .iter()
+        .map(|(name, _)| format!("{name}/registry"))
+        .collect();
     for features in [String::new(), registry.join(",")] {
         let out = cargo_check(&dir, &features);
         assert!(
@@ -78,54 +61,72 @@ fn cargo_check(dir: &Path, features: &str) -> std::process::Output {
         .unwrap()
 }
 
-/// Generates the pet store into a scratch workspace `set`, lets `edit` change its files, and
-/// returns the workspace directory.
-fn petstore_workspace(
+fn runtime_path() -> String {
+    root().join("runtime").display().to_string()
+}
+
+/// Generates `members` (crate name, document) into the scratch workspace `set`, each crate's
+/// files passed through `edit` first, with `runtime_path` as its runtime path and `extra`
+/// appended to the workspace manifest; copies this workspace's lock file so nothing is
+/// resolved afresh. Returns the workspace directory.
+fn scratch_workspace(
     set: &str,
+    members: &[(String, PathBuf)],
     runtime_path: Option<String>,
-    root_manifest: &str,
-    edit: impl FnOnce(&mut std::collections::BTreeMap<String, String>),
+    extra: &str,
+    mut edit: impl FnMut(&mut BTreeMap<String, String>),
 ) -> PathBuf {
     let dir = root().join("target/harness-typecheck").join(set);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let options = Options {
-        crate_name: Some("petstore".into()),
-        runtime_path,
-        command: "harness-gen openapi specs/petstore.yaml".into(),
-        harness: None,
-    };
-    let mut diags = Diagnostics::default();
-    let (mut krate, _) =
-        harness_gen::generate_crate(&root().join("specs/petstore.yaml"), &options, &mut diags)
-            .unwrap();
-    edit(&mut krate.files);
-    harness_gen::output::write(&dir.join("petstore"), &krate.files).unwrap();
-    std::fs::write(dir.join("Cargo.toml"), root_manifest).unwrap();
+    for (name, spec) in members {
+        let options = Options {
+            crate_name: Some(name.clone()),
+            runtime_path: runtime_path.clone(),
+            command: format!("harness-gen openapi {}", spec.display()),
+            harness: None,
+        };
+        let mut diags = Diagnostics::default();
+        let (mut krate, _) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
+        assert!(!diags.has_errors(), "{}: {diags}", spec.display());
+        edit(&mut krate.files);
+        harness_gen::output::write(&dir.join(name), &krate.files).unwrap();
+    }
+    let names: Vec<String> = members
+        .iter()
+        .map(|(name, _)| format!("{name:?}"))
+        .collect();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n{extra}",
+            names.join(", ")
+        ),
+    )
+    .unwrap();
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     dir
 }
 
+fn petstore() -> Vec<(String, PathBuf)> {
+    vec![("petstore".into(), root().join("specs/petstore.yaml"))]
+}
+
 #[test]
 fn code_generated_for_another_runtime_api_fails_to_compile_saying_what_to_do() {
-    let dir = petstore_workspace(
-        "skew",
-        Some(root().join("runtime").display().to_string()),
-        "[workspace]\nresolver = \"3\"\nmembers = [\"petstore\"]\n",
-        |files| {
-            let lib = files.get_mut("src/lib.rs").unwrap();
-            let current = format!(
-                "require_api!(api = {}, generator = \"{}\")",
-                harness_gen_runtime::API_VERSION,
-                env!("CARGO_PKG_VERSION")
-            );
-            assert!(
-                lib.contains(&current),
-                "lib.rs names the runtime API: {lib}"
-            );
-            *lib = lib.replace(&current, "require_api!(api = 99, generator = \"9.0.0\")");
-        },
-    );
+    let dir = scratch_workspace("skew", &petstore(), Some(runtime_path()), "", |files| {
+        let lib = files.get_mut("src/lib.rs").unwrap();
+        let current = format!(
+            "require_api!(api = {}, generator = \"{}\")",
+            harness_gen_runtime::API_VERSION,
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(
+            lib.contains(&current),
+            "lib.rs names the runtime API: {lib}"
+        );
+        *lib = lib.replace(&current, "require_api!(api = 99, generator = \"9.0.0\")");
+    });
     let out = cargo_check(&dir, "");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a crate for runtime API 99 compiled");
@@ -146,13 +147,12 @@ fn code_generated_for_another_runtime_api_fails_to_compile_saying_what_to_do() {
 fn a_generated_crate_depends_on_our_runtime_by_name_and_resolves_nothing_we_do_not_own() {
     // As published: no path, the runtime by version only. Before the runtime is on the
     // registry, the documented `[patch]` points it at a checkout.
-    let runtime = root().join("runtime").display().to_string();
-    let dir = petstore_workspace(
+    let runtime = runtime_path();
+    let dir = scratch_workspace(
         "published",
+        &petstore(),
         None,
-        &format!(
-            "[workspace]\nresolver = \"3\"\nmembers = [\"petstore\"]\n\n[patch.crates-io]\nharness-gen-runtime = {{ path = {runtime:?} }}\n"
-        ),
+        &format!("\n[patch.crates-io]\nharness-gen-runtime = {{ path = {runtime:?} }}\n"),
         |_| {},
     );
     let manifest = std::fs::read_to_string(dir.join("petstore/Cargo.toml")).unwrap();

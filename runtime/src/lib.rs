@@ -101,19 +101,20 @@ macro_rules! require_api {
             $generator,
             " for runtime API ",
             ::core::stringify!($api),
-            ", but harness-gen-runtime 0.1.0 implements runtime API 1: regenerate the crate with ",
-            "harness-gen 0.1.0 (`harness-gen openapi SPEC --out DIR`, or update the build-dependency ",
-            "of a build.rs), or pin the runtime to the release it was generated ",
-            "for: harness-gen-runtime = \"=",
+            ", but harness-gen-runtime 0.1.0 implements runtime API 1: ",
+            "regenerate the crate with harness-gen 0.1.0 ",
+            "(`harness-gen openapi SPEC --out DIR`, or update the build-dependency of a build.rs), ",
+            "or pin the runtime to the release it was generated for: harness-gen-runtime = \"=",
             $generator,
             "\" (harness-gen and harness-gen-runtime are released with the same version)"
         ));
     };
 }
 
-/// Includes the file a `harness_gen::builder::Builder` wrote into `OUT_DIR` for `name`:
-/// `harness_gen_runtime::include_generated!("petstore");` defines `types`, `client`, `registry`,
-/// `Client`, `registry()` and `CATALOG_JSON` where it is invoked.
+/// Includes the file a `harness_gen::Builder` wrote into `OUT_DIR` for `name`:
+/// `harness_gen_runtime::include_generated!("petstore");` defines `types`, `client` and `Client`
+/// where it is invoked, and `registry`, `registry()` and `CATALOG_JSON` when the builder was
+/// asked for the registry.
 #[macro_export]
 macro_rules! include_generated {
     ($name:literal) => {
@@ -138,7 +139,7 @@ mod tests {
             "update require_api!'s message: {named}"
         );
         let regenerate = format!(
-            "regenerate the crate with \",\n            \"harness-gen {} (",
+            "\"regenerate the crate with harness-gen {} \"",
             env!("CARGO_PKG_VERSION")
         );
         assert!(

@@ -24,6 +24,15 @@ pub struct Options {
     pub harness: Option<harness_gen_runtime::harness::Bundle>,
 }
 
+impl Options {
+    /// The crate's name: the one given, else the document's title as a [`crate_name`].
+    pub(crate) fn name(&self, api: &Api) -> String {
+        self.crate_name
+            .clone()
+            .unwrap_or_else(|| crate_name(&api.info.title))
+    }
+}
+
 /// The crate's files by relative path, and the schemas that fell back to JSON values.
 pub struct Crate {
     /// Files by path relative to the output directory.
@@ -111,8 +120,7 @@ pub fn crate_name_problem(name: &str) -> Option<String> {
             name.len()
         ));
     }
-    let ident = name.replace('-', "_");
-    if syn::parse_str::<syn::Ident>(&ident).is_err() || ident == "self" || ident == "crate" {
+    if crate::names::RUST_KEYWORDS.contains(&name.replace('-', "_").as_str()) {
         return Some(format!("`{name}` is a Rust keyword, which cargo refuses as a crate name"));
     }
     let normalized = name.replace('_', "-").to_ascii_lowercase();
@@ -151,10 +159,7 @@ fn toml_string(text: &str) -> String {
 
 /// Generates every file of the crate.
 pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
-    let name = options
-        .crate_name
-        .clone()
-        .unwrap_or_else(|| crate_name(&api.info.title));
+    let name = options.name(api);
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
     let types = types_file(api);
