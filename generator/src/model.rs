@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use harness_gen_runtime::catalog::{CommandSpec, Entry};
 use serde_json::Value;
 
-pub use harness_gen_runtime::binding::{Encoding, ParamIn};
+use harness_gen_runtime::binding::{Binding, ParamIn};
 
 use crate::load::Loc;
 
@@ -41,106 +41,21 @@ pub struct ApiInfo {
 }
 
 /// One operation and the tool contract derived from it.
-///
-/// `operation_id`, `params`, `body` and `security` are filled but read only by tests today (the
-/// wire binding travels as the catalog entry's `source.binding`); issue 15 makes a typed
-/// binding their one owner.
 #[derive(Debug)]
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub struct Operation {
     /// Where it is in the document.
     pub loc: Loc,
-    /// `operationId`, if any.
-    pub operation_id: Option<String>,
-    /// Lowercase HTTP method.
-    pub method: String,
-    /// Path template.
-    pub path: String,
     /// Whether it is published as a tool (`x-harn.expose`).
     pub expose: bool,
+    /// How a call travels: the one record the client embeds and the catalog carries (the entry's
+    /// `source.binding` is a copy of it).
+    pub binding: Binding,
     /// The tool contract, complete but for the handler.
     pub entry: Entry,
-    /// Parameters, in input-schema order.
-    pub params: Vec<Param>,
-    /// The request body.
-    pub body: Option<Body>,
-    /// The success output.
-    pub output: Output,
-    /// Declared error responses with JSON bodies.
-    pub errors: Vec<ErrorVariant>,
-    /// Security alternatives (OR) of scheme names (AND); an empty alternative is anonymous.
-    pub security: Vec<Vec<String>>,
-}
-
-/// One parameter.
-#[derive(Debug)]
-pub struct Param {
-    /// Input property name.
-    pub property: String,
-    /// Name on the wire.
-    pub wire_name: String,
-    /// Location.
-    pub location: ParamIn,
-    /// Serialization style (defaults applied).
-    pub style: String,
-    /// Explode (defaults applied).
-    pub explode: bool,
-    /// Required (path parameters always).
-    pub required: bool,
-    /// Reserved characters allowed unencoded (query only).
-    pub allow_reserved: bool,
-    /// Media type when the parameter uses `content` instead of `schema`.
-    pub content_type: Option<String>,
-    /// Normalized schema.
-    pub schema: Value,
-}
-
-/// The request body.
-#[derive(Debug)]
-pub struct Body {
-    /// Input property name (`body` unless it collided).
-    pub property: String,
-    /// The chosen media type.
-    pub content_type: String,
-    /// Its encoding.
-    pub encoding: Encoding,
-    /// Whether the body is required.
-    pub required: bool,
-    /// Normalized schema of the chosen media type.
-    pub schema: Value,
-    /// The other media types the operation accepts.
-    pub alternatives: Vec<String>,
-}
-
-/// The success output.
-#[derive(Debug)]
-pub enum Output {
-    /// No success response has content.
-    None,
-    /// A response body of the given status and media type.
-    Body {
-        /// Status key (`200`, `2XX`).
-        status: String,
-        /// Media type.
-        content_type: String,
-        /// Encoding (JSON, text or bytes).
-        encoding: Encoding,
-        /// Normalized schema (for text and bytes: a string schema).
-        schema: Value,
-    },
-}
-
-/// A declared error response with a JSON body.
-#[derive(Debug)]
-pub struct ErrorVariant {
-    /// `http_<key>`.
-    pub kind: String,
-    /// The response key: `404`, `4XX` or `default`.
-    pub status: String,
-    /// Media type.
-    pub content_type: String,
-    /// Normalized body schema.
-    pub schema: Value,
+    /// Normalized schema of the success body (`binding.response`), if there is one.
+    pub output: Option<Value>,
+    /// Normalized body schema of each declared error, parallel to `binding.errors`.
+    pub error_bodies: Vec<Value>,
 }
 
 /// A security scheme, reduced to how credentials are sent.
@@ -152,8 +67,8 @@ pub enum SecurityScheme {
     Basic,
     /// An API key in a header, query parameter or cookie.
     ApiKey {
-        /// `header`, `query` or `cookie`.
-        location: String,
+        /// Header, query parameter or cookie.
+        location: ParamIn,
         /// Its name.
         name: String,
     },

@@ -8,6 +8,7 @@ use harness_gen_runtime::catalog::{
     Annotations, ArgumentSpec, Audience, CliTree, CommandSegment, Execution, Icon, MetaKey,
     NonBlank,
 };
+use harness_gen_runtime::binding::Method;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -174,20 +175,20 @@ pub struct MethodHints {
 }
 
 impl MethodHints {
-    /// The hints `method` (lowercase) implies.
-    pub fn of(method: &str) -> Self {
+    /// The hints `method` implies.
+    pub fn of(method: Method) -> Self {
         match method {
-            "get" | "head" | "options" | "trace" => Self {
+            Method::Get | Method::Head | Method::Options | Method::Trace => Self {
                 read_only: Some(true),
                 destructive: Some(false),
                 idempotent: Some(true),
             },
-            "put" => Self {
+            Method::Put => Self {
                 read_only: None,
                 destructive: None,
                 idempotent: Some(true),
             },
-            "delete" => Self {
+            Method::Delete => Self {
                 read_only: Some(false),
                 destructive: Some(true),
                 idempotent: Some(true),
@@ -252,7 +253,7 @@ mod tests {
 
     #[test]
     fn get_cannot_be_declared_writable() {
-        let hints = MethodHints::of("get");
+        let hints = MethodHints::of(Method::Get);
         let given = Annotations {
             read_only_hint: Some(false),
             ..Default::default()
@@ -262,7 +263,7 @@ mod tests {
 
     #[test]
     fn post_may_be_refined_to_read_only() {
-        let hints = MethodHints::of("post");
+        let hints = MethodHints::of(Method::Post);
         let given = Annotations {
             read_only_hint: Some(true),
             idempotent_hint: Some(true),

@@ -167,7 +167,149 @@ export type BooleanStyle = "value" | "set_true" | "set_false";
 
 export type ValueHint = "file" | "directory" | "path" | "url" | "email" | "username" | "hostname" | "command" | "other";
 
-export type Source = { kind: NonBlank, id?: NonBlank, binding?: { readonly [key: string]: JsonValue }, };
+export type Source = { 
+/**
+ * The kind of source: `openapi` for an operation of an OpenAPI description; other kinds are
+ * open to other producers.
+ */
+kind: NonBlank, 
+/**
+ * The source's own identifier of the tool (for OpenAPI: the `operationId`).
+ */
+id?: NonBlank, 
+/**
+ * How a call travels. For `kind: "openapi"` it is the operation's `Binding` (checked when the
+ * catalog is read); for other kinds an object the format does not interpret.
+ */
+binding?: SourceBinding, };
+
+export type SourceBinding = Binding | { readonly [key: string]: JsonValue };
+
+export type Binding = { 
+/**
+ * The HTTP method.
+ */
+method: Method, 
+/**
+ * The path template, relative to the server URL, e.g. `/pets/{petId}`.
+ */
+path: string, 
+/**
+ * Where each input property that is a parameter travels, in input-schema order.
+ */
+parameters?: Array<ParamBinding>, 
+/**
+ * The request body, when the operation takes one.
+ */
+body?: BodyBinding, 
+/**
+ * The success response whose body is the tool's output; absent when no success response
+ * has content (the output is then `null`).
+ */
+response?: ResponseBinding, 
+/**
+ * Declared error responses with JSON bodies, most specific status first: each is one
+ * variant of the tool's error schema.
+ */
+errors?: Array<ErrorBinding>, 
+/**
+ * Security alternatives: the call is authorized by the first alternative whose schemes all
+ * have credentials; an alternative lists scheme names that apply together, and an empty
+ * alternative means the call may go anonymously.
+ */
+security: Array<Array<string>>, };
+
+export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "QUERY";
+
+export type ParamBinding = { 
+/**
+ * The input property whose value it carries.
+ */
+property: string, 
+/**
+ * Where it goes.
+ */
+in: ParamIn, 
+/**
+ * Its name on the wire (path variable, query key, header or cookie name).
+ */
+name: string, 
+/**
+ * How its value is serialized (the document's, or the location's default).
+ */
+style: Style, 
+/**
+ * Whether arrays and objects spread into one pair per item (the document's, or `true`
+ * exactly for `form`).
+ */
+explode: boolean, 
+/**
+ * Whether the call must carry it (path parameters always).
+ */
+required: boolean, 
+/**
+ * Whether RFC 3986 reserved characters go unencoded (query only).
+ */
+allowReserved?: boolean, 
+/**
+ * For a parameter declared with `content` instead of `schema`: the media type its value is
+ * serialized as (JSON media types send the value as JSON text).
+ */
+contentType?: string, };
+
+export type ParamIn = "path" | "query" | "header" | "cookie";
+
+export type Style = "simple" | "form" | "label" | "matrix" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+
+export type BodyBinding = { 
+/**
+ * The input property holding it (`body` unless a parameter took that name).
+ */
+property: string, 
+/**
+ * The media type sent, chosen among those the operation accepts.
+ */
+contentType: string, 
+/**
+ * How the value is encoded for that media type.
+ */
+encoding: Encoding, 
+/**
+ * Whether the call must carry it.
+ */
+required: boolean, 
+/**
+ * The other media types the operation accepts, for documentation.
+ */
+alternatives?: Array<string>, };
+
+export type Encoding = "json" | "form" | "multipart" | "text" | "bytes";
+
+export type ResponseBinding = { 
+/**
+ * The response's key in the document.
+ */
+status: StatusKey, 
+/**
+ * The media type asked for (`Accept`).
+ */
+contentType: string, 
+/**
+ * How the body is read: JSON is parsed, text kept as a string, anything else base64.
+ */
+encoding: Encoding, };
+
+export type ErrorBinding = { 
+/**
+ * The response's key in the document; the error variant's `kind` is `http_<key>`.
+ */
+status: StatusKey, 
+/**
+ * The JSON media type its body is read as.
+ */
+contentType: string, };
+
+export type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | "default";
 
 export type Policy = { kind: PolicyKind, side_effect_level: SideEffectLevel, };
 

@@ -9,6 +9,7 @@ use schemars::transform::RecursiveTransform;
 use serde_json::Value;
 use ts_rs::{Config, TS};
 
+use crate::binding::*;
 use crate::catalog::*;
 
 /// File name of the JSON Schema artifact.
@@ -92,6 +93,17 @@ pub fn typescript() -> String {
         BooleanStyle::decl(&cfg),
         ValueHint::decl(&cfg),
         Source::decl(&cfg),
+        SourceBinding::decl(&cfg),
+        Binding::decl(&cfg),
+        Method::decl(&cfg),
+        ParamBinding::decl(&cfg),
+        ParamIn::decl(&cfg),
+        Style::decl(&cfg),
+        BodyBinding::decl(&cfg),
+        Encoding::decl(&cfg),
+        ResponseBinding::decl(&cfg),
+        ErrorBinding::decl(&cfg),
+        StatusKey::decl(&cfg),
         Policy::decl(&cfg),
         PolicyKind::decl(&cfg),
         SideEffectLevel::decl(&cfg),

@@ -1,47 +1,213 @@
-//! The OpenAPI protocol binding recorded in a tool's `source.binding`: where each input property
-//! goes on the wire, which media types travel, which responses are success and which are
-//! declared errors, and the security alternatives. The generator writes it; the HTTP client, the
-//! CLI and the docs read it, so none of them re-derives it from the document.
+//! The OpenAPI protocol binding of one operation: where each input property goes on the wire,
+//! which media types travel, which responses are success and which are declared errors, and the
+//! security alternatives. The generator derives it once from the document; the catalog carries it
+//! as a tool's `source.binding` (described by the format's JSON Schema), and each generated client
+//! method embeds it as a `static` built from these types, so a generator and a runtime that
+//! disagree on its shape fail to compile instead of failing at run time.
+//!
+//! Text and lists are `Cow<'static, …>`: borrowed in generated statics, owned when read from a
+//! catalog. A generated method holds its binding like this:
+//!
+//! ```
+//! use harness_gen_runtime::binding as wire;
+//!
+//! static BINDING: wire::Binding = wire::Binding {
+//!     method: wire::Method::Get,
+//!     path: wire::Text::Borrowed("/pets/{petId}"),
+//!     parameters: wire::List::Borrowed(&[wire::ParamBinding {
+//!         property: wire::Text::Borrowed("pet_id"),
+//!         location: wire::ParamIn::Path,
+//!         name: wire::Text::Borrowed("petId"),
+//!         style: wire::Style::Simple,
+//!         explode: false,
+//!         required: true,
+//!         allow_reserved: false,
+//!         content_type: None,
+//!     }]),
+//!     body: None,
+//!     response: Some(wire::ResponseBinding {
+//!         status: wire::StatusKey::Code(200),
+//!         content_type: wire::Text::Borrowed("application/json"),
+//!         encoding: wire::Encoding::Json,
+//!     }),
+//!     errors: wire::List::Borrowed(&[]),
+//!     security: wire::List::Borrowed(&[]),
+//! };
+//! assert_eq!(BINDING.method.as_str(), "GET");
+//! ```
+//!
+//! Code written for another shape of the record does not compile (here: a method as text, as
+//! the bindings of earlier releases carried it):
+//!
+//! ```compile_fail
+//! use harness_gen_runtime::binding as wire;
+//!
+//! static BINDING: wire::Binding = wire::Binding {
+//!     method: "GET",
+//!     path: wire::Text::Borrowed("/pets"),
+//!     parameters: wire::List::Borrowed(&[]),
+//!     body: None,
+//!     response: None,
+//!     errors: wire::List::Borrowed(&[]),
+//!     security: wire::List::Borrowed(&[]),
+//! };
+//! ```
+//!
+//! and neither does code that misses a field the runtime has:
+//!
+//! ```compile_fail
+//! use harness_gen_runtime::binding as wire;
+//!
+//! static BINDING: wire::Binding = wire::Binding {
+//!     method: wire::Method::Get,
+//!     path: wire::Text::Borrowed("/pets"),
+//!     parameters: wire::List::Borrowed(&[]),
+//!     body: None,
+//!     response: None,
+//!     errors: wire::List::Borrowed(&[]),
+//! };
+//! ```
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Text in a binding: borrowed in generated code, owned when parsed.
+pub type Text = Cow<'static, str>;
+/// A list in a binding: borrowed in generated code, owned when parsed.
+pub type List<T> = Cow<'static, [T]>;
 
 /// One operation's binding.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Binding {
-    /// Uppercase HTTP method.
-    pub method: String,
-    /// Path template, e.g. `/pets/{petId}`.
-    pub path: String,
-    /// Parameters, in input-schema order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub parameters: Vec<ParamBinding>,
-    /// The request body.
+    /// The HTTP method.
+    pub method: Method,
+    /// The path template, relative to the server URL, e.g. `/pets/{petId}`.
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub path: Text,
+    /// Where each input property that is a parameter travels, in input-schema order.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<ParamBinding>>"))]
+    pub parameters: List<ParamBinding>,
+    /// The request body, when the operation takes one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub body: Option<BodyBinding>,
-    /// The success response that carries the output.
+    /// The success response whose body is the tool's output; absent when no success response
+    /// has content (the output is then `null`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
     pub response: Option<ResponseBinding>,
-    /// Declared error responses with JSON bodies, most specific first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<ErrorBinding>,
-    /// Security alternatives (OR) of scheme names (AND); `[]` is anonymous.
+    /// Declared error responses with JSON bodies, most specific status first: each is one
+    /// variant of the tool's error schema.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<ErrorBinding>>"))]
+    pub errors: List<ErrorBinding>,
+    /// Security alternatives: the call is authorized by the first alternative whose schemes all
+    /// have credentials; an alternative lists scheme names that apply together, and an empty
+    /// alternative means the call may go anonymously.
     #[serde(default)]
-    pub security: Vec<Vec<String>>,
+    #[cfg_attr(feature = "artifacts", ts(as = "Vec<Vec<String>>"))]
+    pub security: List<List<Text>>,
+}
+
+/// An HTTP method an OpenAPI operation can use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "UPPERCASE")]
+#[allow(missing_docs)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Options,
+    Head,
+    Patch,
+    Trace,
+    /// OpenAPI 3.2's safe method with a body.
+    Query,
+}
+
+impl Method {
+    /// Every method, in the order OpenAPI lists them in a path item.
+    pub const ALL: [Method; 9] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+        Method::Query,
+    ];
+
+    /// The method as it is sent: `GET`, `POST`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+            Method::Query => "QUERY",
+        }
+    }
+
+    /// The key of an OpenAPI path item that holds an operation of this method: `get`, `post`, …
+    pub fn path_item_key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Options => "options",
+            Method::Head => "head",
+            Method::Patch => "patch",
+            Method::Trace => "trace",
+            Method::Query => "query",
+        }
+    }
+
+    /// Whether the method is safe (RFC 9110: no intended side effect).
+    pub fn is_safe(self) -> bool {
+        matches!(
+            self,
+            Method::Get | Method::Head | Method::Options | Method::Trace | Method::Query
+        )
+    }
+
+    /// Whether the method is idempotent (RFC 9110), so a failed attempt may be repeated.
+    pub fn is_idempotent(self) -> bool {
+        self.is_safe() || matches!(self, Method::Put | Method::Delete)
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Where a parameter goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ParamIn {
-    /// In the path template.
+    /// A `{name}` variable of the path template.
     Path,
-    /// In the query string.
+    /// The query string.
     Query,
     /// A request header.
     Header,
-    /// A cookie.
+    /// The `Cookie` header.
     Cookie,
 }
 
@@ -55,40 +221,123 @@ impl ParamIn {
             ParamIn::Cookie => "cookie",
         }
     }
+
+    /// The style OpenAPI assumes when a parameter at this location names none.
+    pub fn default_style(self) -> Style {
+        match self {
+            ParamIn::Query | ParamIn::Cookie => Style::Form,
+            ParamIn::Path | ParamIn::Header => Style::Simple,
+        }
+    }
+}
+
+/// How a parameter's value is serialized (OpenAPI `style`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum Style {
+    /// Comma-separated values (path and header default).
+    Simple,
+    /// `name=value` pairs (query and cookie default).
+    Form,
+    /// `.`-prefixed path values.
+    Label,
+    /// `;name=`-prefixed path values.
+    Matrix,
+    /// Array items joined by `%20` in the query.
+    SpaceDelimited,
+    /// Array items joined by `|` in the query.
+    PipeDelimited,
+    /// Object properties as `name[key]=value` in the query.
+    DeepObject,
+}
+
+impl Style {
+    /// Every style.
+    pub const ALL: [Style; 7] = [
+        Style::Simple,
+        Style::Form,
+        Style::Label,
+        Style::Matrix,
+        Style::SpaceDelimited,
+        Style::PipeDelimited,
+        Style::DeepObject,
+    ];
+
+    /// The OpenAPI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::Simple => "simple",
+            Style::Form => "form",
+            Style::Label => "label",
+            Style::Matrix => "matrix",
+            Style::SpaceDelimited => "spaceDelimited",
+            Style::PipeDelimited => "pipeDelimited",
+            Style::DeepObject => "deepObject",
+        }
+    }
+
+    /// The style an OpenAPI `style` value names.
+    pub fn of(name: &str) -> Option<Style> {
+        Style::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// Whether OpenAPI allows this style at `location`.
+    pub fn allowed_in(self, location: ParamIn) -> bool {
+        match self {
+            Style::Simple => matches!(location, ParamIn::Path | ParamIn::Header),
+            Style::Form => matches!(location, ParamIn::Query | ParamIn::Cookie),
+            Style::Label | Style::Matrix => location == ParamIn::Path,
+            Style::SpaceDelimited | Style::PipeDelimited | Style::DeepObject => {
+                location == ParamIn::Query
+            }
+        }
+    }
 }
 
 /// One parameter.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ParamBinding {
-    /// Input property.
-    pub property: String,
-    /// Location.
+    /// The input property whose value it carries.
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub property: Text,
+    /// Where it goes.
     #[serde(rename = "in")]
     pub location: ParamIn,
-    /// Name on the wire.
-    pub name: String,
-    /// Serialization style (`simple`, `form`, `label`, `matrix`, `spaceDelimited`,
-    /// `pipeDelimited`, `deepObject`).
-    pub style: String,
-    /// Explode.
+    /// Its name on the wire (path variable, query key, header or cookie name).
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub name: Text,
+    /// How its value is serialized (the document's, or the location's default).
+    pub style: Style,
+    /// Whether arrays and objects spread into one pair per item (the document's, or `true`
+    /// exactly for `form`).
     pub explode: bool,
-    /// Required.
+    /// Whether the call must carry it (path parameters always).
     pub required: bool,
-    /// Reserved characters sent unencoded (query only).
+    /// Whether RFC 3986 reserved characters go unencoded (query only).
     #[serde(default, skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<bool>"))]
     pub allow_reserved: bool,
-    /// Media type of a `content` parameter (sent as serialized text).
+    /// For a parameter declared with `content` instead of `schema`: the media type its value is
+    /// serialized as (JSON media types send the value as JSON text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content_type: Option<String>,
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub content_type: Option<Text>,
 }
 
 fn is_false(value: &bool) -> bool {
     !*value
 }
 
+fn is_empty<T: Clone>(list: &List<T>) -> bool {
+    list.is_empty()
+}
+
 /// How a body travels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Encoding {
     /// JSON (`application/json`, `*+json`).
@@ -138,91 +387,193 @@ impl Encoding {
 }
 
 /// The request body.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BodyBinding {
-    /// Input property (`body`).
-    pub property: String,
-    /// The media type sent.
-    pub content_type: String,
-    /// Its encoding.
+    /// The input property holding it (`body` unless a parameter took that name).
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub property: Text,
+    /// The media type sent, chosen among those the operation accepts.
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub content_type: Text,
+    /// How the value is encoded for that media type.
     pub encoding: Encoding,
-    /// Whether it is required.
+    /// Whether the call must carry it.
     pub required: bool,
-    /// Other media types the operation accepts.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub alternatives: Vec<String>,
+    /// The other media types the operation accepts, for documentation.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<String>>"))]
+    pub alternatives: List<Text>,
 }
 
 /// The success response carrying the output.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResponseBinding {
-    /// `200`, `2XX`, …
-    pub status: String,
-    /// Media type.
-    pub content_type: String,
-    /// How the body is read.
+    /// The response's key in the document.
+    pub status: StatusKey,
+    /// The media type asked for (`Accept`).
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub content_type: Text,
+    /// How the body is read: JSON is parsed, text kept as a string, anything else base64.
     pub encoding: Encoding,
 }
 
-/// A declared error response.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// A declared error response with a JSON body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorBinding {
-    /// `http_<status key>`.
-    pub kind: String,
-    /// `404`, `4XX` or `default`.
-    pub status: String,
-    /// Media type.
-    pub content_type: String,
+    /// The response's key in the document; the error variant's `kind` is `http_<key>`.
+    pub status: StatusKey,
+    /// The JSON media type its body is read as.
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub content_type: Text,
 }
 
 impl ErrorBinding {
-    /// How well this declared response matches `status`: 3 exact, 2 range, 1 default, 0 no.
-    pub fn matches(&self, status: u16) -> u8 {
-        let key = self.status.as_str();
+    /// The `kind` of the error variant this response becomes: `http_<status key>`.
+    pub fn kind(&self) -> String {
+        format!("http_{}", self.status)
+    }
+}
+
+/// A response key of an OpenAPI `responses` object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StatusKey {
+    /// One status code, 100 to 599.
+    Code(u16),
+    /// A range of a hundred codes: `Range(4)` is `4XX`; 1 to 5.
+    Range(u8),
+    /// `default`: any status not declared otherwise.
+    Default,
+}
+
+impl StatusKey {
+    /// The key a `responses` object uses: `100`–`599`, `1XX`–`5XX` (the specification's
+    /// uppercase `X`) or `default`.
+    pub fn parse(key: &str) -> Option<StatusKey> {
+        let bytes = key.as_bytes();
         if key == "default" {
-            return 1;
+            return Some(StatusKey::Default);
         }
-        if key.len() == 3 && key.ends_with("XX") {
-            return if key.as_bytes()[0] == b'0' + (status / 100) as u8 {
-                2
-            } else {
-                0
-            };
+        if bytes.len() != 3 || !(b'1'..=b'5').contains(&bytes[0]) {
+            return None;
         }
-        if key.parse::<u16>().is_ok_and(|code| code == status) {
-            3
-        } else {
-            0
+        if &key[1..] == "XX" {
+            return Some(StatusKey::Range(bytes[0] - b'0'));
         }
+        key.parse().ok().map(StatusKey::Code)
+    }
+
+    /// How well `status` matches: 3 exact, 2 range, 1 default, 0 not at all.
+    pub fn matches(self, status: u16) -> u8 {
+        match self {
+            StatusKey::Code(code) if code == status => 3,
+            StatusKey::Range(hundred) if u16::from(hundred) == status / 100 => 2,
+            StatusKey::Default => 1,
+            _ => 0,
+        }
+    }
+
+    /// Whether the key names success (`2xx`).
+    pub fn is_success(self) -> bool {
+        match self {
+            StatusKey::Code(code) => (200..300).contains(&code),
+            StatusKey::Range(hundred) => hundred == 2,
+            StatusKey::Default => false,
+        }
+    }
+
+    /// The statuses the key covers, inclusive.
+    pub fn span(self) -> (u16, u16) {
+        match self {
+            StatusKey::Code(code) => (code, code),
+            StatusKey::Range(hundred) => (u16::from(hundred) * 100, u16::from(hundred) * 100 + 99),
+            StatusKey::Default => (100, 599),
+        }
+    }
+}
+
+impl fmt::Display for StatusKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatusKey::Code(code) => write!(f, "{code}"),
+            StatusKey::Range(hundred) => write!(f, "{hundred}XX"),
+            StatusKey::Default => f.write_str("default"),
+        }
+    }
+}
+
+impl Serialize for StatusKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for StatusKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = Cow::<str>::deserialize(deserializer)?;
+        StatusKey::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`{text}` is not a status key: a code 100-599, a range 1XX-5XX or `default`"
+            ))
+        })
+    }
+}
+
+#[cfg(feature = "artifacts")]
+impl schemars::JsonSchema for StatusKey {
+    fn schema_name() -> Cow<'static, str> {
+        "StatusKey".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A response key of the OpenAPI `responses` object: a status code 100-599, a range 1XX-5XX, or `default`.",
+            "type": "string",
+            "pattern": "^([1-5][0-9][0-9]|[1-5]XX|default)$"
+        })
+    }
+}
+
+#[cfg(feature = "artifacts")]
+impl ts_rs::TS for StatusKey {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn name(_: &ts_rs::Config) -> String {
+        "StatusKey".into()
+    }
+
+    fn decl(_: &ts_rs::Config) -> String {
+        "type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | \"default\";"
+            .into()
+    }
+
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+
+    fn inline(cfg: &ts_rs::Config) -> String {
+        Self::name(cfg)
     }
 }
 
 impl Binding {
-    /// The binding as the JSON object stored in `source.binding`.
-    pub fn to_map(&self) -> Map<String, Value> {
-        match serde_json::to_value(self) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
-        }
-    }
-
     /// The declared error response for `status`, most specific first.
     pub fn error_for(&self, status: u16) -> Option<&ErrorBinding> {
         self.errors
             .iter()
-            .filter(|e| e.matches(status) > 0)
-            .max_by_key(|e| e.matches(status))
+            .filter(|e| e.status.matches(status) > 0)
+            .max_by_key(|e| e.status.matches(status))
     }
 
     /// Whether the method is idempotent (safe to retry).
     pub fn idempotent(&self) -> bool {
-        matches!(
-            self.method.as_str(),
-            "GET" | "HEAD" | "OPTIONS" | "TRACE" | "PUT" | "DELETE"
-        )
+        self.method.is_idempotent()
     }
 }
 
@@ -232,8 +583,7 @@ mod tests {
 
     fn error(status: &str) -> ErrorBinding {
         ErrorBinding {
-            kind: format!("http_{status}"),
-            status: status.to_string(),
+            status: StatusKey::parse(status).unwrap(),
             content_type: "application/json".into(),
         }
     }
@@ -241,17 +591,82 @@ mod tests {
     #[test]
     fn exact_codes_beat_ranges_beat_default() {
         let binding = Binding {
-            method: "GET".into(),
+            method: Method::Get,
             path: "/".into(),
-            parameters: vec![],
+            parameters: List::default(),
             body: None,
             response: None,
-            errors: vec![error("default"), error("4XX"), error("404")],
-            security: vec![],
+            errors: vec![error("default"), error("4XX"), error("404")].into(),
+            security: List::default(),
         };
-        assert_eq!(binding.error_for(404).unwrap().kind, "http_404");
-        assert_eq!(binding.error_for(409).unwrap().kind, "http_4XX");
-        assert_eq!(binding.error_for(500).unwrap().kind, "http_default");
+        assert_eq!(binding.error_for(404).unwrap().kind(), "http_404");
+        assert_eq!(binding.error_for(409).unwrap().kind(), "http_4XX");
+        assert_eq!(binding.error_for(500).unwrap().kind(), "http_default");
+    }
+
+    #[test]
+    fn status_keys_are_codes_ranges_or_default_and_round_trip() {
+        for key in ["100", "200", "404", "599", "2XX", "5XX", "default"] {
+            let parsed = StatusKey::parse(key).unwrap();
+            assert_eq!(parsed.to_string(), key);
+            let json = serde_json::to_value(parsed).unwrap();
+            assert_eq!(serde_json::from_value::<StatusKey>(json).unwrap(), parsed);
+        }
+        for bad in [
+            "600", "099", "2xx", "6XX", "20", "2000", "Default", "", "2X",
+        ] {
+            assert_eq!(StatusKey::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_binding_from_json_refuses_unknown_methods_styles_and_fields() {
+        let good = serde_json::json!({
+            "method": "GET", "path": "/p/{id}",
+            "parameters": [{"property": "id", "in": "path", "name": "id", "style": "label",
+                            "explode": false, "required": true}],
+            "response": {"status": "2XX", "contentType": "application/json", "encoding": "json"},
+            "security": [[]]
+        });
+        let binding: Binding = serde_json::from_value(good.clone()).unwrap();
+        assert_eq!(binding.parameters[0].style, Style::Label);
+        assert_eq!(serde_json::to_value(&binding).unwrap(), good);
+        for (pointer, bad) in [
+            ("/method", serde_json::json!("get")),
+            ("/parameters/0/style", serde_json::json!("comma")),
+            ("/response/status", serde_json::json!("2xx")),
+            ("/parameters/0/extra", serde_json::json!(1)),
+        ] {
+            let mut value = good.clone();
+            match value.pointer_mut(pointer) {
+                Some(slot) => *slot = bad,
+                None => {
+                    value["parameters"][0]["extra"] = bad;
+                }
+            }
+            assert!(
+                serde_json::from_value::<Binding>(value).is_err(),
+                "{pointer}"
+            );
+        }
+    }
+
+    #[test]
+    fn methods_know_safety_and_idempotence() {
+        assert!(Method::Get.is_safe() && Method::Query.is_safe());
+        assert!(Method::Put.is_idempotent() && Method::Delete.is_idempotent());
+        assert!(!Method::Post.is_idempotent() && !Method::Patch.is_idempotent());
+        for method in Method::ALL {
+            assert_eq!(method.path_item_key().to_ascii_uppercase(), method.as_str());
+        }
+    }
+
+    #[test]
+    fn styles_are_allowed_where_openapi_allows_them() {
+        assert!(Style::Matrix.allowed_in(ParamIn::Path));
+        assert!(!Style::DeepObject.allowed_in(ParamIn::Path));
+        assert!(Style::DeepObject.allowed_in(ParamIn::Query));
+        assert_eq!(ParamIn::Cookie.default_style(), Style::Form);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The secrets sweep's bookkeeping (brief, quality: "Secrets stay secret"), shared by the sweep
-//! of the generator's commands (`generator/tests/secrets.rs`, which includes this file) and the
-//! sweep of the generated programs (`tests/tests/secrets.rs`): the credentials every swept
+//! of the generator's commands (`generator/tests/generator/secrets.rs`, which includes this file) and the
+//! sweep of the generated programs (`tests/tests/e2e/secrets.rs`): the credentials every swept
 //! process gets in its environment, and a record of everything the processes printed or wrote,
 //! checked at the end for any of them. Standard library only, so both crates can include it.
 

@@ -8,7 +8,7 @@ pub mod types;
 
 use quote::{format_ident, quote};
 
-use crate::model::{Api, Output};
+use crate::model::Api;
 use types::{Ty, TypeSpace};
 
 /// The header every generated file starts with.
@@ -77,21 +77,22 @@ pub fn types_file(api: &Api) -> Types {
         let input_ty = space.inline(op.entry.input_schema.as_value(), &input_hint, &pointer);
         let input = named(&mut space, input_ty, input_hint, &mut aliases);
         let output = match &op.output {
-            Output::Body { schema, .. } => {
+            Some(schema) => {
                 let hint = format!("{base}Output");
                 let ty = space.inline(schema, &hint, &pointer);
                 named(&mut space, ty, hint, &mut aliases)
             }
-            Output::None => "()".to_string(),
+            None => "()".to_string(),
         };
         let error = space.claim_name(&format!("{base}Error"));
         let mut variants = Vec::new();
         let mut idents = crate::names::Unique::default();
         idents.reserve("UpstreamError");
-        for variant in &op.errors {
-            let ident = idents.claim(&types::type_name(&variant.kind), "");
-            let body = space.inline(&variant.schema, &format!("{error}{ident}Body"), &pointer);
-            variants.push((ident, variant.kind.clone(), body));
+        for (variant, schema) in op.binding.errors.iter().zip(&op.error_bodies) {
+            let kind = variant.kind();
+            let ident = idents.claim(&types::type_name(&kind), "");
+            let body = space.inline(schema, &format!("{error}{ident}Body"), &pointer);
+            variants.push((ident, kind, body));
         }
         errors.push((error.clone(), variants));
         ops.push(OpTypes {

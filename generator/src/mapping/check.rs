@@ -1,6 +1,7 @@
 //! Structural checks against the OpenAPI specification for mistakes a generator can tolerate:
 //! each is a located warning (an error only where the generated code would change).
 
+use harness_gen_runtime::binding::Method;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostics, Severity};
@@ -127,12 +128,12 @@ pub fn structure(doc: &Document, diags: &mut Diagnostics) {
         for (path, item) in paths {
             let item_loc = Loc::main("/paths").at(path);
             let mut lists = vec![(item.get("parameters"), item_loc.at("parameters"))];
-            for method in super::METHODS {
-                if let Some(op) = item.get(*method) {
+            for method in Method::ALL.map(Method::path_item_key) {
+                if let Some(op) = item.get(method) {
                     media_examples(doc, op, &item_loc.at(method), diags);
                 }
                 lists.push((
-                    item.get(*method).and_then(|op| op.get("parameters")),
+                    item.get(method).and_then(|op| op.get("parameters")),
                     item_loc.at(method).at("parameters"),
                 ));
             }

@@ -7,6 +7,7 @@ mod tools;
 
 use std::collections::BTreeMap;
 
+use harness_gen_runtime::binding::ParamIn;
 use serde_json::Value;
 
 use crate::diag::Diagnostics;
@@ -14,11 +15,6 @@ use crate::load::{Document, Loc};
 use crate::model::{Api, ApiInfo, SecurityScheme};
 use crate::schemas::Normalizer;
 use crate::xharn::{self, DocumentExt};
-
-/// HTTP methods a path item may hold, in the order operations are taken.
-pub const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace", "query",
-];
 
 /// What every step of the mapping shares.
 pub struct Cx<'a> {
@@ -131,7 +127,11 @@ fn security_schemes(doc: &Document) -> BTreeMap<String, SecurityScheme> {
             "http" if field("scheme").eq_ignore_ascii_case("bearer") => SecurityScheme::Bearer,
             "oauth2" | "openIdConnect" => SecurityScheme::Bearer,
             "apiKey" => SecurityScheme::ApiKey {
-                location: field("in").to_string(),
+                location: match field("in") {
+                    "query" => ParamIn::Query,
+                    "cookie" => ParamIn::Cookie,
+                    _ => ParamIn::Header,
+                },
                 name: field("name").to_string(),
             },
             other => SecurityScheme::Unsupported(other.to_string()),

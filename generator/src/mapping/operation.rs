@@ -3,23 +3,51 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::{Binding, BodyBinding, ErrorBinding, ParamBinding, ResponseBinding};
+use harness_gen_runtime::binding::{
+    Binding, BodyBinding, Encoding, ErrorBinding, Method, ParamBinding, ParamIn, ResponseBinding,
+    StatusKey, Style,
+};
 use serde_json::{Map, Value, json};
 
 use super::Cx;
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
-use crate::model::{Body, Encoding, ErrorVariant, Output, Param, ParamIn};
 use crate::names::Unique;
 use crate::schemas::Normalizer;
 
-/// What one operation yields before names and CLI paths are settled document-wide.
+/// What one operation yields before names and CLI paths are settled document-wide: each part's
+/// wire binding with the normalized schema of its value.
 pub struct Parts {
     pub params: Vec<Param>,
     pub body: Option<Body>,
-    pub output: Output,
+    pub output: Option<Output>,
     pub errors: Vec<ErrorVariant>,
     pub security: Vec<Vec<String>>,
+}
+
+/// A parameter: where it travels and the schema of its value.
+pub struct Param {
+    pub binding: ParamBinding,
+    pub schema: Value,
+}
+
+/// The request body: how it travels and its schema (of the chosen media type).
+pub struct Body {
+    pub binding: BodyBinding,
+    pub schema: Value,
+}
+
+/// The success response with content: how it is read and its schema (for text and bytes a
+/// string schema).
+pub struct Output {
+    pub binding: ResponseBinding,
+    pub schema: Value,
+}
+
+/// A declared error response with a JSON body, and the body's schema.
+pub struct ErrorVariant {
+    pub binding: ErrorBinding,
+    pub schema: Value,
 }
 
 /// Headers the OpenAPI specification says to ignore as parameters.
@@ -142,7 +170,7 @@ fn parameters(
     for var in template_vars {
         if !out
             .iter()
-            .any(|p| p.location == ParamIn::Path && p.wire_name == var)
+            .any(|p| p.binding.location == ParamIn::Path && p.binding.name == var)
         {
             cx.diags.push(cx.doc.diag(
                 Code::PathParameter,
@@ -152,14 +180,16 @@ fn parameters(
             ));
             let property = unique_property(properties, &var, ParamIn::Path);
             out.push(Param {
-                property,
-                wire_name: var,
-                location: ParamIn::Path,
-                style: "simple".into(),
-                explode: false,
-                required: true,
-                allow_reserved: false,
-                content_type: None,
+                binding: ParamBinding {
+                    property: property.into(),
+                    location: ParamIn::Path,
+                    name: var.into(),
+                    style: Style::Simple,
+                    explode: false,
+                    required: true,
+                    allow_reserved: false,
+                    content_type: None,
+                },
                 schema: json!({"type": "string"}),
             });
         }
@@ -213,19 +243,11 @@ fn parameter(
         ));
         required = true;
     }
-    let default_style = match location {
-        ParamIn::Query | ParamIn::Cookie => "form",
-        ParamIn::Path | ParamIn::Header => "simple",
-    };
-    let style = param
-        .get("style")
-        .and_then(Value::as_str)
-        .unwrap_or(default_style)
-        .to_string();
+    let style = style(cx, param, loc, name, location);
     let explode = param
         .get("explode")
         .and_then(Value::as_bool)
-        .unwrap_or(style == "form");
+        .unwrap_or(style == Style::Form);
     let allow_reserved = param
         .get("allowReserved")
         .and_then(Value::as_bool)
@@ -268,16 +290,49 @@ fn parameter(
         map.insert("description".into(), description.into());
     }
     Param {
-        property,
-        wire_name: name.to_string(),
-        location,
-        style,
-        explode,
-        required,
-        allow_reserved,
-        content_type,
+        binding: ParamBinding {
+            property: property.into(),
+            location,
+            name: name.to_string().into(),
+            style,
+            explode,
+            required,
+            allow_reserved,
+            content_type: content_type.map(Into::into),
+        },
         schema,
     }
+}
+
+/// The parameter's `style`, or its location's default when it names none, an unknown one, or
+/// one OpenAPI does not allow there (each reported).
+fn style(cx: &mut Cx, param: &Value, loc: &Loc, name: &str, location: ParamIn) -> Style {
+    let default = location.default_style();
+    let Some(given) = param.get("style") else {
+        return default;
+    };
+    let why = match given.as_str().map(|text| (text, Style::of(text))) {
+        Some((_, Some(style))) if style.allowed_in(location) => return style,
+        Some((text, Some(_))) => format!("style `{text}` is not allowed in {}", location.as_str()),
+        Some((text, None)) => format!("`{text}` is not a parameter style"),
+        None => "`style` must be a string".to_string(),
+    };
+    cx.diags.push(cx.doc.diag(
+        Code::InvalidField,
+        Severity::Warning,
+        &loc.at("style"),
+        format!(
+            "parameter `{name}`: {why}; it is sent in the default style `{}` (OpenAPI allows {})",
+            default.as_str(),
+            Style::ALL
+                .into_iter()
+                .filter(|s| s.allowed_in(location))
+                .map(|s| format!("`{}`", s.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ));
+    default
 }
 
 /// The `{name}` variables of a path template.
@@ -328,15 +383,17 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
         (_, None) => json!({}),
     };
     Some(Body {
-        property: "body".to_string(),
-        content_type: chosen.clone(),
-        encoding,
-        required: body
-            .get("required")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        binding: BodyBinding {
+            property: "body".into(),
+            content_type: chosen.into(),
+            encoding,
+            required: body
+                .get("required")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            alternatives: media.iter().skip(1).map(|m| (*m).clone().into()).collect(),
+        },
         schema,
-        alternatives: media.iter().skip(1).map(|m| (*m).clone()).collect(),
     })
 }
 
@@ -345,27 +402,18 @@ pub fn bytes_schema() -> Value {
     json!({"type": "string", "contentEncoding": "base64"})
 }
 
-/// Whether a response key is a valid status: `100`–`599`, `1XX`–`5XX` or `default`.
-fn valid_status(key: &str) -> bool {
-    let bytes = key.as_bytes();
-    key == "default"
-        || (bytes.len() == 3
-            && (b'1'..=b'5').contains(&bytes[0])
-            && ((bytes[1].is_ascii_digit() && bytes[2].is_ascii_digit()) || &key[1..] == "XX"))
-}
-
-fn responses(cx: &mut Cx, op: &Value, op_loc: &Loc) -> (Output, Vec<ErrorVariant>) {
+fn responses(cx: &mut Cx, op: &Value, op_loc: &Loc) -> (Option<Output>, Vec<ErrorVariant>) {
     let at = op_loc.at("responses");
     let Some(responses) = op.get("responses").and_then(Value::as_object) else {
-        return (Output::None, Vec::new());
+        return (None, Vec::new());
     };
-    let mut valid: Vec<(&String, &Value, Loc)> = Vec::new();
+    let mut valid: Vec<(StatusKey, &Value, Loc)> = Vec::new();
     for (key, response) in responses {
         let loc = at.at(key);
         if key.starts_with("x-") {
             continue;
         }
-        if !valid_status(key) {
+        let Some(status) = StatusKey::parse(key) else {
             cx.diags.push(cx.doc.diag(
                 Code::InvalidField,
                 Severity::Warning,
@@ -373,25 +421,22 @@ fn responses(cx: &mut Cx, op: &Value, op_loc: &Loc) -> (Output, Vec<ErrorVariant
                 format!("`{key}` is not a status code (100-599), a range (1XX-5XX) or `default`; this response is ignored"),
             ));
             continue;
-        }
+        };
         let Some((response, loc)) = cx.doc.deref(response, &loc, cx.diags) else {
             continue;
         };
-        valid.push((key, response, loc));
+        valid.push((status, response, loc));
     }
+    // Exact codes sort before ranges, ranges before `default`.
+    valid.sort_by_key(|(status, _, _)| *status);
     // Success: the lowest exact 2xx with content, else 2XX.
-    let mut success: Vec<&(&String, &Value, Loc)> = valid
+    let output = valid
         .iter()
-        .filter(|(k, r, _)| k.starts_with('2') && has_content(r))
-        .collect();
-    success.sort_by_key(|(k, _, _)| (k.ends_with("XX"), (*k).clone()));
-    let output = match success.first() {
-        Some((key, response, loc)) => body_output(cx, key, response, loc),
-        None => Output::None,
-    };
+        .find(|(status, response, _)| status.is_success() && has_content(response))
+        .and_then(|(status, response, loc)| body_output(cx, *status, response, loc));
     let mut errors = Vec::new();
-    for (key, response, loc) in &valid {
-        if key.starts_with('2') {
+    for (status, response, loc) in &valid {
+        if status.is_success() {
             continue;
         }
         let Some(content) = response.get("content").and_then(Value::as_object) else {
@@ -410,20 +455,13 @@ fn responses(cx: &mut Cx, op: &Value, op_loc: &Loc) -> (Output, Vec<ErrorVariant
             Normalizer::new(cx.doc, cx.diags).normalize(s, &schema_loc)
         });
         errors.push(ErrorVariant {
-            kind: format!("http_{key}"),
-            status: (*key).clone(),
-            content_type: (*media).clone(),
+            binding: ErrorBinding {
+                status: *status,
+                content_type: (*media).clone().into(),
+            },
             schema,
         });
     }
-    // Exact codes beat ranges beat `default`.
-    errors.sort_by_key(|e| {
-        (
-            e.status == "default",
-            e.status.ends_with("XX"),
-            e.status.clone(),
-        )
-    });
     (output, errors)
 }
 
@@ -434,17 +472,11 @@ fn has_content(response: &Value) -> bool {
         .is_some_and(|c| !c.is_empty())
 }
 
-fn body_output(cx: &mut Cx, key: &str, response: &Value, loc: &Loc) -> Output {
-    let content = response
-        .get("content")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+fn body_output(cx: &mut Cx, status: StatusKey, response: &Value, loc: &Loc) -> Option<Output> {
+    let content = response.get("content").and_then(Value::as_object)?;
     let mut media: Vec<&String> = content.keys().collect();
     media.sort_by_key(|m| preference(m));
-    let Some(chosen) = media.first() else {
-        return Output::None;
-    };
+    let chosen = media.first()?;
     let encoding = match Encoding::of(chosen) {
         Encoding::Form | Encoding::Multipart => Encoding::Bytes,
         other => other,
@@ -457,12 +489,14 @@ fn body_output(cx: &mut Cx, key: &str, response: &Value, loc: &Loc) -> Output {
         Encoding::Text => json!({"type": "string"}),
         _ => bytes_schema(),
     };
-    Output::Body {
-        status: key.to_string(),
-        content_type: (*chosen).clone(),
-        encoding,
+    Some(Output {
+        binding: ResponseBinding {
+            status,
+            content_type: (*chosen).clone().into(),
+            encoding,
+        },
         schema,
-    }
+    })
 }
 
 /// Security requirements: alternatives (OR) of scheme names (AND); `{}` is anonymous.
@@ -501,55 +535,21 @@ pub fn security(cx: &mut Cx, requirements: &Value, loc: &Loc) -> Vec<Vec<String>
     out
 }
 
-/// The operation's wire binding, recorded as the tool's `source.binding`.
-pub fn binding(method: &str, path: &str, parts: &Parts) -> Binding {
+/// The operation's wire binding: the one record the catalog's `source.binding`, the client and
+/// the docs share.
+pub fn binding(method: Method, path: &str, parts: &Parts) -> Binding {
     Binding {
-        method: method.to_ascii_uppercase(),
-        path: path.to_string(),
-        parameters: parts
-            .params
+        method,
+        path: path.to_string().into(),
+        parameters: parts.params.iter().map(|p| p.binding.clone()).collect(),
+        body: parts.body.as_ref().map(|b| b.binding.clone()),
+        response: parts.output.as_ref().map(|o| o.binding.clone()),
+        errors: parts.errors.iter().map(|e| e.binding.clone()).collect(),
+        security: parts
+            .security
             .iter()
-            .map(|p| ParamBinding {
-                property: p.property.clone(),
-                location: p.location,
-                name: p.wire_name.clone(),
-                style: p.style.clone(),
-                explode: p.explode,
-                required: p.required,
-                allow_reserved: p.allow_reserved,
-                content_type: p.content_type.clone(),
-            })
+            .map(|all| all.iter().map(|s| s.clone().into()).collect())
             .collect(),
-        body: parts.body.as_ref().map(|body| BodyBinding {
-            property: body.property.clone(),
-            content_type: body.content_type.clone(),
-            encoding: body.encoding,
-            required: body.required,
-            alternatives: body.alternatives.clone(),
-        }),
-        response: match &parts.output {
-            Output::Body {
-                status,
-                content_type,
-                encoding,
-                ..
-            } => Some(ResponseBinding {
-                status: status.clone(),
-                content_type: content_type.clone(),
-                encoding: *encoding,
-            }),
-            Output::None => None,
-        },
-        errors: parts
-            .errors
-            .iter()
-            .map(|e| ErrorBinding {
-                kind: e.kind.clone(),
-                status: e.status.clone(),
-                content_type: e.content_type.clone(),
-            })
-            .collect(),
-        security: parts.security.clone(),
     }
 }
 
@@ -558,17 +558,13 @@ pub fn error_schema(errors: &[ErrorVariant]) -> Value {
     let mut variants: Vec<Value> = errors
         .iter()
         .map(|e| {
-            let status = match e.status.as_str() {
-                "default" => json!({"type": "integer", "minimum": 100, "maximum": 599}),
-                s if s.ends_with("XX") => {
-                    let hundred = (s.as_bytes()[0] - b'0') as u64 * 100;
-                    json!({"type": "integer", "minimum": hundred, "maximum": hundred + 99})
-                }
-                s => json!({"const": s.parse::<u64>().unwrap_or_default()}),
+            let status = match e.binding.status.span() {
+                (code, last) if code == last => json!({"const": code}),
+                (first, last) => json!({"type": "integer", "minimum": first, "maximum": last}),
             };
             json!({
                 "type": "object",
-                "properties": {"kind": {"const": e.kind}, "status": status, "body": e.schema},
+                "properties": {"kind": {"const": e.binding.kind()}, "status": status, "body": e.schema},
                 "required": ["kind", "status", "body"],
                 "additionalProperties": false
             })
@@ -592,16 +588,18 @@ pub fn error_schema(errors: &[ErrorVariant]) -> Value {
 pub fn input_schema(parts: &Parts) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for p in &parts.params {
-        properties.insert(p.property.clone(), p.schema.clone());
-        if p.required {
-            required.push(Value::from(p.property.clone()));
-        }
-    }
-    if let Some(body) = &parts.body {
-        properties.insert(body.property.clone(), body.schema.clone());
-        if body.required {
-            required.push(Value::from(body.property.clone()));
+    let params = parts.params.iter().map(|p| {
+        let ParamBinding { property, required, .. } = &p.binding;
+        (property, *required, &p.schema)
+    });
+    let body = parts.body.iter().map(|b| {
+        let BodyBinding { property, required, .. } = &b.binding;
+        (property, *required, &b.schema)
+    });
+    for (property, is_required, schema) in params.chain(body) {
+        properties.insert(property.to_string(), schema.clone());
+        if is_required {
+            required.push(Value::from(property.as_ref()));
         }
     }
     let mut schema = json!({"type": "object", "properties": properties});
@@ -620,16 +618,6 @@ mod tests {
     fn path_variables_are_found_once_each() {
         assert_eq!(path_variables("/a/{x}/b/{y}.{x}"), ["x", "y"]);
         assert!(path_variables("/plain").is_empty());
-    }
-
-    #[test]
-    fn status_keys_are_checked() {
-        for ok in ["200", "404", "2XX", "default", "599"] {
-            assert!(valid_status(ok), "{ok}");
-        }
-        for bad in ["600", "2xx", "20", "abc", "099"] {
-            assert!(!valid_status(bad), "{bad}");
-        }
     }
 
     #[test]

@@ -5,16 +5,17 @@ use std::collections::BTreeMap;
 
 use harness_gen_runtime::catalog::{
     ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
-    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, ToolCli,
+    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding, ToolCli,
 };
+use harness_gen_runtime::binding::{Binding, Method};
 use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
-use super::{Cx, METHODS};
+use super::Cx;
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
-use crate::model::{Operation, Output};
+use crate::model::Operation;
 use crate::names::{self, Unique};
 use crate::xharn::{self, DocumentExt, MethodHints, OperationExt};
 
@@ -27,7 +28,7 @@ pub struct Tools {
 struct Draft {
     loc: Loc,
     operation_id: Option<String>,
-    method: String,
+    method: Method,
     path: String,
     ext: OperationExt,
     parts: Parts,
@@ -49,7 +50,8 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
     let mut used_tags = Vec::new();
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
-        let entry = entry(cx, &draft, name, open_world, &mut paths);
+        let binding = operation::binding(draft.method, &draft.path, &draft.parts);
+        let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (
                 &draft.tag,
@@ -66,16 +68,11 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
         }
         operations.push(Operation {
             loc: draft.loc,
-            operation_id: draft.operation_id,
-            method: draft.method,
-            path: draft.path,
             expose: draft.ext.expose.unwrap_or(true),
+            binding,
+            output: draft.parts.output.map(|o| o.schema),
+            error_bodies: draft.parts.errors.into_iter().map(|e| e.schema).collect(),
             entry,
-            params: draft.parts.params,
-            body: draft.parts.body,
-            output: draft.parts.output,
-            errors: draft.parts.errors,
-            security: draft.parts.security,
         });
     }
     Tools {
@@ -97,18 +94,18 @@ fn drafts(cx: &mut Cx) -> Vec<Draft> {
         let Some((item, item_loc)) = cx.doc.deref(raw_item, &item_loc, cx.diags) else {
             continue;
         };
-        for method in METHODS {
-            let Some(op) = item.get(*method).filter(|op| op.is_object()) else {
+        for method in Method::ALL {
+            let Some(op) = item.get(method.path_item_key()).filter(|op| op.is_object()) else {
                 continue;
             };
-            let loc = item_loc.at(method);
+            let loc = item_loc.at(method.path_item_key());
             let operation_id = op
                 .get("operationId")
                 .and_then(Value::as_str)
                 .map(str::to_string);
             let what = match &operation_id {
                 Some(id) => format!("operation `{id}`"),
-                None => format!("operation `{} {path}`", method.to_ascii_uppercase()),
+                None => format!("operation `{method} {path}`"),
             };
             let ext: OperationExt = match op.get("x-harn") {
                 Some(value) => xharn::parse(value, &loc.at("x-harn"), &what, cx.doc, cx.diags)
@@ -125,7 +122,7 @@ fn drafts(cx: &mut Cx) -> Vec<Draft> {
             };
             out.push(Draft {
                 operation_id,
-                method: method.to_string(),
+                method,
                 path: path.clone(),
                 tag: op
                     .get("tags")
@@ -173,7 +170,7 @@ fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
                 &at,
                 format!(
                     "tool name `{name}` is also given to {} {}: give one of them another x-harn.name",
-                    drafts[first].method.to_ascii_uppercase(),
+                    drafts[first].method,
                     drafts[first].path
                 ),
             ));
@@ -189,7 +186,11 @@ fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
         }
         let base = match &draft.operation_id {
             Some(id) => names::tool_name(id),
-            None => names::tool_name(&format!("{}_{}", draft.method, draft.path)),
+            None => names::tool_name(&format!(
+                "{}_{}",
+                draft.method.path_item_key(),
+                draft.path
+            )),
         };
         let name = unique.claim(&base, "_");
         if name != base {
@@ -235,9 +236,10 @@ fn entry(
     name: String,
     open_world: bool,
     paths: &mut CliPaths,
+    binding: &Binding,
 ) -> Entry {
     let ext = &draft.ext;
-    let hints = MethodHints::of(&draft.method);
+    let hints = MethodHints::of(draft.method);
     if let Some(given) = &ext.annotations {
         for field in hints.contradictions(given) {
             cx.diags.push(cx.doc.diag(
@@ -246,7 +248,7 @@ fn entry(
                 &draft.loc.at("x-harn").at("annotations").at(field),
                 format!(
                     "`{field}` contradicts what {} implies: annotations may refine the method's meaning, never reverse it; remove it",
-                    draft.method.to_ascii_uppercase()
+                    draft.method
                 ),
             ));
         }
@@ -266,10 +268,7 @@ fn entry(
         },
         None => Audiences::default(),
     };
-    let safe = matches!(
-        draft.method.as_str(),
-        "get" | "head" | "options" | "trace" | "query"
-    );
+    let safe = draft.method.is_safe();
     let title = ext
         .title
         .clone()
@@ -280,10 +279,11 @@ fn entry(
         .clone()
         .or_else(|| draft.summary.clone())
         .and_then(|d| NonBlank::new(d).ok());
-    let output_schema = match &draft.parts.output {
-        Output::Body { schema, .. } => SchemaDoc::new(schema.clone()).ok(),
-        Output::None => None,
-    };
+    let output_schema = draft
+        .parts
+        .output
+        .as_ref()
+        .and_then(|o| SchemaDoc::new(o.schema.clone()).ok());
     let input = operation::input_schema(&draft.parts);
     let mut cli = ToolCli::at(cli_path(
         cx,
@@ -313,12 +313,12 @@ fn entry(
         namespace: ext.namespace.clone(),
         defer_loading: ext.defer_loading.unwrap_or(false),
         source: Some(Source {
-            kind: non_blank("openapi".to_string(), "openapi"),
+            kind: non_blank(Source::OPENAPI.to_string(), Source::OPENAPI),
             id: draft
                 .operation_id
                 .clone()
                 .and_then(|id| NonBlank::new(id).ok()),
-            binding: Some(operation::binding(&draft.method, &draft.path, &draft.parts).to_map()),
+            binding: Some(SourceBinding::OpenApi(binding.clone())),
         }),
         policy: Some(Policy {
             kind: if safe {
@@ -439,15 +439,15 @@ fn argument_specs(
             .parts
             .params
             .iter()
-            .find(|p| &p.wire_name == key)
-            .map(|p| p.property.clone())
+            .find(|p| p.binding.name == key.as_str())
+            .map(|p| p.binding.property.to_string())
             .or_else(|| {
                 draft
                     .parts
                     .body
                     .as_ref()
                     .filter(|_| key == "body")
-                    .map(|b| b.property.clone())
+                    .map(|b| b.binding.property.to_string())
             });
         match property {
             Some(property) => {

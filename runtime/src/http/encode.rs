@@ -7,7 +7,7 @@ use base64::Engine;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use crate::binding::{Encoding, ParamBinding};
+use crate::binding::{Encoding, ParamBinding, Style};
 
 /// Everything but RFC 3986 unreserved characters is encoded in path values.
 const PATH: &AsciiSet = &NON_ALPHANUMERIC
@@ -80,9 +80,9 @@ pub fn path_value(param: &ParamBinding, value: &Value) -> Result<String, Refused
             param.name
         )));
     }
-    let (prefix, sep) = match param.style.as_str() {
-        "label" => (".".to_string(), if param.explode { "." } else { "," }),
-        "matrix" => (
+    let (prefix, sep) = match param.style {
+        Style::Label => (".".to_string(), if param.explode { "." } else { "," }),
+        Style::Matrix => (
             format!(";{}=", enc(&param.name)),
             if param.explode { ";" } else { "," },
         ),
@@ -127,8 +127,8 @@ pub fn query_pieces(param: &ParamBinding, value: &Value) -> Vec<String> {
     {
         return vec![format!("{name}={}", enc(&value.to_string()))];
     }
-    match (param.style.as_str(), value) {
-        ("deepObject", Value::Object(map)) => pairs(map)
+    match (param.style, value) {
+        (Style::DeepObject, Value::Object(map)) => pairs(map)
             .iter()
             .map(|(k, v)| format!("{name}%5B{}%5D={}", enc(k), enc(v)))
             .collect(),
@@ -146,15 +146,15 @@ pub fn query_pieces(param: &ParamBinding, value: &Value) -> Vec<String> {
         }
         (style, Value::Array(_)) => {
             let values = items(value);
-            if param.explode && style == "form" {
+            if param.explode && style == Style::Form {
                 values
                     .iter()
                     .map(|v| format!("{name}={}", enc(v)))
                     .collect()
             } else {
                 let sep = match style {
-                    "spaceDelimited" => "%20",
-                    "pipeDelimited" => "%7C",
+                    Style::SpaceDelimited => "%20",
+                    Style::PipeDelimited => "%7C",
                     _ => ",",
                 };
                 vec![format!(
@@ -300,12 +300,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn param(name: &str, style: &str, explode: bool) -> ParamBinding {
+    fn param(name: &'static str, style: &str, explode: bool) -> ParamBinding {
         ParamBinding {
             property: name.into(),
             location: crate::binding::ParamIn::Query,
             name: name.into(),
-            style: style.into(),
+            style: Style::of(style).unwrap(),
             explode,
             required: false,
             allow_reserved: false,

@@ -474,12 +474,12 @@ impl HttpClient {
         input: &Value,
     ) -> Result<reqwest::Request, Error<std::convert::Infallible>> {
         let refused = |r: encode::Refused| Error::InvalidRequest(r.0);
-        let mut path = binding.path.clone();
+        let mut path = binding.path.to_string();
         let mut query = Vec::new();
         let mut headers: Vec<(String, String)> = Vec::new();
         let mut cookies = Vec::new();
-        for param in &binding.parameters {
-            let Some(value) = input.get(&param.property) else {
+        for param in binding.parameters.iter() {
+            let Some(value) = input.get(param.property.as_ref()) else {
                 continue;
             };
             match param.location {
@@ -489,7 +489,7 @@ impl HttpClient {
                 }
                 ParamIn::Query => query.extend(encode::query_pieces(param, value)),
                 ParamIn::Header => headers.push((
-                    param.name.clone(),
+                    param.name.to_string(),
                     encode::header_value(param, value).map_err(refused)?,
                 )),
                 ParamIn::Cookie => {
@@ -503,7 +503,7 @@ impl HttpClient {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&query.join("&"));
         }
-        let method = reqwest::Method::from_bytes(binding.method.as_bytes())
+        let method = reqwest::Method::from_bytes(binding.method.as_str().as_bytes())
             .map_err(|_| Error::InvalidRequest("unknown HTTP method".into()))?;
         let mut builder = self.inner.request(method, url);
         for (name, value) in headers {
@@ -513,7 +513,7 @@ impl HttpClient {
             builder = builder.header("Cookie", cookies.join("; "));
         }
         if let Some(body) = &binding.body
-            && let Some(value) = input.get(&body.property)
+            && let Some(value) = input.get(body.property.as_ref())
         {
             let (bytes, content_type) =
                 encode::body(body.encoding, &body.content_type, value, &body.property)
@@ -521,7 +521,7 @@ impl HttpClient {
             builder = builder.header("Content-Type", content_type).body(bytes);
         }
         if let Some(response) = &binding.response {
-            builder = builder.header("Accept", response.content_type.clone());
+            builder = builder.header("Accept", response.content_type.as_ref());
         }
         builder.build().map_err(|_| {
             Error::InvalidRequest(
@@ -539,17 +539,17 @@ impl HttpClient {
         cookies: &mut Vec<String>,
     ) -> Result<(), Error<std::convert::Infallible>> {
         let usable = binding.security.iter().find(|alternative| {
-            alternative
-                .iter()
-                .all(|s| self.credentials.contains_key(s) && self.schemes.contains_key(s))
+            alternative.iter().all(|s| {
+                self.credentials.contains_key(s.as_ref()) && self.schemes.contains_key(s.as_ref())
+            })
         });
         let Some(alternative) = usable else {
             return Ok(());
         };
-        for scheme_name in alternative {
+        for scheme_name in alternative.iter() {
             let (Some(scheme), Some(credential)) = (
-                self.schemes.get(scheme_name),
-                self.credentials.get(scheme_name),
+                self.schemes.get(scheme_name.as_ref()),
+                self.credentials.get(scheme_name.as_ref()),
             ) else {
                 continue;
             };
@@ -571,10 +571,10 @@ impl HttpClient {
                 (Scheme::ApiKey { location, name }, Credential::ApiKey(key)) => {
                     encode::check_header(name, key.expose()).map_err(|_| secret_refused())?;
                     let param = crate::binding::ParamBinding {
-                        property: String::new(),
+                        property: Default::default(),
                         location: *location,
-                        name: name.clone(),
-                        style: "form".into(),
+                        name: name.clone().into(),
+                        style: crate::binding::Style::Form,
                         explode: true,
                         required: true,
                         allow_reserved: false,
@@ -648,7 +648,7 @@ impl HttpClient {
         match binding.error_for(status) {
             Some(declared) => match serde_json::from_slice(&body) {
                 Ok(parsed) => Ok(Reply::Declared {
-                    kind: declared.kind.clone(),
+                    kind: declared.kind(),
                     status,
                     body: parsed,
                 }),

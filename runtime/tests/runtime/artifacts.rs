@@ -68,7 +68,19 @@ fn produced_catalogs() -> Vec<Value> {
                           "hidden": true, "completions": ["10"], "display_order": 2, "help_group": "Paging"}
             }},
             "namespace": "pets", "deferLoading": true,
-            "source": {"kind": "openapi", "id": "listPets", "binding": {"method": "GET", "n": [1, null]}},
+            "source": {"kind": "openapi", "id": "listPets", "binding": {
+                "method": "GET", "path": "/pets/{kind}",
+                "parameters": [
+                    {"property": "kind", "in": "path", "name": "kind", "style": "label", "explode": false, "required": true},
+                    {"property": "limit", "in": "query", "name": "max", "style": "form", "explode": true, "required": false,
+                     "allowReserved": true, "contentType": "application/json"}
+                ],
+                "body": {"property": "body", "contentType": "application/json", "encoding": "json", "required": false,
+                         "alternatives": ["text/plain"]},
+                "response": {"status": "2XX", "contentType": "application/json", "encoding": "json"},
+                "errors": [{"status": "404", "contentType": "application/problem+json"}, {"status": "default", "contentType": "application/json"}],
+                "security": [["token"], []]
+            }},
             "policy": {"kind": "fetch", "side_effect_level": "desktop_control"},
             "_meta": {"com.example/owner": "team-a", "plain": null}
         }],

@@ -38,7 +38,7 @@ fn full_catalog() -> Value {
             }},
             "namespace": "pets",
             "deferLoading": false,
-            "source": {"kind": "openapi", "id": "listPets", "binding": {"method": "GET"}},
+            "source": {"kind": "openapi", "id": "listPets", "binding": {"method": "GET", "path": "/pets", "security": [[]]}},
             "policy": {"kind": "fetch", "side_effect_level": "network"},
             "_meta": {"com.example/owner": "team-a"}
         }],
@@ -130,9 +130,48 @@ fn an_unknown_field_is_refused_at_every_depth() {
 }
 
 #[test]
+fn an_openapi_binding_is_checked_where_it_is_wrong() {
+    for (pointer, bad, says) in [
+        ("/method", json!("FETCH"), "unknown variant `FETCH`"),
+        ("/path", json!(7), "invalid type"),
+        ("/security", json!("token"), "invalid type"),
+        (
+            "/response",
+            json!({"status": "2xx", "contentType": "a/b", "encoding": "json"}),
+            "`2xx` is not a status key",
+        ),
+        ("/surprise", json!(1), "unknown field `surprise`"),
+    ] {
+        let mut doc = full_catalog();
+        let binding = doc["tools"][0]["source"]["binding"]
+            .as_object_mut()
+            .unwrap();
+        binding.insert(pointer[1..].to_string(), bad);
+        let errors = refused(doc);
+        let error = &errors.as_slice()[0];
+        assert_eq!(error.path, "tools[0].source", "{pointer}");
+        assert!(error.message.contains(says), "{pointer}: {}", error.message);
+        assert!(
+            error.message.contains("openapi binding"),
+            "{}",
+            error.message
+        );
+    }
+}
+
+#[test]
+fn the_binding_of_another_kind_of_source_stays_open() {
+    let mut doc = full_catalog();
+    doc["tools"][0]["source"] =
+        json!({"kind": "grpc", "binding": {"service": "Pets", "anything": {"nested": [1]}}});
+    let catalog = Catalog::from_value(doc).expect("another kind's binding is open");
+    let source = catalog.tools[0].source.as_ref().unwrap();
+    assert!(source.openapi_binding().is_none());
+}
+
+#[test]
 fn open_records_accept_any_field() {
     let mut doc = full_catalog();
-    doc["tools"][0]["source"]["binding"]["anything"] = json!({"nested": [1]});
     doc["tools"][0]["_meta"]["com.example/more"] = json!(null);
     doc["tools"][0]["inputSchema"]["x-vendor"] = json!(true);
     Catalog::from_value(doc).expect("open records stay open");

@@ -105,7 +105,7 @@ fn binding(method: &str, path: &str, extra: Value) -> Binding {
         "method": method,
         "path": path,
         "response": {"status": "200", "contentType": "application/json", "encoding": "json"},
-        "errors": [{"kind": "http_404", "status": "404", "contentType": "application/json"}],
+        "errors": [{"status": "404", "contentType": "application/json"}],
         "security": [["token"], []]
     });
     if let (Value::Object(v), Value::Object(extra)) = (&mut value, extra) {
@@ -352,7 +352,7 @@ async fn a_credential_the_server_echoes_is_redacted_from_every_reply() {
         .build()
         .unwrap();
     let mut b = binding("GET", "/echo-error", json!({}));
-    b.security = vec![vec!["basic".into(), "key".into()]];
+    b.security = vec![vec!["basic".into(), "key".into()].into()].into();
     let reply = basic.send(&b, &json!({})).await.unwrap();
     let Reply::Declared { body, .. } = &reply else {
         panic!("{reply:?}")

@@ -1,6 +1,6 @@
 //! The MCP projection of a registry, in-process: the listing (pages, cursors, standalone
 //! schemas, object roots, the error schema in `_meta`) and calls (results and failures).
-//! The generated server is driven by real clients in `tests/tests/petstore_mcp.rs`.
+//! The generated server is driven by real clients in `tests/tests/e2e/petstore_mcp.rs`.
 
 use harness_gen_runtime::catalog::Entry;
 use harness_gen_runtime::mcp::McpServer;

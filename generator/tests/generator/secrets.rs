@@ -1,14 +1,14 @@
 //! The secrets sweep of `harness-gen` itself: with credentials in the environment, every command
 //! runs on the samples (the pet-store document and its `.harness` file, the fixture programs,
 //! the bad-input corpus), succeeding and failing, and neither what it prints nor any file it
-//! writes contains one of them. The generated programs' sweep is `tests/tests/secrets.rs`.
+//! writes contains one of them. The generated programs' sweep is `tests/tests/e2e/secrets.rs`.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../tests/src/sweep.rs"]
+#[path = "../../../tests/src/sweep.rs"]
 #[allow(dead_code)]
 mod sweep;
 

@@ -3,9 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use harness_gen::diag::Code;
 use serde_json::json;
 

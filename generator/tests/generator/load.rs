@@ -2,11 +2,9 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use harness_gen::diag::{Code, Diagnostics};
 use harness_gen::load::Document;
 use serde_json::json;
@@ -206,7 +204,7 @@ fn the_model_keeps_servers_info_and_security_schemes_for_the_emitters() {
     assert_eq!(
         api.security_schemes["k"],
         S::ApiKey {
-            location: "cookie".into(),
+            location: harness_gen_runtime::binding::ParamIn::Cookie,
             name: "sid".into()
         }
     );

@@ -6,7 +6,7 @@
 //! in-process projections (catalog per audience, agent tool definitions, search, the harness
 //! revision and role surfaces, rendered failures, `Debug`) are swept with the same credentials.
 //! Nothing printed, returned or rendered may contain one of them. The generator's own sweep is
-//! `generator/tests/secrets.rs`; both use `tests/src/sweep.rs`.
+//! `generator/tests/generator/secrets.rs`; both use `tests/src/sweep.rs`.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 

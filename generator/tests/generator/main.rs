@@ -1,0 +1,20 @@
+//! The generator's integration tests, one binary: each module is one area (rules of the mapping,
+//! the commands as processes, the `.harness` compiler, compile checks of generated crates).
+
+mod bad_inputs;
+mod builder;
+mod cli;
+mod common;
+mod corpus;
+mod harness_diagnostics;
+mod harness_fixtures;
+mod harness_no_panic;
+mod harness_resolve;
+mod interrupted;
+mod load;
+mod mapping;
+mod no_panic;
+mod sample;
+mod secrets;
+mod types_compile;
+mod xharn;

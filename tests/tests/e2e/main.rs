@@ -1,0 +1,12 @@
+//! The end-to-end tests, one binary: generated crates, their CLI and MCP programs and the SDK,
+//! run against real servers on loopback (the axum pet store of `src/`, Prism) and real clients.
+
+mod petstore;
+mod petstore_bin;
+mod petstore_cli;
+mod petstore_harness;
+mod petstore_mcp;
+mod petstore_mcp_stress;
+mod petstore_mcp_tasks;
+mod prism;
+mod secrets;
