@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use heck::{ToKebabCase, ToSnakeCase};
+use heck::ToSnakeCase;
 use sha2::{Digest, Sha256};
 
 /// Longest default tool name (MCP clients commonly cap names at 64 characters).
@@ -38,10 +38,13 @@ pub fn snake(text: &str) -> String {
     out
 }
 
-/// `text` as one CLI command segment: kebab-case `[a-z0-9-]`, starting with a letter or digit.
+/// `text` as one CLI command segment: the runtime's one kebab-case rule
+/// ([`harness_gen_runtime::cli_names::kebab`]), `x` when nothing is left.
 pub fn kebab(text: &str) -> String {
-    let out = ascii_words(text).to_kebab_case();
-    if out.is_empty() { "x".to_string() } else { out }
+    match harness_gen_runtime::cli_names::kebab(text) {
+        empty if empty.is_empty() => "x".to_string(),
+        segment => segment,
+    }
 }
 
 /// The default tool name: snake_case, Rust keywords suffixed with `_`, shortened past

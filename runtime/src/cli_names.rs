@@ -46,30 +46,42 @@ pub fn is_reserved(name: &ArgumentName) -> bool {
     }
 }
 
-/// The long option a property gets without an explicit `long`: its name in kebab-case.
-pub fn default_long(property: &str) -> String {
-    let mut out = String::with_capacity(property.len() + 4);
-    let mut prev: Option<char> = None;
-    for c in property.chars() {
-        if c.is_ascii_alphanumeric() {
-            let boundary = c.is_ascii_uppercase()
-                && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            if boundary && !out.ends_with('-') {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
+/// The one kebab-case rule of every CLI name (command segments, default long options, crate and
+/// catalog names): ASCII letters and digits are kept and lowercased, anything else is a word
+/// break; a word also breaks before a capital that follows a lowercase letter or a digit, and
+/// before the last capital of an acronym that a lowercase letter follows (`XMLHttpRequest` →
+/// `xml-http-request`, `petId` → `pet-id`). Empty when the text has no letter or digit.
+pub fn kebab(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut break_pending = false;
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            break_pending = true;
+            continue;
+        }
+        if c.is_ascii_uppercase() && i > 0 {
+            let prev = chars[i - 1];
+            let acronym_ends = prev.is_ascii_uppercase()
+                && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            break_pending |= prev.is_ascii_lowercase() || prev.is_ascii_digit() || acronym_ends;
+        }
+        if break_pending && !out.is_empty() {
             out.push('-');
         }
-        prev = Some(c);
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() {
-        out.push_str("arg");
+        break_pending = false;
+        out.push(c.to_ascii_lowercase());
     }
     out
+}
+
+/// The long option a property gets without an explicit `long`: its name in kebab-case
+/// ([`kebab`]), or `arg` when that is empty.
+pub fn default_long(property: &str) -> String {
+    match kebab(property) {
+        empty if empty.is_empty() => "arg".to_string(),
+        name => name,
+    }
 }
 
 /// Every name by which `property` can be given: position, or long name, aliases and short.
@@ -105,5 +117,26 @@ mod tests {
         assert_eq!(default_long("X-Request-ID"), "x-request-id");
         assert_eq!(default_long("filter[name]"), "filter-name");
         assert_eq!(default_long("__"), "arg");
+    }
+
+    /// The cases on which the generator's segments and the runtime's options once disagreed.
+    #[test]
+    fn one_kebab_rule_splits_acronyms_words_and_digits_alike() {
+        for (text, kebab_case) in [
+            ("XMLHttpRequest", "xml-http-request"),
+            ("getHTTPSUrl", "get-https-url"),
+            ("petId", "pet-id"),
+            ("PetID", "pet-id"),
+            ("v2Api", "v2-api"),
+            ("page2", "page2"),
+            ("ABC", "abc"),
+            ("repos/get", "repos-get"),
+            ("  Pet  Store!! ", "pet-store"),
+            ("snake_case_name", "snake-case-name"),
+            ("Ünïcode names", "n-code-names"),
+            ("", ""),
+        ] {
+            assert_eq!(kebab(text), kebab_case, "{text}");
+        }
     }
 }

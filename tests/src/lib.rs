@@ -13,6 +13,7 @@ use axum::routing::{get, put};
 use serde_json::{Value, json};
 
 pub mod sweep;
+pub mod tools;
 
 pub use sweep::{API_KEY, TOKEN};
 
@@ -162,10 +163,7 @@ async fn inventory(State(state): State<Arc<Server>>, headers: HeaderMap) -> Resp
 
 /// The workspace root.
 pub fn root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the workspace root exists")
+    tools::repository_root()
 }
 
 /// Builds binary `bin` of `generated/petstore` with `feature`, once per test process, in its

@@ -152,9 +152,26 @@ pub fn crate_version(version: &str) -> String {
     }
 }
 
-/// A TOML basic string (JSON string syntax is valid TOML).
+/// A TOML basic string of any text: `"` and `\\` escaped, and the control characters TOML does
+/// not allow in a basic string (U+0000 to U+001F and U+007F) written as escapes. (JSON's string
+/// syntax is not enough: it passes U+007F through.) Hand-written rather than a `toml` dependency:
+/// these few values are all the generator writes into TOML.
 fn toml_string(text: &str) -> String {
-    serde_json::Value::String(text.to_string()).to_string()
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Generates every file of the crate.
@@ -385,5 +402,16 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         pub use client::Client;
         #[cfg(feature = "registry")]
         pub use registry::{CATALOG_JSON, registry};
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn toml_strings_escape_every_control_character_toml_refuses() {
+        assert_eq!(
+            super::toml_string("a\u{7f}b\u{1}\u{1b}\"\\\n\té"),
+            r#""a\u007Fb\u0001\u001B\"\\\n\té""#
+        );
     }
 }

@@ -78,6 +78,54 @@ impl Checker<'_> {
     }
 }
 
+/// The declarations of every file that parsed, by kind, in declaration order.
+struct Decls<'a> {
+    all: Vec<&'a Decl>,
+    skills: Vec<&'a SkillDecl>,
+    tools: Vec<&'a ToolDecl>,
+    mcps: Vec<&'a McpDecl>,
+    workflows: Vec<&'a WorkflowDecl>,
+    runtimes: Vec<&'a RuntimeDecl>,
+    targets: Vec<&'a TargetDecl>,
+    bindings: Vec<&'a BindingDecl>,
+    harnesses: Vec<&'a HarnessDecl>,
+}
+
+impl<'a> Decls<'a> {
+    fn of(files: &'a [Parsed]) -> Self {
+        let all: Vec<&Decl> = files.iter().flat_map(|f| &f.decls).collect();
+        macro_rules! of {
+            ($variant:ident) => {
+                all.iter()
+                    .filter_map(|d| match d {
+                        Decl::$variant(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            };
+        }
+        Decls {
+            skills: of!(Skill),
+            tools: of!(Tool),
+            mcps: of!(Mcp),
+            workflows: of!(Workflow),
+            runtimes: of!(Runtime),
+            targets: of!(Target),
+            bindings: of!(Binding),
+            harnesses: of!(Harness),
+            all,
+        }
+    }
+}
+
+/// The names declared once each (the first of each name; repeats are reported).
+struct Declared<'a> {
+    /// Capability id → kind, across skills, tools and MCP connections.
+    kinds: HashMap<&'a str, CapabilityKind>,
+    workflows: HashMap<&'a str, &'a WorkflowDecl>,
+    runtimes: HashMap<&'a str, &'a RuntimeDecl>,
+}
+
 /// Checks the declarations of every file and lowers them to one bundle; `Err` with every
 /// problem found otherwise (`parse_diags` are the lexer's and parser's, already found).
 pub fn lower(
@@ -85,7 +133,7 @@ pub fn lower(
     files: &[Parsed],
     parse_diags: Vec<Diagnostic>,
 ) -> Result<Bundle, Vec<Diagnostic>> {
-    let decls: Vec<&Decl> = files.iter().flat_map(|f| &f.decls).collect();
+    let decls = Decls::of(files);
     let mut c = Checker {
         sources,
         diags: parse_diags,
@@ -94,28 +142,31 @@ pub fn lower(
             .flat_map(|f| f.failed_names.iter().map(String::as_str))
             .collect(),
     };
-    macro_rules! of {
-        ($variant:ident) => {
-            decls
-                .iter()
-                .filter_map(|d| match d {
-                    Decl::$variant(x) => Some(x),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-        };
+    let declared = check_names(&mut c, &decls);
+    check_declarations(&mut c, &decls, &declared);
+    let implicit = check_harnesses(&mut c, &decls, &declared);
+    check_bindings(&mut c, &decls, &declared, &implicit);
+    let harnesses: Vec<Harness> = decls
+        .harnesses
+        .iter()
+        .map(|h| lower_harness(&mut c, h))
+        .collect();
+    if !c.diags.is_empty() {
+        let mut diags = c.diags;
+        diags.sort_by_key(|d| {
+            let file = sources.files.iter().position(|(name, _)| *name == d.file);
+            (file, d.line, d.column, d.code)
+        });
+        diags.dedup();
+        return Err(diags);
     }
-    let skills = of!(Skill);
-    let tools = of!(Tool);
-    let mcps = of!(Mcp);
-    let workflows = of!(Workflow);
-    let runtimes = of!(Runtime);
-    let targets = of!(Target);
-    let bindings = of!(Binding);
-    let harnesses = of!(Harness);
+    Ok(bundle(&decls, implicit, harnesses))
+}
 
+/// Every name is declared once in its namespace (spec §6: duplicates).
+fn check_names<'a>(c: &mut Checker, decls: &Decls<'a>) -> Declared<'a> {
     // Capability ids are one namespace across skills, tools and MCP connections.
-    let capabilities = decls.iter().filter_map(|d| match d {
+    let capabilities = decls.all.iter().filter_map(|d| match d {
         Decl::Skill(s) => Some((&s.name, CapabilityKind::Skill)),
         Decl::Tool(t) => Some((&t.name, CapabilityKind::Tool)),
         Decl::Mcp(m) => Some((&m.name, CapabilityKind::Mcp)),
@@ -133,26 +184,26 @@ pub fn lower(
         .into_iter()
         .map(|(id, (_, kind))| (id, kind))
         .collect();
-    let workflow_ids = c.unique(
-        workflows.iter().copied(),
+    let workflows = c.unique(
+        decls.workflows.iter().copied(),
         |w| &w.name,
         Code::DuplicateWorkflow,
         "workflow",
     );
-    let runtime_ids = c.unique(
-        runtimes.iter().copied(),
+    let runtimes = c.unique(
+        decls.runtimes.iter().copied(),
         |r| &r.name,
         Code::DuplicateRuntime,
         "runtime",
     );
     c.unique(
-        harnesses.iter().copied(),
+        decls.harnesses.iter().copied(),
         |h| &h.name,
         Code::DuplicateHarness,
         "harness",
     );
     c.firsts(
-        targets.iter().copied(),
+        decls.targets.iter().copied(),
         |t| &t.name,
         Code::DuplicateTarget,
         |target, first| {
@@ -163,7 +214,16 @@ pub fn lower(
         },
     );
 
-    for skill in &skills {
+    Declared {
+        kinds,
+        workflows,
+        runtimes,
+    }
+}
+
+/// What each skill, tool, MCP connection, workflow, runtime and target must hold on its own.
+fn check_declarations(c: &mut Checker, decls: &Decls, declared: &Declared) {
+    for skill in &decls.skills {
         if skill.source.is_none() && skill.description.is_none() {
             let message = format!(
                 "skill '{}' has neither `source` nor `description`; add `description \"…\"` (the guidance agents see) or `source \"…\"`",
@@ -172,7 +232,7 @@ pub fn lower(
             c.report(Code::EmptySkill, skill.name.span, message);
         }
     }
-    for tool in &tools {
+    for tool in &decls.tools {
         for (names, what) in [(&tool.inputs, "input"), (&tool.outputs, "output")] {
             c.repeats(names, Code::DuplicateToolField, |name| {
                 format!(
@@ -182,7 +242,7 @@ pub fn lower(
             });
         }
     }
-    for mcp in &mcps {
+    for mcp in &decls.mcps {
         let missing = match mcp.transport {
             Transport::Stdio if mcp.command.is_none() => {
                 Some(("command", "`command \"<program and arguments>\"`"))
@@ -201,7 +261,7 @@ pub fn lower(
             c.report(Code::IncompleteMcp, mcp.name.span, message);
         }
     }
-    for workflow in &workflows {
+    for workflow in &decls.workflows {
         match (&workflow.program, workflow.stmts.is_empty()) {
             (Some(_), false) => {
                 let message = format!(
@@ -220,7 +280,7 @@ pub fn lower(
             _ => {}
         }
     }
-    for runtime in &runtimes {
+    for runtime in &decls.runtimes {
         if let Some(ExecDecl::Programmatic { options, .. }) = &runtime.execution {
             c.repeats(
                 options.iter().map(|(key, _)| key),
@@ -234,9 +294,9 @@ pub fn lower(
             );
         }
     }
-    for target in &targets {
+    for target in &decls.targets {
         let (Some(adapter), Some(runtime)) =
-            (&target.adapter, runtime_ids.get(target.name.text.as_str()))
+            (&target.adapter, declared.runtimes.get(target.name.text.as_str()))
         else {
             continue;
         };
@@ -250,12 +310,16 @@ pub fn lower(
         }
     }
 
-    // Harnesses: workflow, agents, requirements (which make implicit tools), settings.
+}
+
+/// Harnesses: their workflow, agents and requirements, and settings. Returns the implicit tools:
+/// those an agent requires with `tool` that nothing declares.
+fn check_harnesses(c: &mut Checker, decls: &Decls, declared: &Declared) -> BTreeSet<String> {
     let mut implicit: BTreeSet<String> = BTreeSet::new();
-    for harness in &harnesses {
-        let workflow = workflow_ids.get(harness.workflow.text.as_str());
+    for harness in &decls.harnesses {
+        let workflow = declared.workflows.get(harness.workflow.text.as_str());
         if workflow.is_none() && !c.failed.contains(harness.workflow.text.as_str()) {
-            let known: Vec<String> = workflow_ids.keys().map(|k| format!("'{k}'")).collect();
+            let known: Vec<String> = declared.workflows.keys().map(|k| format!("'{k}'")).collect();
             let message = format!(
                 "harness '{}' uses workflow '{}', which is not declared; declare `workflow {} {{ … }}`{}",
                 harness.name.text,
@@ -309,7 +373,7 @@ pub fn lower(
                     continue;
                 }
                 let used = verb(requirement.kind);
-                match kinds.get(id) {
+                match declared.kinds.get(id) {
                     Some(&kind) if kind != requirement.kind => {
                         let message = format!(
                             "'{id}' is a {}, but agent '{}' names it with `{used}`; write `{} {id}`",
@@ -358,10 +422,20 @@ pub fn lower(
         );
     }
 
+    implicit
+}
+
+/// Each binding names a known capability, once per runtime.
+fn check_bindings(
+    c: &mut Checker,
+    decls: &Decls,
+    declared: &Declared,
+    implicit: &BTreeSet<String>,
+) {
     let mut bound: HashMap<(&str, &str), &Name> = HashMap::new();
-    for binding in &bindings {
+    for binding in &decls.bindings {
         let id = binding.capability.text.as_str();
-        if !kinds.contains_key(id) && !implicit.contains(id) && !c.failed.contains(id) {
+        if !declared.kinds.contains_key(id) && !implicit.contains(id) && !c.failed.contains(id) {
             let message = format!(
                 "binding for '{id}', which is not a declared skill, tool or MCP connection nor a tool an agent requires; declare it or fix the name"
             );
@@ -384,80 +458,74 @@ pub fn lower(
         }
     }
 
-    let settings_of = |c: &mut Checker, harness: &HarnessDecl| -> Vec<Setting> {
-        harness
-            .settings
-            .iter()
-            .filter_map(|(key, value)| {
-                let value = match value {
-                    ValueDecl::Str(text) => SettingValue::String {
-                        value: text.clone(),
-                    },
-                    ValueDecl::Bool(value) => SettingValue::Boolean { value: *value },
-                    ValueDecl::Int(token) => SettingValue::Int {
-                        value: exact_integer(c, token, &token.text, 1)?,
-                    },
-                    ValueDecl::Duration(token) => {
-                        let digits = token.text.trim_end_matches(char::is_alphabetic);
-                        let unit = match &token.text[digits.len()..] {
-                            "ms" => 1,
-                            "s" => 1_000,
-                            "m" => 60_000,
-                            _ => 3_600_000,
-                        };
-                        SettingValue::Duration {
-                            value: token.text.clone(),
-                            ms: exact_integer(c, token, digits, unit)?,
-                        }
-                    }
-                };
-                Some(Setting {
-                    key: key.text.clone(),
-                    value,
-                })
-            })
-            .collect()
-    };
-    let harness_ir: Vec<Harness> = harnesses
+}
+
+/// One harness in the IR; a setting whose number is not exact is reported and left out.
+fn lower_harness(c: &mut Checker, h: &HarnessDecl) -> Harness {
+    let settings = h
+        .settings
         .iter()
-        .map(|h| Harness {
-            ir_version: IrVersion::Value,
-            kind: HarnessKind::Value,
-            id: h.name.text.clone(),
-            workflow: h.workflow.text.clone(),
-            agents: h
-                .agents
-                .iter()
-                .map(|a| Agent {
-                    id: a.name.text.clone(),
-                    requirements: a
-                        .requirements
-                        .iter()
-                        .map(|r| Requirement {
-                            capability_id: r.capability.text.clone(),
-                            capability_kind: r.kind,
-                            preferred: r.preferred.map(|(s, _)| s),
-                            minimum: r.minimum.unwrap_or(Strength::Advisory),
-                            on_degrade: r.on_degrade.unwrap_or(OnDegrade::Report),
-                        })
-                        .collect(),
-                })
-                .collect(),
-            settings: settings_of(&mut c, h),
+        .filter_map(|(key, value)| {
+            let value = match value {
+                ValueDecl::Str(text) => SettingValue::String {
+                    value: text.clone(),
+                },
+                ValueDecl::Bool(value) => SettingValue::Boolean { value: *value },
+                ValueDecl::Int(token) => SettingValue::Int {
+                    value: exact_integer(c, token, &token.text, 1)?,
+                },
+                ValueDecl::Duration(token) => {
+                    let digits = token.text.trim_end_matches(char::is_alphabetic);
+                    let unit = match &token.text[digits.len()..] {
+                        "ms" => 1,
+                        "s" => 1_000,
+                        "m" => 60_000,
+                        _ => 3_600_000,
+                    };
+                    SettingValue::Duration {
+                        value: token.text.clone(),
+                        ms: exact_integer(c, token, digits, unit)?,
+                    }
+                }
+            };
+            Some(Setting {
+                key: key.text.clone(),
+                value,
+            })
         })
         .collect();
-
-    if !c.diags.is_empty() {
-        let mut diags = c.diags;
-        diags.sort_by_key(|d| {
-            let file = sources.files.iter().position(|(name, _)| *name == d.file);
-            (file, d.line, d.column, d.code)
-        });
-        diags.dedup();
-        return Err(diags);
+    Harness {
+        ir_version: IrVersion::Value,
+        kind: HarnessKind::Value,
+        id: h.name.text.clone(),
+        workflow: h.workflow.text.clone(),
+        agents: h
+            .agents
+            .iter()
+            .map(|a| Agent {
+                id: a.name.text.clone(),
+                requirements: a
+                    .requirements
+                    .iter()
+                    .map(|r| Requirement {
+                        capability_id: r.capability.text.clone(),
+                        capability_kind: r.kind,
+                        preferred: r.preferred.map(|(s, _)| s),
+                        minimum: r.minimum.unwrap_or(Strength::Advisory),
+                        on_degrade: r.on_degrade.unwrap_or(OnDegrade::Report),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        settings,
     }
+}
 
-    let mut tool_ir: Vec<Tool> = tools
+/// The bundle of checked declarations: every kind in declaration order, implicit tools after
+/// the declared ones.
+fn bundle(decls: &Decls, implicit: BTreeSet<String>, harnesses: Vec<Harness>) -> Bundle {
+    let mut tool_ir: Vec<Tool> = decls
+        .tools
         .iter()
         .map(|t| Tool {
             ir_version: IrVersion::Value,
@@ -480,10 +548,11 @@ pub fn lower(
         permissions: Vec::new(),
         implicit: true,
     }));
-    Ok(Bundle {
+    Bundle {
         ir_version: IrVersion::Value,
         kind: BundleKind::Value,
-        skills: skills
+        skills: decls
+            .skills
             .iter()
             .map(|s| Skill {
                 ir_version: IrVersion::Value,
@@ -495,7 +564,8 @@ pub fn lower(
             })
             .collect(),
         tools: tool_ir,
-        mcps: mcps
+        mcps: decls
+            .mcps
             .iter()
             .map(|m| Mcp {
                 ir_version: IrVersion::Value,
@@ -513,8 +583,9 @@ pub fn lower(
                 command: m.command.clone(),
             })
             .collect(),
-        workflows: workflows.iter().map(|w| lower_workflow(w)).collect(),
-        runtimes: runtimes
+        workflows: decls.workflows.iter().map(|w| lower_workflow(w)).collect(),
+        runtimes: decls
+            .runtimes
             .iter()
             .map(|r| Runtime {
                 ir_version: IrVersion::Value,
@@ -536,15 +607,17 @@ pub fn lower(
                 },
             })
             .collect(),
-        harnesses: harness_ir,
-        targets: targets
+        harnesses,
+        targets: decls
+            .targets
             .iter()
             .map(|t| Target {
                 runtime: t.name.text.clone(),
                 adapter: t.adapter.as_ref().map(|a| a.text.clone()),
             })
             .collect(),
-        bindings: bindings
+        bindings: decls
+            .bindings
             .iter()
             .flat_map(|b| {
                 b.runtimes.iter().map(|runtime| Binding {
@@ -561,7 +634,7 @@ pub fn lower(
                 })
             })
             .collect(),
-    })
+    }
 }
 
 fn lower_workflow(w: &WorkflowDecl) -> Workflow {

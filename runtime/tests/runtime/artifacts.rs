@@ -229,19 +229,15 @@ fn the_schema_refuses_what_the_runtime_refuses() {
 }
 
 /// The TypeScript compiler installed by `.ci/run` (see `tools/ts/package.json`).
-fn tsc() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/ts/node_modules/.bin/tsc");
-    path.exists().then_some(path)
-}
+#[path = "../../../tests/src/tools.rs"]
+mod tools;
 
 #[test]
 fn the_typescript_declaration_type_checks_produced_catalogs_in_strict_mode() {
-    let Some(tsc) = tsc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install the TypeScript compiler: npm ci --prefix tools/ts"
-        );
-        eprintln!("skipped: run `npm ci --prefix tools/ts` to type-check the TypeScript artifact");
+    let Some(tsc) = tools::tool(
+        "the TypeScript artifact check",
+        "tools/ts/node_modules/.bin/tsc",
+    ) else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("harn-ts-check-{}", std::process::id()));

@@ -14,20 +14,15 @@ fn server() -> PathBuf {
     petstore_binary("petstore-mcp", "mcp")
 }
 
-/// The Python with the `mcp` SDK, or `None` (outside CI) when it is not installed.
+/// The Python with the `mcp` SDK (`HARNESS_PYTHON`, else the one `scripts/test.sh` installs).
 fn python() -> Option<PathBuf> {
-    let path = std::env::var_os("HARNESS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/mcp-venv/bin/python"));
-    if path.exists() {
-        return Some(path);
+    match std::env::var_os("HARNESS_PYTHON") {
+        Some(path) => Some(PathBuf::from(path)),
+        None => harness_e2e::tools::tool(
+            "the official MCP client tests",
+            "target/mcp-venv/bin/python",
+        ),
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must install the MCP SDK: python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install -r tests/mcp/requirements.txt"
-    );
-    eprintln!("skipped: install the Python MCP SDK into target/mcp-venv (see .ci/run)");
-    None
 }
 
 /// Runs `tests/mcp/drive.py` in `mode` over `script`, against `target` (stdio args or a URL).

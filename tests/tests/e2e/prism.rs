@@ -18,16 +18,7 @@ fn root() -> PathBuf {
 
 /// The Prism binary installed by `.ci/run` (`npm ci --prefix tools/prism`).
 fn prism() -> Option<PathBuf> {
-    let path = root().join("tools/prism/node_modules/.bin/prism");
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must install Prism: npm ci --prefix tools/prism"
-    );
-    eprintln!("skipped: run `npm ci --prefix tools/prism` to test against Prism");
-    None
+    harness_e2e::tools::tool("the Prism tests", "tools/prism/node_modules/.bin/prism")
 }
 
 struct Mock(Child);

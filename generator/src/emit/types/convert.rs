@@ -1,0 +1,441 @@
+//! Schema → type: each normalized schema becomes a type expression, defining named types in
+//! the space as it goes.
+
+use super::*;
+
+impl<'a> TypeSpace<'a> {
+    pub(super) fn convert(
+        &mut self,
+        schema: &Value,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
+        let Some(map) = schema.as_object() else {
+            return match schema {
+                Value::Bool(false) => self.fallback(pointer, "a `false` schema accepts nothing"),
+                _ => Ty::Value,
+            };
+        };
+        if depth > MAX_DEPTH {
+            return self.fallback(pointer, "nested too deeply");
+        }
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            let siblings = map.keys().any(|k| is_constraint(k) && k != "$ref");
+            if !siblings {
+                return self.reference(reference, hint, pointer, depth);
+            }
+        }
+        if let Some(ty) = self.nullable_union(map, hint, pointer, depth) {
+            return ty;
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            return self.enumeration(values, map, target, hint);
+        }
+        if map.contains_key("const") {
+            return Ty::Value;
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(variants)) = map.get(keyword) {
+                return self.union(variants, map, target, hint, pointer, keyword, depth);
+            }
+        }
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            return self.all_of(parts, map, target, hint, pointer, depth);
+        }
+        match map.get("type") {
+            Some(Value::String(t)) => self.typed(t, map, target, hint, pointer, depth),
+            Some(Value::Array(types)) => {
+                let non_null: Vec<&str> = types
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|t| *t != "null")
+                    .collect();
+                let nullable = non_null.len() < types.len();
+                let target = if nullable { None } else { target };
+                let inner = match non_null.as_slice() {
+                    [one] => self.typed(one, map, target, hint, pointer, depth),
+                    [] => Ty::Unit,
+                    _ => Ty::Value,
+                };
+                if nullable && inner != Ty::Unit {
+                    Ty::Nullable(Box::new(inner))
+                } else {
+                    inner
+                }
+            }
+            _ if map.contains_key("properties") || map.contains_key("additionalProperties") => {
+                self.typed("object", map, target, hint, pointer, depth)
+            }
+            _ if map.contains_key("items") => {
+                self.typed("array", map, target, hint, pointer, depth)
+            }
+            _ => Ty::Value,
+        }
+    }
+
+    pub(super) fn reference(&mut self, reference: &str, hint: &str, pointer: &str, depth: usize) -> Ty {
+        match harness_gen_runtime::schema::standalone::classify(reference) {
+            harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest } => {
+                let Some(&id) = self.component_ids.get(&name) else {
+                    return self.fallback(pointer, "reference to a missing component");
+                };
+                if rest.is_empty() {
+                    return Ty::Named(id);
+                }
+                let components = self.components;
+                match components
+                    .get(&name)
+                    .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                {
+                    Some(resolved) => self.convert(resolved, None, hint, pointer, depth + 1),
+                    None => {
+                        self.fallback(pointer, "reference into a component that does not resolve")
+                    }
+                }
+            }
+            _ => Ty::Value,
+        }
+    }
+
+    /// `anyOf`/`oneOf` of one schema and `{"type": "null"}`: an `Option`.
+    pub(super) fn nullable_union(
+        &mut self,
+        map: &Map<String, Value>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Option<Ty> {
+        for keyword in ["anyOf", "oneOf"] {
+            let Some(Value::Array(variants)) = map.get(keyword) else {
+                continue;
+            };
+            if variants.len() != 2 {
+                continue;
+            }
+            let is_null = |v: &Value| v.get("type").is_some_and(|t| t == "null");
+            let nulls = variants.iter().filter(|v| is_null(v)).count();
+            let other = variants.iter().enumerate().find(|(_, v)| !is_null(v));
+            if let (1, Some((i, other))) = (nulls, other) {
+                let inner = self.convert(
+                    other,
+                    None,
+                    hint,
+                    &format!("{pointer}/{keyword}/{i}"),
+                    depth + 1,
+                );
+                return Some(Ty::Nullable(Box::new(inner)));
+            }
+        }
+        None
+    }
+
+    pub(super) fn enumeration(
+        &mut self,
+        values: &[Value],
+        map: &Map<String, Value>,
+        target: Option<usize>,
+        hint: &str,
+    ) -> Ty {
+        let nullable = values.iter().any(Value::is_null);
+        let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        if strings.is_empty() || strings.len() + usize::from(nullable) != values.len() {
+            return Ty::Value;
+        }
+        if map.get("type").is_some_and(|t| {
+            t != "string"
+                && !t
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|x| x == "string"))
+        }) {
+            return Ty::Value;
+        }
+        let mut idents = Unique::default();
+        idents.reserve("Other");
+        let mut variants = Vec::new();
+        let mut seen = BTreeSet::new();
+        for value in strings {
+            if !seen.insert(value) {
+                continue;
+            }
+            let ident = idents.claim(&variant_name(value), "");
+            variants.push((ident, value.to_string()));
+        }
+        let id = self.claim(if nullable { None } else { target }, hint);
+        self.define(id, Kind::StringEnum(variants), map, nullable)
+    }
+
+    /// Gives `id` its shape and doc; a null alternative makes the use site an `Option`.
+    pub(super) fn define(&mut self, id: usize, kind: Kind, map: &Map<String, Value>, nullable: bool) -> Ty {
+        self.defs[id].kind = kind;
+        self.defs[id].doc = doc_of(&Value::Object(map.clone()));
+        if nullable {
+            Ty::Nullable(Box::new(Ty::Named(id)))
+        } else {
+            Ty::Named(id)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn union(
+        &mut self,
+        variants: &[Value],
+        map: &Map<String, Value>,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        keyword: &str,
+        depth: usize,
+    ) -> Ty {
+        if variants.is_empty() {
+            return Ty::Value;
+        }
+        let nullable_variant = variants
+            .iter()
+            .any(|v| v.get("type").is_some_and(|t| t == "null"));
+        let id = self.claim(if nullable_variant { None } else { target }, hint);
+        let mut idents = Unique::default();
+        let mut out = Vec::new();
+        let mut nullable = false;
+        for (i, variant) in variants.iter().enumerate() {
+            if variant.get("type").is_some_and(|t| t == "null") {
+                nullable = true;
+                continue;
+            }
+            let base = variant
+                .get("title")
+                .and_then(Value::as_str)
+                .map(type_name)
+                .or_else(|| {
+                    variant
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| r.rsplit('/').next())
+                        .map(|n| type_name(&harness_gen_runtime::schema::unescape(n)))
+                })
+                .unwrap_or_else(|| format!("Variant{i}"));
+            let ident = idents.claim(&base, "");
+            let variant_hint = format!("{}{}", self.defs[id].name, ident);
+            let ty = self.convert(
+                variant,
+                None,
+                &variant_hint,
+                &format!("{pointer}/{keyword}/{i}"),
+                depth + 1,
+            );
+            out.push((ident, ty));
+        }
+        self.define(id, Kind::Union(out), map, nullable)
+    }
+
+    /// `allOf` whose parts are all objects (directly or by reference) becomes one struct.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn all_of(
+        &mut self,
+        parts: &[Value],
+        map: &Map<String, Value>,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
+        let mut merged = Map::new();
+        let mut properties = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        let mut open: Option<Value> = None;
+        let mut stack: Vec<&Value> = parts.iter().rev().collect();
+        let own = Value::Object(
+            map.iter()
+                .filter(|(k, _)| *k != "allOf")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        );
+        stack.insert(0, &own);
+        let mut guard = 0;
+        while let Some(part) = stack.pop() {
+            guard += 1;
+            if guard > 256 {
+                return self.fallback(pointer, "allOf too deep to merge");
+            }
+            let part = self.resolved(part);
+            let Some(object) = part.as_object() else {
+                continue;
+            };
+            if let Some(Value::Array(inner)) = object.get("allOf") {
+                stack.extend(inner.iter().rev());
+            }
+            if let Some(Value::Object(props)) = object.get("properties") {
+                for (k, v) in props {
+                    properties.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            if let Some(Value::Array(req)) = object.get("required") {
+                required.extend(req.iter().cloned());
+            }
+            if let Some(extra) = object.get("additionalProperties").filter(|v| v.is_object()) {
+                open = Some(extra.clone());
+            }
+            for keyword in ["oneOf", "anyOf", "enum", "items"] {
+                if object.contains_key(keyword) {
+                    return self.fallback(pointer, "allOf mixes objects with other shapes");
+                }
+            }
+            if object.get("type").is_some_and(|t| t != "object") {
+                return self.fallback(pointer, "allOf of non-object schemas");
+            }
+        }
+        merged.insert("type".into(), "object".into());
+        merged.insert("properties".into(), Value::Object(properties));
+        merged.insert("required".into(), Value::Array(required));
+        if let Some(extra) = open {
+            merged.insert("additionalProperties".into(), extra);
+        }
+        if let Some(description) = map.get("description") {
+            merged.insert("description".into(), description.clone());
+        }
+        self.typed("object", &merged, target, hint, pointer, depth)
+    }
+
+    /// Follows a whole-component reference (for merging).
+    pub(super) fn resolved<'v>(&self, schema: &'v Value) -> &'v Value
+    where
+        'a: 'v,
+    {
+        let mut current = schema;
+        for _ in 0..16 {
+            match current
+                .get("$ref")
+                .and_then(Value::as_str)
+                .map(harness_gen_runtime::schema::standalone::classify)
+            {
+                Some(harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest }) => {
+                    match self
+                        .components
+                        .get(&name)
+                        .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                    {
+                        Some(next) => current = next,
+                        None => return current,
+                    }
+                }
+                _ => return current,
+            }
+        }
+        current
+    }
+
+    pub(super) fn typed(
+        &mut self,
+        ty: &str,
+        map: &Map<String, Value>,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
+        match ty {
+            "string" => Ty::String,
+            "integer" => Ty::Integer,
+            "number" => Ty::Number,
+            "boolean" => Ty::Bool,
+            "null" => Ty::Unit,
+            "array" => match map.get("items") {
+                Some(items) if !map.contains_key("prefixItems") => {
+                    let inner = self.convert(
+                        items,
+                        None,
+                        &format!("{hint}Item"),
+                        &format!("{pointer}/items"),
+                        depth + 1,
+                    );
+                    Ty::Vec(Box::new(inner))
+                }
+                _ if map.contains_key("prefixItems") => {
+                    self.fallback(pointer, "tuples (prefixItems) are kept as JSON values")
+                }
+                _ => Ty::Vec(Box::new(Ty::Value)),
+            },
+            "object" => self.object(map, target, hint, pointer, depth),
+            _ => self.fallback(pointer, "unknown type"),
+        }
+    }
+
+    pub(super) fn object(
+        &mut self,
+        map: &Map<String, Value>,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
+        let properties = map.get("properties").and_then(Value::as_object);
+        let additional = map.get("additionalProperties");
+        let extra = match additional {
+            Some(Value::Bool(false)) | None => None,
+            Some(Value::Bool(true)) => Some(Ty::Value),
+            Some(schema) => Some(self.convert(
+                schema,
+                None,
+                &format!("{hint}Value"),
+                &format!("{pointer}/additionalProperties"),
+                depth + 1,
+            )),
+        };
+        let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+            return Ty::Map(Box::new(extra.unwrap_or(Ty::Value)));
+        };
+        let required: BTreeSet<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let id = self.claim(target, hint);
+        let struct_name = self.defs[id].name.clone();
+        let mut idents = Unique::default();
+        let mut fields = Vec::new();
+        for (wire, schema) in properties {
+            let base = field_name(wire);
+            let sep = if base.ends_with('_') { "" } else { "_" };
+            let ident = idents.claim(&base, sep);
+            let field_hint = format!("{struct_name}{}", type_name(wire));
+            let ty = self.convert(
+                schema,
+                None,
+                &field_hint,
+                &format!(
+                    "{pointer}/properties/{}",
+                    harness_gen_runtime::schema::escape(wire)
+                ),
+                depth + 1,
+            );
+            fields.push(Field {
+                ident,
+                wire: wire.clone(),
+                ty,
+                required: required.contains(wire.as_str()),
+                doc: doc_of(schema),
+            });
+        }
+        self.define(id, Kind::Struct { fields, extra }, map, false)
+    }
+}
+
+/// Keywords that constrain a value (as opposed to annotations).
+fn is_constraint(keyword: &str) -> bool {
+    !matches!(
+        keyword,
+        "description"
+            | "title"
+            | "example"
+            | "examples"
+            | "default"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "$comment"
+            | "externalDocs"
+            | "xml"
+            | "discriminator"
+    ) && !keyword.starts_with("x-")
+}

@@ -1,0 +1,249 @@
+//! Rust types from normalized schemas: one `TypeSpace` owns every type, addressed by id, so
+//! references and cycles resolve before any code is written. Component schemas get ids first;
+//! inline schemas get names from where they sit (`PetOwner` for `Pet.owner`).
+//!
+//! What a schema means maps to Rust as follows: objects → structs (`Option` for optional
+//! fields, `Option<Option<T>>` where a field may be absent or null), string enums → enums with
+//! an `Other(String)` fallback, `oneOf`/`anyOf` → untagged enums, `allOf` of objects → one
+//! merged struct, a null alternative → `Option`. Anything else becomes `serde_json::Value`,
+//! with a warning naming the schema's pointer; nothing aborts the run.
+
+mod convert;
+mod cycles;
+mod print;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::{Map, Value};
+
+use crate::names::{RUST_KEYWORDS, Unique};
+
+/// A type expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    /// `String`.
+    String,
+    /// `i64`.
+    Integer,
+    /// `f64`.
+    Number,
+    /// `bool`.
+    Bool,
+    /// `()`: only `null`.
+    Unit,
+    /// `serde_json::Value`: anything.
+    Value,
+    /// `Vec<T>`.
+    Vec(Box<Ty>),
+    /// `BTreeMap<String, T>`.
+    Map(Box<Ty>),
+    /// `Option<T>`: the value may be null.
+    Nullable(Box<Ty>),
+    /// A named type of the space.
+    Named(usize),
+    /// `Box<T>`, to break a cycle of directly contained types.
+    Boxed(Box<Ty>),
+}
+
+/// A named type.
+#[derive(Debug)]
+pub struct Def {
+    /// Rust name.
+    pub name: String,
+    /// Doc text.
+    pub doc: Option<String>,
+    /// Its shape.
+    pub kind: Kind,
+}
+
+/// The shape of a named type.
+#[derive(Debug)]
+pub enum Kind {
+    /// A struct.
+    Struct {
+        /// Fields in schema order.
+        fields: Vec<Field>,
+        /// Extra properties (`additionalProperties` with a schema), flattened.
+        extra: Option<Ty>,
+    },
+    /// A string enum with an `Other(String)` fallback.
+    StringEnum(Vec<(String, String)>),
+    /// An untagged union of variants.
+    Union(Vec<(String, Ty)>),
+    /// A plain alias.
+    Alias(Ty),
+    /// A transparent newtype: an alias that would refer to itself.
+    Newtype(Ty),
+    /// Not yet converted (ids are assigned before conversion so cycles resolve).
+    Pending,
+}
+
+/// One struct field.
+#[derive(Debug)]
+pub struct Field {
+    /// Rust name.
+    pub ident: String,
+    /// JSON name.
+    pub wire: String,
+    /// Type (without the `Option` for absence).
+    pub ty: Ty,
+    /// Whether the property is required.
+    pub required: bool,
+    /// Doc text.
+    pub doc: Option<String>,
+}
+
+/// Every type of one crate.
+pub struct TypeSpace<'a> {
+    components: &'a BTreeMap<String, Value>,
+    /// The named types, by id.
+    pub defs: Vec<Def>,
+    component_ids: BTreeMap<String, usize>,
+    names: Unique,
+    /// Schemas that fell back to `serde_json::Value`: (where, why).
+    pub warnings: Vec<(String, String)>,
+}
+
+/// How deep inline schemas nest before they become `Value`.
+const MAX_DEPTH: usize = 48;
+
+impl<'a> TypeSpace<'a> {
+    /// A space holding one type per component schema.
+    pub fn new(components: &'a BTreeMap<String, Value>) -> Self {
+        let mut space = Self {
+            components,
+            defs: Vec::new(),
+            component_ids: BTreeMap::new(),
+            names: Unique::default(),
+            warnings: Vec::new(),
+        };
+        for name in [
+            "Value", "Option", "Result", "Vec", "String", "Box", "BTreeMap",
+        ] {
+            space.names.reserve(name);
+        }
+        for name in components.keys() {
+            let id = space.reserve(&type_name(name));
+            space.component_ids.insert(name.clone(), id);
+        }
+        for (name, schema) in components {
+            let id = space.component_ids[name];
+            let pointer = format!(
+                "#/components/schemas/{}",
+                harness_gen_runtime::schema::escape(name)
+            );
+            let hint = space.defs[id].name.clone();
+            let ty = space.convert(schema, Some(id), &hint, &pointer, 0);
+            if ty != Ty::Named(id) {
+                space.defs[id].kind = Kind::Alias(ty);
+            } else if matches!(space.defs[id].kind, Kind::Pending) {
+                space.defs[id].kind = Kind::Alias(Ty::Value);
+            }
+            if space.defs[id].doc.is_none() {
+                space.defs[id].doc = doc_of(schema);
+            }
+        }
+        space.break_alias_cycles();
+        space
+    }
+
+    /// The type of an inline schema (an operation's input, output or error), named after `hint`.
+    pub fn inline(&mut self, schema: &Value, hint: &str, pointer: &str) -> Ty {
+        let hint = type_name(hint);
+        self.convert(schema, None, &hint, pointer, 0)
+    }
+
+    /// A type name no generated type has, based on `name`.
+    pub fn claim_name(&mut self, name: &str) -> String {
+        self.names.claim(&type_name(name), "")
+    }
+
+    /// The name of a named type.
+    pub fn name_of(&self, ty: &Ty) -> Option<&str> {
+        match ty {
+            Ty::Named(id) => Some(&self.defs[*id].name),
+            _ => None,
+        }
+    }
+
+    fn reserve(&mut self, name: &str) -> usize {
+        let name = self.names.claim(name, "");
+        self.defs.push(Def {
+            name,
+            doc: None,
+            kind: Kind::Pending,
+        });
+        self.defs.len() - 1
+    }
+
+    /// The id a named shape goes to: the component being defined, or a fresh one.
+    fn claim(&mut self, target: Option<usize>, hint: &str) -> usize {
+        target.unwrap_or_else(|| self.reserve(hint))
+    }
+
+    fn fallback(&mut self, pointer: &str, why: &str) -> Ty {
+        self.warnings.push((pointer.to_string(), why.to_string()));
+        Ty::Value
+    }
+}
+
+/// The doc text of a schema: its title and description.
+fn doc_of(schema: &Value) -> Option<String> {
+    let text = |k: &str| {
+        schema
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    };
+    match (text("title"), text("description")) {
+        (Some(t), Some(d)) if t != d => Some(format!("{t}\n\n{d}")),
+        (Some(t), _) => Some(t.to_string()),
+        (None, Some(d)) => Some(d.to_string()),
+        (None, None) => None,
+    }
+}
+
+/// A Rust type name (UpperCamelCase, ASCII, not starting with a digit).
+pub fn type_name(text: &str) -> String {
+    let mut name = crate::names::ascii_words(text).to_upper_camel_case();
+    if name.is_empty() {
+        name.push_str("Type");
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, 'T');
+    }
+    if RUST_KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// A Rust field name (snake_case, ASCII, never a keyword).
+pub fn field_name(text: &str) -> String {
+    let mut name = crate::names::ascii_words(text).to_snake_case();
+    if name.is_empty() {
+        name.push_str("field");
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    if RUST_KEYWORDS.contains(&name.as_str()) || name == "_" {
+        name.push('_');
+    }
+    name
+}
+
+/// An enum variant name for a string value.
+fn variant_name(value: &str) -> String {
+    if value.is_empty() {
+        return "Empty".to_string();
+    }
+    if !value.chars().any(|c| c.is_ascii_alphanumeric()) {
+        return "Value".to_string();
+    }
+    type_name(value)
+}

@@ -1,0 +1,197 @@
+//! Types → tokens: the Rust items and type expressions of the space.
+
+use super::*;
+
+impl TypeSpace<'_> {
+    /// The Rust tokens of a type expression.
+    pub fn tokens(&self, ty: &Ty) -> TokenStream {
+        match ty {
+            Ty::String => quote!(String),
+            Ty::Integer => quote!(i64),
+            Ty::Number => quote!(f64),
+            Ty::Bool => quote!(bool),
+            Ty::Unit => quote!(()),
+            Ty::Value => quote!(serde_json::Value),
+            Ty::Vec(inner) => {
+                let inner = self.tokens(inner);
+                quote!(Vec<#inner>)
+            }
+            Ty::Map(inner) => {
+                let inner = self.tokens(inner);
+                quote!(std::collections::BTreeMap<String, #inner>)
+            }
+            Ty::Nullable(inner) => {
+                let inner = self.tokens(inner);
+                quote!(Option<#inner>)
+            }
+            Ty::Boxed(inner) => {
+                let inner = self.tokens(inner);
+                quote!(Box<#inner>)
+            }
+            Ty::Named(id) => {
+                let name = format_ident!("{}", self.defs[*id].name);
+                quote!(#name)
+            }
+        }
+    }
+
+    /// Every named type as Rust items.
+    pub fn items(&self) -> TokenStream {
+        let items = self.defs.iter().map(|def| self.item(def));
+        quote!(#(#items)*)
+    }
+
+    pub(super) fn item(&self, def: &Def) -> TokenStream {
+        let name = format_ident!("{}", def.name);
+        let doc = doc_attr(def.doc.as_deref());
+        let derive =
+            quote!(#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]);
+        match &def.kind {
+            Kind::Struct { fields, extra } => {
+                // A struct whose fields are all optional can be built with `..Default::default()`.
+                let default = fields
+                    .iter()
+                    .all(|f| !f.required)
+                    .then(|| quote!(#[derive(Default)]));
+                let fields = fields.iter().map(|f| self.field(f));
+                let extra = extra.as_ref().map(|ty| {
+                    let ty = self.tokens(ty);
+                    quote! {
+                        /// Properties beyond the declared ones.
+                        #[serde(flatten)]
+                        pub additional_properties: std::collections::BTreeMap<String, #ty>,
+                    }
+                });
+                quote! {
+                    #doc
+                    #derive
+                    #default
+                    pub struct #name {
+                        #(#fields)*
+                        #extra
+                    }
+                }
+            }
+            Kind::StringEnum(variants) => {
+                let idents: Vec<_> = variants
+                    .iter()
+                    .map(|(v, _)| format_ident!("{}", v))
+                    .collect();
+                let wires: Vec<&String> = variants.iter().map(|(_, w)| w).collect();
+                let docs = wires.iter().map(|w| format!(" `{w}`"));
+                quote! {
+                    #doc
+                    #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                    pub enum #name {
+                        #( #[doc = #docs] #idents, )*
+                        /// A value this version of the API description does not list.
+                        Other(String),
+                    }
+
+                    impl #name {
+                        /// The value as sent on the wire.
+                        pub fn as_str(&self) -> &str {
+                            match self {
+                                #( Self::#idents => #wires, )*
+                                Self::Other(value) => value,
+                            }
+                        }
+                    }
+
+                    impl serde::Serialize for #name {
+                        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                            serializer.serialize_str(self.as_str())
+                        }
+                    }
+
+                    impl<'de> serde::Deserialize<'de> for #name {
+                        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                            let value = String::deserialize(deserializer)?;
+                            Ok(match value.as_str() {
+                                #( #wires => Self::#idents, )*
+                                _ => Self::Other(value),
+                            })
+                        }
+                    }
+                }
+            }
+            Kind::Union(variants) => {
+                let variants = variants.iter().map(|(v, ty)| {
+                    let v = format_ident!("{}", v);
+                    let ty = self.tokens(ty);
+                    quote!(#v(#ty),)
+                });
+                quote! {
+                    #doc
+                    #derive
+                    #[serde(untagged)]
+                    pub enum #name {
+                        #(#variants)*
+                    }
+                }
+            }
+            Kind::Alias(ty) => {
+                let ty = self.tokens(ty);
+                quote! {
+                    #doc
+                    pub type #name = #ty;
+                }
+            }
+            Kind::Newtype(ty) => {
+                let ty = self.tokens(ty);
+                quote! {
+                    #doc
+                    #derive
+                    #[serde(transparent)]
+                    pub struct #name(pub #ty);
+                }
+            }
+            Kind::Pending => quote! {
+                #doc
+                pub type #name = serde_json::Value;
+            },
+        }
+    }
+
+    pub(super) fn field(&self, field: &Field) -> TokenStream {
+        let ident = format_ident!("{}", field.ident);
+        let wire = &field.wire;
+        let doc = doc_attr(field.doc.as_deref());
+        let rename = (field.ident != *wire).then(|| quote!(#[serde(rename = #wire)]));
+        let ty = self.tokens(&field.ty);
+        if field.required {
+            return quote! {
+                #doc
+                #rename
+                pub #ident: #ty,
+            };
+        }
+        match &field.ty {
+            // Absent and null are different: `None` is absent, `Some(None)` is null.
+            Ty::Nullable(_) => quote! {
+                #doc
+                #rename
+                #[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]
+                pub #ident: Option<#ty>,
+            },
+            _ => quote! {
+                #doc
+                #rename
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub #ident: Option<#ty>,
+            },
+        }
+    }
+}
+
+/// `#[doc = "…"]` lines: the text is a string literal, so nothing in it can become code.
+fn doc_attr(doc: Option<&str>) -> TokenStream {
+    let Some(doc) = doc else {
+        return TokenStream::new();
+    };
+    let lines = doc.lines().map(|line| {
+        let line = format!(" {}", line.trim_end());
+        quote!(#[doc = #line])
+    });
+    quote!(#(#lines)*)
+}

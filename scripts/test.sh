@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The test command (README, and CI through .ci/run): installs the tools the tests drive into the
+# checkout — TypeScript and Stoplight Prism from npm (tools/*/node_modules), the official MCP SDK
+# from PyPI (target/mcp-venv) — each only when missing or when its lock file changed, then runs
+# every test of the workspace. Arguments go to `cargo test` (e.g. `scripts/test.sh -p harness-gen`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need() {
+  if ! command -v "$1" >/dev/null 2>&1; then
+    echo "error: the tests need \`$1\`, which is not installed: $2" >&2
+    exit 2
+  fi
+}
+need cargo "install Rust from https://rustup.rs"
+need npm "install Node.js 18 or later with npm (Debian: apt-get install nodejs npm)"
+need python3 "install Python 3.10 or later with venv (Debian: apt-get install python3 python3-venv)"
+
+npm_tools() {
+  local dir=$1 stamp=$1/node_modules/.harness-installed
+  if [ ! -f "$stamp" ] || [ "$dir/package-lock.json" -nt "$stamp" ]; then
+    echo "== installing $dir (npm ci)"
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    touch "$stamp"
+  fi
+}
+npm_tools tools/ts
+npm_tools tools/prism
+
+venv=target/mcp-venv
+if [ ! -f "$venv/.harness-installed" ] || [ tests/mcp/requirements.txt -nt "$venv/.harness-installed" ]; then
+  echo "== installing the MCP SDK into $venv (pip)"
+  if ! python3 -m venv "$venv"; then
+    echo "error: python3 cannot create a virtual environment (Debian: apt-get install python3-venv)" >&2
+    exit 2
+  fi
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/mcp/requirements.txt
+  touch "$venv/.harness-installed"
+fi
+
+# Every tool is in place: a test that cannot find one fails instead of skipping.
+export HARNESS_REQUIRE_TOOLS=1
+exec cargo test --workspace --all-features "$@"
