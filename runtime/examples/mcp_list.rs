@@ -16,7 +16,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
         .nth(1)
         .ok_or("usage: mcp_list CATALOG.json")?;
-    let catalog = Catalog::from_generated_json(&std::fs::read_to_string(path)?)?;
+    // A catalog read from a file goes through every publish-time rule (not timed).
+    let catalog = Catalog::from_json(&std::fs::read_to_string(path)?)?;
     let handlers: BTreeMap<String, Handler> = catalog
         .tools
         .iter()
@@ -25,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             (e.name.to_string(), handler)
         })
         .collect();
-    let registry = ToolRegistry::publish_generated(catalog, handlers)?;
+    let registry = ToolRegistry::publish(catalog, handlers)?;
     let tools = registry.entries().count();
 
     // Cold: the first listing projects every schema standalone.

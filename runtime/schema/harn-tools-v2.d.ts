@@ -31,7 +31,19 @@ tools: Array<Entry>,
  */
 components?: Components, };
 
-export type Info = { name: NonBlank, version?: NonBlank, description?: NonBlank, };
+export type Info = { 
+/**
+ * The catalog's name (for a generated crate: the kebab-case API title).
+ */
+name: NonBlank, 
+/**
+ * The version of the API or tool set the catalog describes.
+ */
+version?: NonBlank, 
+/**
+ * What the tools are for, as one text.
+ */
+description?: NonBlank, };
 
 export type Components = { 
 /**
@@ -71,15 +83,119 @@ hidden?: boolean,
  */
 display_order?: number, };
 
-export type Entry = { name: NonBlank, title?: NonBlank, description?: NonBlank, inputSchema: ObjectSchema, outputSchema?: SchemaDoc, errorSchema?: SchemaDoc, annotations?: Annotations, icons?: Array<Icon>, execution?: Execution, governance: Governance, cli: ToolCli, namespace?: NonBlank, deferLoading: boolean, source?: Source, policy?: Policy, _meta?: { readonly [key: string]: JsonValue }, };
+export type Entry = { 
+/**
+ * The tool's name: unique in the catalog, the name MCP clients and agents call it by.
+ */
+name: NonBlank, 
+/**
+ * A short human-readable title for listings.
+ */
+title?: NonBlank, 
+/**
+ * What the tool does and when to use it, for people and models.
+ */
+description?: NonBlank, 
+/**
+ * The JSON Schema (2020-12) of the tool's input: an object schema; `$ref`s point into `components`.
+ */
+inputSchema: ObjectSchema, 
+/**
+ * The JSON Schema of a successful result; absent when the tool returns nothing structured.
+ */
+outputSchema?: SchemaDoc, 
+/**
+ * The JSON Schema of the application errors the tool declares (what it may fail with on purpose, as opposed to runtime failures).
+ */
+errorSchema?: SchemaDoc, 
+/**
+ * Advisory hints for clients (MCP tool annotations): they describe, they do not enforce.
+ */
+annotations?: Annotations, 
+/**
+ * Icons clients may show next to the tool.
+ */
+icons?: Array<Icon>, 
+/**
+ * Whether the tool runs as an MCP task (long-running, polled).
+ */
+execution?: Execution, 
+/**
+ * Which projections may expose the tool.
+ */
+governance: Governance, 
+/**
+ * Where the tool sits in the command-line tree and how its arguments are spelled.
+ */
+cli: ToolCli, 
+/**
+ * A group the tool belongs to (for generated tools: the OpenAPI tag), for listing and search.
+ */
+namespace?: NonBlank, 
+/**
+ * Whether agents leave the tool out of the initial listing and find it through search.
+ */
+deferLoading: boolean, 
+/**
+ * Where the tool came from and how a call reaches it.
+ */
+source?: Source, 
+/**
+ * Execution classification (kind of work, strongest side effect), separate from the advisory hints.
+ */
+policy?: Policy, 
+/**
+ * Open metadata by namespaced key; `com.harnlang/toolContract` is reserved for the contract's own projection.
+ */
+_meta?: { readonly [key: string]: JsonValue }, };
 
-export type Annotations = { title?: NonBlank, readOnlyHint?: boolean, destructiveHint?: boolean, idempotentHint?: boolean, openWorldHint?: boolean, };
+export type Annotations = { 
+/**
+ * A title for clients that prefer the annotation's over the tool's.
+ */
+title?: NonBlank, 
+/**
+ * The tool does not change its environment.
+ */
+readOnlyHint?: boolean, 
+/**
+ * A change the tool makes may destroy something (meaningful when not read-only).
+ */
+destructiveHint?: boolean, 
+/**
+ * Repeating a call with the same input has no further effect (meaningful when not read-only).
+ */
+idempotentHint?: boolean, 
+/**
+ * The tool reaches entities outside a closed, known set (e.g. the internet).
+ */
+openWorldHint?: boolean, };
 
-export type Icon = { src: NonBlank, mimeType?: NonBlank, sizes?: Array<NonBlank>, theme?: IconTheme, };
+export type Icon = { 
+/**
+ * The icon's URL (`https:` or `data:`).
+ */
+src: NonBlank, 
+/**
+ * Its media type, when the URL does not say.
+ */
+mimeType?: NonBlank, 
+/**
+ * The sizes it is drawn for (`48x48`, `any`).
+ */
+sizes?: Array<NonBlank>, 
+/**
+ * The color theme it is made for.
+ */
+theme?: IconTheme, };
 
 export type IconTheme = "light" | "dark";
 
-export type Execution = { taskSupport: TaskSupport, };
+export type Execution = { 
+/**
+ * Whether a call may, must or must not run as a task.
+ */
+taskSupport: TaskSupport, };
 
 export type TaskSupport = "forbidden" | "optional" | "required";
 
@@ -311,7 +427,15 @@ contentType: string, };
 
 export type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | "default";
 
-export type Policy = { kind: PolicyKind, side_effect_level: SideEffectLevel, };
+export type Policy = { 
+/**
+ * What kind of work the tool does.
+ */
+kind: PolicyKind, 
+/**
+ * The strongest side effect it may have.
+ */
+side_effect_level: SideEffectLevel, };
 
 export type PolicyKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
 

@@ -9,7 +9,9 @@ use std::sync::{Arc, OnceLock};
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::catalog::{Audience, Catalog, CliTree, Components, Entry, Info, SchemaDoc};
+use crate::catalog::{
+    Audience, Catalog, CliTree, Components, Entry, GeneratedCatalog, Info, SchemaDoc,
+};
 use crate::error::{ContractError, ContractErrors, ErrorCode};
 use crate::schema::standalone;
 
@@ -98,12 +100,22 @@ impl ToolRegistry {
         handlers: BTreeMap<String, Handler>,
     ) -> Result<ToolRegistry, ContractErrors> {
         crate::validate::validate_catalog(&catalog)?;
-        Self::publish_generated(catalog, handlers)
+        Self::pair(catalog, handlers)
     }
 
-    /// Publishes a catalog from [`Catalog::from_generated_json`]: the publish-time rules ran
-    /// when harness-gen generated it; only the pairing of tools and handlers is checked.
+    /// Publishes a catalog compiled into the program ([`Catalog::from_generated_json`]): the
+    /// publish-time rules ran when harness-gen generated it; only the pairing of tools and
+    /// handlers is checked.
     pub fn publish_generated(
+        catalog: GeneratedCatalog,
+        handlers: BTreeMap<String, Handler>,
+    ) -> Result<ToolRegistry, ContractErrors> {
+        Self::pair(catalog.into_catalog(), handlers)
+    }
+
+    /// One live tool per entry with its handler; a tool without a handler, or a handler for no
+    /// tool, is an error.
+    fn pair(
         catalog: Catalog,
         mut handlers: BTreeMap<String, Handler>,
     ) -> Result<ToolRegistry, ContractErrors> {

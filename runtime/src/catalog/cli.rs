@@ -54,16 +54,24 @@ impl ToolCli {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
 pub enum ValueHint {
+    /// A file path.
     File,
+    /// A directory path.
     Directory,
+    /// Any path.
     Path,
+    /// A URL.
     Url,
+    /// An email address.
     Email,
+    /// A user name.
     Username,
+    /// A host name.
     Hostname,
+    /// A command line.
     Command,
+    /// Anything else.
     Other,
 }
 

@@ -106,9 +106,10 @@ impl<'de> Deserialize<'de> for SchemaVersion {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs)]
 pub struct Info {
+    /// The catalog's name (for a generated crate: the kebab-case API title).
     pub name: NonBlank,
+    /// The version of the API or tool set the catalog describes.
     #[serde(
         default,
         deserialize_with = "present",
@@ -116,6 +117,7 @@ pub struct Info {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub version: Option<NonBlank>,
+    /// What the tools are for, as one text.
     #[serde(
         default,
         deserialize_with = "present",
@@ -143,9 +145,10 @@ pub struct Components {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(missing_docs)]
 pub struct Entry {
+    /// The tool's name: unique in the catalog, the name MCP clients and agents call it by.
     pub name: NonBlank,
+    /// A short human-readable title for listings.
     #[serde(
         default,
         deserialize_with = "present",
@@ -153,6 +156,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub title: Option<NonBlank>,
+    /// What the tool does and when to use it, for people and models.
     #[serde(
         default,
         deserialize_with = "present",
@@ -160,7 +164,9 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub description: Option<NonBlank>,
+    /// The JSON Schema (2020-12) of the tool's input: an object schema; `$ref`s point into `components`.
     pub input_schema: ObjectSchema,
+    /// The JSON Schema of a successful result; absent when the tool returns nothing structured.
     #[serde(
         default,
         deserialize_with = "present",
@@ -168,6 +174,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub output_schema: Option<SchemaDoc>,
+    /// The JSON Schema of the application errors the tool declares (what it may fail with on purpose, as opposed to runtime failures).
     #[serde(
         default,
         deserialize_with = "present",
@@ -175,6 +182,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub error_schema: Option<SchemaDoc>,
+    /// Advisory hints for clients (MCP tool annotations): they describe, they do not enforce.
     #[serde(
         default,
         deserialize_with = "present",
@@ -182,6 +190,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub annotations: Option<Annotations>,
+    /// Icons clients may show next to the tool.
     #[serde(
         default,
         deserialize_with = "present",
@@ -190,6 +199,7 @@ pub struct Entry {
     #[cfg_attr(feature = "artifacts", ts(optional))]
     #[cfg_attr(feature = "artifacts", schemars(length(min = 1), extend("uniqueItems" = true)))]
     pub icons: Option<Vec<Icon>>,
+    /// Whether the tool runs as an MCP task (long-running, polled).
     #[serde(
         default,
         deserialize_with = "present",
@@ -197,8 +207,11 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub execution: Option<Execution>,
+    /// Which projections may expose the tool.
     pub governance: Governance,
+    /// Where the tool sits in the command-line tree and how its arguments are spelled.
     pub cli: ToolCli,
+    /// A group the tool belongs to (for generated tools: the OpenAPI tag), for listing and search.
     #[serde(
         default,
         deserialize_with = "present",
@@ -206,7 +219,9 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub namespace: Option<NonBlank>,
+    /// Whether agents leave the tool out of the initial listing and find it through search.
     pub defer_loading: bool,
+    /// Where the tool came from and how a call reaches it.
     #[serde(
         default,
         deserialize_with = "present",
@@ -214,6 +229,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub source: Option<Source>,
+    /// Execution classification (kind of work, strongest side effect), separate from the advisory hints.
     #[serde(
         default,
         deserialize_with = "present",
@@ -221,6 +237,7 @@ pub struct Entry {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub policy: Option<Policy>,
+    /// Open metadata by namespaced key; `com.harnlang/toolContract` is reserved for the contract's own projection.
     #[serde(
         rename = "_meta",
         default,
@@ -279,8 +296,8 @@ impl Entry {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(missing_docs)]
 pub struct Annotations {
+    /// A title for clients that prefer the annotation's over the tool's.
     #[serde(
         default,
         deserialize_with = "present",
@@ -288,6 +305,7 @@ pub struct Annotations {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub title: Option<NonBlank>,
+    /// The tool does not change its environment.
     #[serde(
         default,
         deserialize_with = "present",
@@ -295,6 +313,7 @@ pub struct Annotations {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub read_only_hint: Option<bool>,
+    /// A change the tool makes may destroy something (meaningful when not read-only).
     #[serde(
         default,
         deserialize_with = "present",
@@ -302,6 +321,7 @@ pub struct Annotations {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub destructive_hint: Option<bool>,
+    /// Repeating a call with the same input has no further effect (meaningful when not read-only).
     #[serde(
         default,
         deserialize_with = "present",
@@ -309,6 +329,7 @@ pub struct Annotations {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub idempotent_hint: Option<bool>,
+    /// The tool reaches entities outside a closed, known set (e.g. the internet).
     #[serde(
         default,
         deserialize_with = "present",
@@ -322,9 +343,10 @@ pub struct Annotations {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(missing_docs)]
 pub struct Icon {
+    /// The icon's URL (`https:` or `data:`).
     pub src: NonBlank,
+    /// Its media type, when the URL does not say.
     #[serde(
         default,
         deserialize_with = "present",
@@ -332,6 +354,7 @@ pub struct Icon {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub mime_type: Option<NonBlank>,
+    /// The sizes it is drawn for (`48x48`, `any`).
     #[serde(
         default,
         deserialize_with = "present",
@@ -340,6 +363,7 @@ pub struct Icon {
     #[cfg_attr(feature = "artifacts", ts(optional))]
     #[cfg_attr(feature = "artifacts", schemars(length(min = 1), extend("uniqueItems" = true)))]
     pub sizes: Option<Vec<NonBlank>>,
+    /// The color theme it is made for.
     #[serde(
         default,
         deserialize_with = "present",
@@ -353,9 +377,10 @@ pub struct Icon {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
 pub enum IconTheme {
+    /// For light backgrounds.
     Light,
+    /// For dark backgrounds.
     Dark,
 }
 
@@ -363,8 +388,8 @@ pub enum IconTheme {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[allow(missing_docs)]
 pub struct Execution {
+    /// Whether a call may, must or must not run as a task.
     pub task_support: TaskSupport,
 }
 
@@ -372,10 +397,12 @@ pub struct Execution {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
 pub enum TaskSupport {
+    /// Calls never run as tasks.
     Forbidden,
+    /// The client chooses.
     Optional,
+    /// Calls always run as tasks.
     Required,
 }
 
@@ -383,12 +410,16 @@ pub enum TaskSupport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
 pub enum Audience {
+    /// The generated command-line program.
     Cli,
+    /// The MCP server.
     Mcp,
+    /// The published catalog.
     Catalog,
+    /// The operator dashboard.
     Dashboard,
+    /// Agents using the registry in process.
     Agent,
 }
 
@@ -618,9 +649,10 @@ fn typed_openapi_binding(schema: &mut schemars::Schema) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs)]
 pub struct Policy {
+    /// What kind of work the tool does.
     pub kind: PolicyKind,
+    /// The strongest side effect it may have.
     pub side_effect_level: SideEffectLevel,
 }
 
@@ -628,16 +660,24 @@ pub struct Policy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
 pub enum PolicyKind {
+    /// Reads data.
     Read,
+    /// Changes data in place.
     Edit,
+    /// Removes data.
     Delete,
+    /// Moves or renames.
     Move,
+    /// Searches.
     Search,
+    /// Runs an action with effects (for HTTP: an unsafe method).
     Execute,
+    /// Reasons without effects.
     Think,
+    /// Retrieves from the network (for HTTP: a safe method).
     Fetch,
+    /// None of these.
     Other,
 }
 
@@ -645,14 +685,36 @@ pub enum PolicyKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
 pub enum SideEffectLevel {
+    /// No effect outside the call.
     None,
+    /// Reads only.
     ReadOnly,
+    /// Writes to the workspace.
     WorkspaceWrite,
+    /// Runs processes.
     ProcessExec,
+    /// Talks to the network.
     Network,
+    /// Controls the desktop.
     DesktopControl,
+}
+
+/// A catalog compiled into the program by harness-gen, made only by
+/// [`Catalog::from_generated_json`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedCatalog(Catalog);
+
+impl GeneratedCatalog {
+    /// The catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.0
+    }
+
+    /// The catalog, owned.
+    pub fn into_catalog(self) -> Catalog {
+        self.0
+    }
 }
 
 impl Catalog {
@@ -670,16 +732,28 @@ impl Catalog {
     /// Parses and validates a catalog: structure while deserializing, then the publish-time
     /// rules ([`crate::validate`]). Every error names where it is.
     pub fn from_json(text: &str) -> Result<Catalog, ContractErrors> {
-        let catalog = Self::from_generated_json(text)?;
+        let catalog = Self::parse(text)?;
         crate::validate::validate_catalog(&catalog)?;
         Ok(catalog)
     }
 
-    /// Parses a catalog harness-gen generated (and so already checked against every
-    /// publish-time rule): records and fields are still validated while deserializing, but the
-    /// cross-entry rules (schemas against the meta-schema, references, the CLI tree) are not run
-    /// again, which keeps start-up fast for large APIs.
-    pub fn from_generated_json(text: &str) -> Result<Catalog, ContractErrors> {
+    /// Parses the catalog harness-gen generated into a crate (its `CATALOG_JSON`), which
+    /// harness-gen checked against every publish-time rule when it wrote it: records and fields
+    /// are validated while deserializing, but the cross-entry rules (schemas against the
+    /// meta-schema, references, the CLI tree) are not run again, which keeps start-up fast for
+    /// large APIs.
+    ///
+    /// Why skipping them is safe: the text must be `'static`, i.e. compiled into the program
+    /// (`include_str!` or a literal), so a catalog read at run time (a file, a request, another
+    /// registry's export) cannot come through this door; it goes through [`Catalog::from_json`].
+    /// The result is a [`GeneratedCatalog`], the only input of
+    /// [`crate::ToolRegistry::publish_generated`].
+    pub fn from_generated_json(text: &'static str) -> Result<GeneratedCatalog, ContractErrors> {
+        Self::parse(text).map(GeneratedCatalog)
+    }
+
+    /// The structural parse: records and fields checked, every error located.
+    fn parse(text: &str) -> Result<Catalog, ContractErrors> {
         // Fast path: a well-formed catalog parses without tracking field paths (a large
         // catalog parses in about half the time). Only a failure is parsed again, with paths,
         // to say where it is.
