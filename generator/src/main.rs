@@ -132,6 +132,8 @@ fn main() -> ExitCode {
         eprintln!("interrupted");
         std::process::exit(INTERRUPTED.into());
     });
+    // Only in builds for this crate's tests (feature `test-hooks`).
+    #[cfg(feature = "test-hooks")]
     if let Some(ms) = std::env::var("HARNESS_GEN_TEST_STEP_DELAY_MS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -14,9 +14,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// The marker file, listing the files harness-gen owns in the directory.
 pub const MARKER: &str = ".harness-gen";
@@ -75,7 +74,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static WRITING: Mutex<()> = Mutex::new(());
 
 /// A pause after each staged file and each rename (tests of interrupted runs only).
-static STEP_DELAY_MS: AtomicU64 = AtomicU64::new(0);
+#[cfg(feature = "test-hooks")]
+static STEP_DELAY_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Asks any write in progress to stop, and returns once none is running: a write still staging
 /// removes what it staged (the previous output stays), one already renaming finishes (the new
@@ -85,17 +85,23 @@ pub fn interrupt() {
     drop(WRITING.lock().unwrap_or_else(PoisonError::into_inner));
 }
 
-/// Pauses `ms` after each staged file and each rename, so tests can interrupt a write midway.
+/// Pauses `ms` after each staged file and each rename, so tests can interrupt a write midway
+/// (feature `test-hooks`, which only this crate's tests enable).
+#[cfg(feature = "test-hooks")]
 pub fn set_step_delay_for_tests(ms: u64) {
     STEP_DELAY_MS.store(ms, Ordering::SeqCst);
 }
 
+#[cfg(feature = "test-hooks")]
 fn step() {
     let ms = STEP_DELAY_MS.load(Ordering::SeqCst);
     if ms > 0 {
-        std::thread::sleep(Duration::from_millis(ms));
+        std::thread::sleep(std::time::Duration::from_millis(ms));
     }
 }
+
+#[cfg(not(feature = "test-hooks"))]
+fn step() {}
 
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {

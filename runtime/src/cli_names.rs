@@ -1,16 +1,25 @@
-//! Naming rules shared by CLI validation and the generated CLI: the reserved global options and
-//! the option names an input property gets.
+//! Naming rules shared by the catalog's validation, the generated CLI and the generator: the
+//! reserved global options, the one kebab-case rule, and the default option name of an input
+//! property. A leaf: it depends on nothing else in the crate.
 
-use crate::catalog::ArgumentSpec;
+/// `--input-json`: the whole input as JSON.
+pub const INPUT_JSON: &str = "input-json";
+/// `--output-format`: json, pretty or text.
+pub const OUTPUT_FORMAT: &str = "output-format";
+/// `--base-url`: the API's base URL (the MCP program has it too).
+pub const BASE_URL: &str = "base-url";
+/// `--completions`: print shell completions.
+pub const COMPLETIONS: &str = "completions";
 
-/// Long options every generated CLI defines itself; no tool argument may use them.
+/// Long options every generated CLI defines itself (`help` and `version` by clap, the others by
+/// [`crate::cli`] from the constants above); no tool argument may use them.
 pub const RESERVED_LONG: &[&str] = &[
     "help",
     "version",
-    "input-json",
-    "output-format",
-    "base-url",
-    "completions",
+    INPUT_JSON,
+    OUTPUT_FORMAT,
+    BASE_URL,
+    COMPLETIONS,
 ];
 
 /// Short options every generated CLI defines itself.
@@ -82,28 +91,6 @@ pub fn default_long(property: &str) -> String {
         empty if empty.is_empty() => "arg".to_string(),
         name => name,
     }
-}
-
-/// Every name by which `property` can be given: position, or long name, aliases and short.
-pub fn argument_names(property: &str, spec: Option<&ArgumentSpec>) -> Vec<ArgumentName> {
-    let Some(spec) = spec else {
-        return vec![ArgumentName::Long(default_long(property))];
-    };
-    if let Some(position) = spec.position {
-        return vec![ArgumentName::Position(position)];
-    }
-    let mut names = vec![ArgumentName::Long(
-        spec.long
-            .as_ref()
-            .map_or_else(|| default_long(property), |l| l.to_string()),
-    )];
-    names.extend(
-        spec.aliases
-            .iter()
-            .map(|a| ArgumentName::Long(a.to_string())),
-    );
-    names.extend(spec.short.map(ArgumentName::Short));
-    names
 }
 
 #[cfg(test)]

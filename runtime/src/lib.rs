@@ -59,11 +59,11 @@ mod registry;
 pub mod render;
 #[cfg(feature = "registry")]
 pub mod schema;
-#[cfg(feature = "registry")]
-pub mod validate;
 
 #[cfg(feature = "registry")]
 pub use agent::Provider;
+#[cfg(feature = "registry")]
+pub use catalog::validate;
 #[cfg(feature = "registry")]
 pub use catalog::{Audience, Catalog};
 pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_serde_message};

@@ -99,7 +99,7 @@ impl ToolRegistry {
         catalog: Catalog,
         handlers: BTreeMap<String, Handler>,
     ) -> Result<ToolRegistry, ContractErrors> {
-        crate::validate::validate_catalog(&catalog)?;
+        crate::catalog::validate::validate_catalog(&catalog)?;
         Self::pair(catalog, handlers)
     }
 

@@ -67,7 +67,22 @@ pub fn cli_failure_envelope(error: &ToolError) -> Value {
             "issues": issues,
         }),
     };
-    json!({ "ok": false, "error": body })
+    envelope(body)
+}
+
+/// The CLI failure envelope of a command line that could not become an input (a bad
+/// `--input-json`, an option value of the wrong type): `invalid_input` with the tool and the
+/// reason, before any call is made.
+pub fn cli_usage_envelope(tool: &str, message: &str) -> Value {
+    envelope(json!({
+        "kind": "invalid_input",
+        "tool": tool,
+        "message": message,
+    }))
+}
+
+fn envelope(error: Value) -> Value {
+    json!({ "ok": false, "error": error })
 }
 
 /// How an MCP server answers a failed `tools/call`.

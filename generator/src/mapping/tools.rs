@@ -489,7 +489,7 @@ fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentS
             continue;
         }
         let Some(ArgumentName::Long(default)) =
-            cli_names::argument_names(property, spec).into_iter().next()
+            harness_gen_runtime::catalog::argument_names(property, spec).into_iter().next()
         else {
             continue;
         };

@@ -11,6 +11,7 @@ use ts_rs::TS;
 
 use super::present;
 use super::text::{CommandPath, CommandSegment, NonBlank, OptionName};
+use crate::cli_names::{ArgumentName, default_long};
 
 /// Where and how a tool appears in the generated command-line program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -245,4 +246,26 @@ pub struct CommandSpec {
     )]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub display_order: Option<u32>,
+}
+
+/// Every name by which `property` can be given: position, or long name, aliases and short.
+pub fn argument_names(property: &str, spec: Option<&ArgumentSpec>) -> Vec<ArgumentName> {
+    let Some(spec) = spec else {
+        return vec![ArgumentName::Long(default_long(property))];
+    };
+    if let Some(position) = spec.position {
+        return vec![ArgumentName::Position(position)];
+    }
+    let mut names = vec![ArgumentName::Long(
+        spec.long
+            .as_ref()
+            .map_or_else(|| default_long(property), |l| l.to_string()),
+    )];
+    names.extend(
+        spec.aliases
+            .iter()
+            .map(|a| ArgumentName::Long(a.to_string())),
+    );
+    names.extend(spec.short.map(ArgumentName::Short));
+    names
 }

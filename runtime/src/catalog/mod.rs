@@ -7,6 +7,7 @@
 
 mod cli;
 mod text;
+pub mod validate;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -18,7 +19,9 @@ use serde_json::{Map, Value};
 #[cfg(feature = "artifacts")]
 use ts_rs::TS;
 
-pub use cli::{ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint};
+pub use cli::{
+    ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint, argument_names,
+};
 pub use text::{
     CommandPath, CommandSegment, InvalidValue, MetaKey, NonBlank, ObjectSchema, OptionName,
     SchemaDoc,
@@ -733,7 +736,7 @@ impl Catalog {
     /// rules ([`crate::validate`]). Every error names where it is.
     pub fn from_json(text: &str) -> Result<Catalog, ContractErrors> {
         let catalog = Self::parse(text)?;
-        crate::validate::validate_catalog(&catalog)?;
+        validate::validate_catalog(&catalog)?;
         Ok(catalog)
     }
 
@@ -775,7 +778,7 @@ impl Catalog {
     /// Like [`Catalog::from_json`], from an already parsed value.
     pub fn from_value(value: Value) -> Result<Catalog, ContractErrors> {
         let catalog = deserialize_located(value)?;
-        crate::validate::validate_catalog(&catalog)?;
+        validate::validate_catalog(&catalog)?;
         Ok(catalog)
     }
 

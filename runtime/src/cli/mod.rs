@@ -17,14 +17,9 @@ use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use crate::catalog::{Audience, CommandSpec, Entry};
-use crate::render::{cli_exit_code, cli_failure_envelope, exit_code};
+use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT};
+use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
-
-/// Reserved global options, owned by every generated CLI (see [`crate::cli_names`]).
-const INPUT_JSON: &str = "input-json";
-const OUTPUT_FORMAT: &str = "output-format";
-const BASE_URL: &str = "base-url";
-const COMPLETIONS: &str = "completions";
 
 /// Builds a registry for the CLI: receives `--base-url` when given.
 pub type Factory<'a> = dyn Fn(Option<String>) -> Result<ToolRegistry, String> + 'a;
@@ -111,8 +106,7 @@ pub fn run(
         Ok(input) => input,
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
-            let envelope = serde_json::json!({"ok": false, "error": {"kind": "invalid_input", "tool": tool.name, "message": why}});
-            let _ = writeln!(out, "{envelope}");
+            let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
             return exit_code::INVALID_INPUT;
         }
     };

@@ -10,6 +10,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 
 use super::{DEFAULT_PAGE_SIZE, McpServer};
 use crate::cli::Factory;
+use crate::cli_names::BASE_URL;
 
 /// Where the server listens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +73,8 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Also accept this Host header (needed when listening beyond loopback)"),
         )
         .arg(
-            Arg::new("base-url")
-                .long("base-url")
+            Arg::new(BASE_URL)
+                .long(BASE_URL)
                 .value_name("URL")
                 .help("The API's base URL (overrides the environment)"),
         )
@@ -103,7 +104,7 @@ fn options(
             .unwrap_or(DEFAULT_PAGE_SIZE),
         allowed_origins: strings("allow-origin"),
         allowed_hosts: strings("allow-host"),
-        base_url: matches.get_one::<String>("base-url").cloned(),
+        base_url: matches.get_one::<String>(BASE_URL).cloned(),
     })
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::argument_names;
 use crate::catalog::{CONTRACT_META_KEY, Catalog, CommandSegment, Entry};
 use crate::cli_names::{self, ArgumentName};
 use crate::error::{ContractError, ContractErrors, ErrorCode};
@@ -251,7 +252,7 @@ fn check_arguments(entry: &Entry, at: &str, errors: &mut Vec<ContractError>) {
     }
     for property in all {
         let spec = entry.cli.arguments.get(property);
-        for name in cli_names::argument_names(property, spec) {
+        for name in argument_names(property, spec) {
             let where_ = format!("{at}.cli.arguments.{property}");
             if cli_names::is_reserved(&name) {
                 errors.push(ContractError::new(
