@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use quote::quote;
 
 use crate::diag::{Diagnostics, Severity};
-use crate::emit::{Types, client, registry, render, types_file};
+use crate::emit::{client, registry, render};
 use crate::load::Document;
 
 /// Configures generation from `build.rs`.
@@ -133,25 +133,24 @@ impl Builder {
             }
         };
         let mut diags = Diagnostics::default();
-        let doc = Document::load(spec, &mut diags);
+        let doc = if crate::given_crate_name_is_usable(self.name.as_deref(), &mut diags) {
+            Document::load(spec, &mut diags)
+        } else {
+            None
+        };
         if self.cargo_directives {
             println!("cargo:rerun-if-changed={}", spec.display());
             for path in doc.iter().flat_map(|d| d.paths().skip(1)) {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
-        let generated = doc.map(|doc| {
-            let (api, catalog) =
-                crate::catalog::from_document(&doc, self.name.as_deref(), &mut diags);
-            let name = self
-                .name
-                .clone()
-                .unwrap_or_else(|| crate::emit::krate::crate_name(&api.info.title));
-            let types = types_file(&api);
-            crate::report_fallbacks(&doc, &types.fallbacks, &mut diags);
-            let source = single_file(&api, types, &name, self.registry);
-            (name, source, catalog.to_json_pretty())
-        });
+        let generated = doc
+            .and_then(|doc| crate::assemble(&doc, self.name.as_deref(), &mut diags))
+            .map(|assembled| {
+                let catalog = assembled.catalog.to_json_pretty();
+                let name = assembled.name.clone();
+                (name, single_file(assembled, self.registry), catalog)
+            });
         if self.strict {
             diags.make_strict();
         }
@@ -187,7 +186,11 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
 }
 
 /// The whole API as one file of inline modules, for `include!`; the registry only when asked.
-fn single_file(api: &crate::model::Api, types: Types, name: &str, with_registry: bool) -> String {
+fn single_file(assembled: crate::Assembled, with_registry: bool) -> String {
+    let crate::Assembled {
+        api, name, types, ..
+    } = assembled;
+    let api = &api;
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
     let client = client::file(api, &types.ops, &prefix);

@@ -85,43 +85,89 @@ pub fn generate_crate(
     options: &Options,
     diags: &mut diag::Diagnostics,
 ) -> Option<(Crate, harness_gen_runtime::Catalog)> {
-    if let Some(problem) = options
-        .crate_name
-        .as_deref()
-        .and_then(emit::krate::crate_name_problem)
-    {
-        diags.push(diag::Diagnostic {
-            code: diag::Code::CrateName,
-            severity: diag::Severity::Error,
-            file: "--crate-name".into(),
-            pointer: String::new(),
-            position: None,
-            message: format!("{problem}; choose another name with --crate-name"),
-        });
+    if !given_crate_name_is_usable(options.crate_name.as_deref(), diags) {
         return None;
     }
     let doc = load::Document::load(spec, diags)?;
-    let name = options.crate_name.clone();
-    let (api, catalog) = catalog::from_document(&doc, name.as_deref(), diags);
-    if options.crate_name.is_none() {
-        if let Some(problem) = emit::krate::crate_name_problem(&options.name(&api)) {
-            diags.push(doc.diag(
-                diag::Code::CrateName,
-                diag::Severity::Error,
-                &load::Loc::main("/info/title"),
-                format!("the crate name derived from the title cannot be used: {problem}; name the crate with --crate-name"),
-            ));
-            return None;
+    let assembled = assemble(&doc, options.crate_name.as_deref(), diags)?;
+    let catalog = assembled.catalog.clone();
+    Some((emit::krate::generate(assembled, options), catalog))
+}
+
+/// What every way of generating shares (`harness-gen openapi` through [`generate_crate`], and
+/// the `build.rs` [`Builder`]): one model of the document with its catalog, the crate name
+/// settled and checked, and the Rust types, with every schema that became a JSON value
+/// reported. The callers differ only in how they lay the result out.
+pub(crate) struct Assembled {
+    /// The model.
+    pub api: model::Api,
+    /// Its catalog (checked by the runtime's publish-time rules).
+    pub catalog: harness_gen_runtime::Catalog,
+    /// The crate name: the one given, else derived from the title.
+    pub name: String,
+    /// The emitted types and each operation's type names.
+    pub types: emit::Types,
+}
+
+/// Maps `doc` and emits its types (see [`Assembled`]); `None` when the crate name derived from
+/// the title cannot be used (the given name is checked by [`given_crate_name_is_usable`]).
+pub(crate) fn assemble(
+    doc: &load::Document,
+    crate_name: Option<&str>,
+    diags: &mut diag::Diagnostics,
+) -> Option<Assembled> {
+    let (api, catalog) = catalog::from_document(doc, crate_name, diags);
+    let name = match crate_name {
+        Some(name) => name.to_string(),
+        None => {
+            let derived = emit::krate::crate_name(&api.info.title);
+            if let Some(problem) = emit::krate::crate_name_problem(&derived) {
+                diags.push(doc.diag(
+                    diag::Code::CrateName,
+                    diag::Severity::Error,
+                    &load::Loc::main("/info/title"),
+                    format!("the crate name derived from the title cannot be used: {problem}; name the crate with --crate-name (Builder::name in a build script)"),
+                ));
+                return None;
+            }
+            derived
         }
-    }
-    let krate = emit::krate::generate(&api, &catalog, options);
-    report_fallbacks(&doc, &krate.fallbacks, diags);
-    Some((krate, catalog))
+    };
+    let types = emit::types_file(&api);
+    report_fallbacks(doc, &types.fallbacks, diags);
+    Some(Assembled {
+        api,
+        catalog,
+        name,
+        types,
+    })
+}
+
+/// Whether a crate name given by the user is one cargo accepts and we can use (HG0701 when
+/// not), checked before anything is read.
+pub(crate) fn given_crate_name_is_usable(
+    name: Option<&str>,
+    diags: &mut diag::Diagnostics,
+) -> bool {
+    let Some(problem) = name.and_then(emit::krate::crate_name_problem) else {
+        return true;
+    };
+    diags.push(diag::Diagnostic {
+        code: diag::Code::CrateName,
+        severity: diag::Severity::Error,
+        file: "--crate-name".into(),
+        pointer: String::new(),
+        position: None,
+        message: format!(
+            "{problem}; choose another name with --crate-name (Builder::name in a build script)"
+        ),
+    });
+    false
 }
 
 /// Reports each schema that had to become `serde_json::Value` (HG0504, a warning; an error
 /// under `--strict`).
-pub(crate) fn report_fallbacks(
+fn report_fallbacks(
     doc: &load::Document,
     fallbacks: &[(String, String)],
     diags: &mut diag::Diagnostics,

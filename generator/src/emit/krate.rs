@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 
 use askama::Template;
-use harness_gen_runtime::Catalog;
 use quote::quote;
 
-use super::{HEADER, client, registry, render, types_file};
+use super::{HEADER, client, registry, render};
 use crate::model::Api;
 
 /// What to generate.
@@ -22,15 +21,6 @@ pub struct Options {
     pub command: String,
     /// A compiled `.harness` bundle to embed (`harness.json` and the `harness` module).
     pub harness: Option<harness_gen_runtime::harness::Bundle>,
-}
-
-impl Options {
-    /// The crate's name: the one given, else the document's title as a [`crate_name`].
-    pub(crate) fn name(&self, api: &Api) -> String {
-        self.crate_name
-            .clone()
-            .unwrap_or_else(|| crate_name(&api.info.title))
-    }
 }
 
 /// The crate's files by relative path, and the schemas that fell back to JSON values.
@@ -174,12 +164,17 @@ fn toml_string(text: &str) -> String {
     out
 }
 
-/// Generates every file of the crate.
-pub fn generate(api: &Api, catalog: &Catalog, options: &Options) -> Crate {
-    let name = options.name(api);
+/// Generates every file of the crate from what [`crate::assemble`] made.
+pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate {
+    let crate::Assembled {
+        api,
+        catalog,
+        name,
+        types,
+    } = assembled;
+    let (api, catalog) = (&api, &catalog);
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
-    let types = types_file(api);
     let mut files = BTreeMap::new();
     files.insert("src/types.rs".to_string(), types.file);
     files.insert(

@@ -5,6 +5,8 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
+use crate::diag::{is_unprintable, printable};
+
 /// Stable diagnostic codes of the `.harness` language. A code's meaning never changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
@@ -167,12 +169,15 @@ impl Sources {
         }
     }
 
-    /// Human output: each diagnostic with its source line and a caret under the column.
+    /// Human output: each diagnostic with its source line and a caret under the column. Text
+    /// from the user's files (names, messages quoting them, the source line) goes through the
+    /// same escaping as every other diagnostic ([`printable`]): control characters and bidi
+    /// overrides are shown as `\u{…}` (tabs in the source line are kept, so the caret lines up).
     pub fn render(&self, diagnostics: &[Diagnostic]) -> String {
         let mut out = String::new();
         for d in diagnostics {
-            let _ = writeln!(out, "error[{}]: {}", d.code, d.message);
-            let _ = writeln!(out, "  --> {}:{}:{}", d.file, d.line, d.column);
+            let _ = writeln!(out, "error[{}]: {}", d.code, printable(&d.message));
+            let _ = writeln!(out, "  --> {}:{}:{}", printable(&d.file), d.line, d.column);
             let text = self
                 .files
                 .iter()
@@ -181,12 +186,21 @@ impl Sources {
             if let Some(line) = text {
                 let number = d.line.to_string();
                 let pad = " ".repeat(number.len());
-                // Tabs keep their width so the caret lines up.
+                let shown = |c: char| match c {
+                    '\t' => "\t".to_string(),
+                    c if is_unprintable(c) => c.escape_unicode().to_string(),
+                    c => c.to_string(),
+                };
+                // Tabs keep their width and escapes their length, so the caret lines up.
                 let indent: String = line
                     .chars()
                     .take(d.column.saturating_sub(1) as usize)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .map(|c| match c {
+                        '\t' => "\t".to_string(),
+                        c => " ".repeat(shown(c).chars().count()),
+                    })
                     .collect();
+                let line: String = line.chars().map(shown).collect();
                 let _ = writeln!(out, "{pad} |\n{number} | {line}\n{pad} | {indent}^");
             }
             out.push('\n');

@@ -137,3 +137,33 @@ fn a_missing_document_is_reported() {
         .unwrap_err();
     assert!(error.to_string().contains(".openapi("), "{error}");
 }
+
+/// The builder goes through the same assembly as `harness-gen openapi`: a name cargo would
+/// refuse, given or derived from the title, fails the build before anything is written.
+#[test]
+fn crate_names_are_checked_as_the_command_checks_them() {
+    let out = scratch("names");
+    let given = Builder::new()
+        .openapi(spec())
+        .out_dir(&out)
+        .name("serde")
+        .cargo_directives(false)
+        .generate()
+        .unwrap_err();
+    assert!(format!("{given:?}").contains("HG0701"), "{given:?}");
+    let spec = out.join("title.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.1.0\ninfo: {title: 'Self', version: '1'}\npaths: {}\n",
+    )
+    .unwrap();
+    let derived = Builder::new()
+        .openapi(&spec)
+        .out_dir(&out)
+        .cargo_directives(false)
+        .generate()
+        .unwrap_err();
+    assert!(format!("{derived:?}").contains("HG0701"), "{derived:?}");
+    assert!(!out.join("self.rs").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -509,3 +509,33 @@ fn a_missing_end_is_reported_just_after_the_last_token() {
         d.message
     );
 }
+
+#[test]
+fn rendered_diagnostics_escape_control_characters_and_bidi_overrides_from_the_files() {
+    // A file name, a string in the source line and the message all carry hostile characters.
+    let sources = Sources {
+        files: vec![(
+            "evil\u{1b}[2J\u{202e}.harness".to_owned(),
+            "skill s { description \"a\u{202e}b\u{7}\" }\n\tskill s { description \"x\u{1b}[31m\" }\n"
+                .to_owned(),
+        )],
+    };
+    let diags = compile_sources(&sources).unwrap_err();
+    let rendered = sources.render(&diags);
+    assert!(rendered.contains("HL"), "{rendered}");
+    assert!(rendered.contains("\\u{1b}"), "{rendered}");
+    for c in rendered.chars() {
+        assert!(
+            c == '\n' || c == '\t' || !harness_gen::diag::is_unprintable(c),
+            "{:?} reached the terminal: {rendered:?}",
+            c
+        );
+    }
+    // The caret still sits under the reported column of the (tab-indented) line.
+    let lines: Vec<&str> = rendered.lines().collect();
+    let caret = lines
+        .iter()
+        .position(|l| l.trim_end().ends_with('^'))
+        .unwrap();
+    assert!(lines[caret - 1].contains("| \tskill s"), "{rendered}");
+}
