@@ -49,3 +49,57 @@ fn hostile_text_stays_inside_doc_strings_and_names_stay_distinct() {
         "{types}"
     );
 }
+
+/// A schema reached twice — as a component's property and again through another component's
+/// `allOf` copy or a reference into the component — is one Rust type.
+#[test]
+fn a_schema_reached_twice_is_one_type() {
+    let dir = std::env::temp_dir().join(format!("hg-memo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("memo.yaml");
+    std::fs::write(
+        &spec,
+        r##"openapi: 3.1.0
+info: {title: Memo, version: '1'}
+paths:
+  /dogs:
+    get:
+      operationId: listDogs
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  dog: {$ref: '#/components/schemas/Dog'}
+                  owner: {$ref: '#/components/schemas/Pet/properties/owner'}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        owner:
+          type: object
+          description: Who looks after the pet.
+          properties:
+            name: {type: string}
+            phone: {type: string}
+    Dog:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - type: object
+          properties:
+            barks: {type: boolean}
+"##,
+    )
+    .unwrap();
+    let mut diags = Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let types = harness_gen::emit::types_file(&api).file;
+    let _ = std::fs::remove_dir_all(&dir);
+    let structs_with_phone = types.matches("pub phone: Option<String>").count();
+    assert_eq!(structs_with_phone, 1, "{types}");
+    assert!(types.contains("Who looks after the pet."), "{types}");
+}

@@ -4,7 +4,29 @@
 use super::*;
 
 impl<'a> TypeSpace<'a> {
+    /// The type of `schema`, found at `pointer`: defined as component `target`, or named after
+    /// `hint` when it needs a name. A schema inside a component converts once; reaching its
+    /// pointer again gives the same type.
     pub(super) fn convert(
+        &mut self,
+        schema: &Value,
+        target: Option<usize>,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
+        let inside_component = target.is_none() && pointer.starts_with(COMPONENTS);
+        if inside_component && let Some(ty) = self.converted.get(pointer) {
+            return ty.clone();
+        }
+        let ty = self.convert_once(schema, target, hint, pointer, depth);
+        if inside_component {
+            self.converted.insert(pointer.to_string(), ty.clone());
+        }
+        ty
+    }
+
+    fn convert_once(
         &mut self,
         schema: &Value,
         target: Option<usize>,
@@ -85,11 +107,15 @@ impl<'a> TypeSpace<'a> {
                     return Ty::Named(id);
                 }
                 let components = self.components;
+                let at = format!(
+                    "{COMPONENTS}{}{rest}",
+                    harness_gen_runtime::schema::escape(&name)
+                );
                 match components
                     .get(&name)
                     .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
                 {
-                    Some(resolved) => self.convert(resolved, None, hint, pointer, depth + 1),
+                    Some(resolved) => self.convert(resolved, None, hint, &at, depth + 1),
                     None => {
                         self.fallback(pointer, "reference into a component that does not resolve")
                     }
@@ -244,30 +270,40 @@ impl<'a> TypeSpace<'a> {
         let mut properties = Map::new();
         let mut required: Vec<Value> = Vec::new();
         let mut open: Option<Value> = None;
-        let mut stack: Vec<&Value> = parts.iter().rev().collect();
+        // Each part with the pointer where it is, so a property copied from another component
+        // stays the type it is there.
+        let mut stack: Vec<(&Value, String)> = parts
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, part)| (part, format!("{pointer}/allOf/{i}")))
+            .collect();
         let own = Value::Object(
             map.iter()
                 .filter(|(k, _)| *k != "allOf")
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         );
-        stack.insert(0, &own);
+        stack.insert(0, (&own, pointer.to_string()));
         let mut guard = 0;
-        while let Some(part) = stack.pop() {
+        while let Some((part, at)) = stack.pop() {
             guard += 1;
             if guard > 256 {
                 return self.fallback(pointer, "allOf too deep to merge");
             }
-            let part = self.resolved(part);
+            let (part, at) = self.resolved(part, at);
             let Some(object) = part.as_object() else {
                 continue;
             };
             if let Some(Value::Array(inner)) = object.get("allOf") {
-                stack.extend(inner.iter().rev());
+                let inner = inner.iter().enumerate().rev();
+                stack.extend(inner.map(|(i, part)| (part, format!("{at}/allOf/{i}"))));
             }
             if let Some(Value::Object(props)) = object.get("properties") {
                 for (k, v) in props {
-                    properties.entry(k.clone()).or_insert_with(|| v.clone());
+                    properties
+                        .entry(k.clone())
+                        .or_insert_with(|| copied_property(v, &at, pointer, k));
                 }
             }
             if let Some(Value::Array(req)) = object.get("required") {
@@ -297,12 +333,12 @@ impl<'a> TypeSpace<'a> {
         self.typed("object", &merged, target, hint, pointer, depth)
     }
 
-    /// Follows a whole-component reference (for merging).
-    pub(super) fn resolved<'v>(&self, schema: &'v Value) -> &'v Value
+    /// Follows references into components (for merging), with the pointer of what it reached.
+    pub(super) fn resolved<'v>(&self, schema: &'v Value, at: String) -> (&'v Value, String)
     where
         'a: 'v,
     {
-        let mut current = schema;
+        let (mut current, mut at) = (schema, at);
         for _ in 0..16 {
             match current
                 .get("$ref")
@@ -315,14 +351,20 @@ impl<'a> TypeSpace<'a> {
                         .get(&name)
                         .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
                     {
-                        Some(next) => current = next,
-                        None => return current,
+                        Some(next) => {
+                            current = next;
+                            at = format!(
+                                "{COMPONENTS}{}{rest}",
+                                harness_gen_runtime::schema::escape(&name)
+                            );
+                        }
+                        None => break,
                     }
                 }
-                _ => return current,
+                _ => break,
             }
         }
-        current
+        (current, at)
     }
 
     pub(super) fn typed(
@@ -438,4 +480,25 @@ fn is_constraint(keyword: &str) -> bool {
             | "xml"
             | "discriminator"
     ) && !keyword.starts_with("x-")
+}
+
+/// Property `name` of an `allOf` part at `part_at`, as the merged struct at `merged_at` takes
+/// it: a property of another component becomes a reference to where it is (keeping its title
+/// and description for the field's docs), so it converts to the type it has there.
+fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -> Value {
+    // `%` would be read as percent-encoding in a reference.
+    if part_at == merged_at || !part_at.starts_with(COMPONENTS) || part_at.contains('%') || name.contains('%') {
+        return schema.clone();
+    }
+    let mut reference = Map::new();
+    reference.insert(
+        "$ref".into(),
+        format!("{part_at}/properties/{}", harness_gen_runtime::schema::escape(name)).into(),
+    );
+    for keyword in ["title", "description"] {
+        if let Some(text) = schema.get(keyword) {
+            reference.insert(keyword.into(), text.clone());
+        }
+    }
+    Value::Object(reference)
 }

@@ -102,10 +102,17 @@ pub struct TypeSpace<'a> {
     /// The named types, by id.
     pub defs: Vec<Def>,
     component_ids: BTreeMap<String, usize>,
+    /// The type of each schema inside a component already converted, by its JSON pointer, so a
+    /// schema reached again (through an `allOf` copy or a reference into a component) is the
+    /// same Rust type, not an identical second one.
+    converted: BTreeMap<String, Ty>,
     names: Unique,
     /// Schemas that fell back to `serde_json::Value`: (where, why).
     pub warnings: Vec<(String, String)>,
 }
+
+/// Where component schemas are, as JSON pointers.
+const COMPONENTS: &str = "#/components/schemas/";
 
 /// How deep inline schemas nest before they become `Value`.
 const MAX_DEPTH: usize = 48;
@@ -117,6 +124,7 @@ impl<'a> TypeSpace<'a> {
             components,
             defs: Vec::new(),
             component_ids: BTreeMap::new(),
+            converted: BTreeMap::new(),
             names: Unique::default(),
             warnings: Vec::new(),
         };
