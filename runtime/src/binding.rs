@@ -223,7 +223,7 @@ impl ParamIn {
     }
 
     /// The style OpenAPI assumes when a parameter at this location names none.
-    pub fn default_style(self) -> Style {
+    pub const fn default_style(self) -> Style {
         match self {
             ParamIn::Query | ParamIn::Cookie => Style::Form,
             ParamIn::Path | ParamIn::Header => Style::Simple,
@@ -327,6 +327,69 @@ pub struct ParamBinding {
     pub content_type: Option<Text>,
 }
 
+// The location defaults are literals, not calls: a static's borrowed arrays may only hold values
+// the compiler can see have nothing to drop, and it sees that through a constant's literal body.
+impl ParamBinding {
+    /// A path parameter as OpenAPI serializes it when the document says nothing more (`simple`,
+    /// not exploded, required), with an empty name and property.
+    pub const PATH: ParamBinding = ParamBinding {
+        property: Cow::Borrowed(""),
+        location: ParamIn::Path,
+        name: Cow::Borrowed(""),
+        style: Style::Simple,
+        explode: false,
+        required: true,
+        allow_reserved: false,
+        content_type: None,
+    };
+    /// A query parameter's defaults (`form`, exploded, optional).
+    pub const QUERY: ParamBinding = ParamBinding {
+        property: Cow::Borrowed(""),
+        location: ParamIn::Query,
+        name: Cow::Borrowed(""),
+        style: Style::Form,
+        explode: true,
+        required: false,
+        allow_reserved: false,
+        content_type: None,
+    };
+    /// A header parameter's defaults (`simple`, not exploded, optional).
+    pub const HEADER: ParamBinding = ParamBinding {
+        property: Cow::Borrowed(""),
+        location: ParamIn::Header,
+        name: Cow::Borrowed(""),
+        style: Style::Simple,
+        explode: false,
+        required: false,
+        allow_reserved: false,
+        content_type: None,
+    };
+    /// A cookie parameter's defaults (`form`, exploded, optional).
+    pub const COOKIE: ParamBinding = ParamBinding {
+        property: Cow::Borrowed(""),
+        location: ParamIn::Cookie,
+        name: Cow::Borrowed(""),
+        style: Style::Form,
+        explode: true,
+        required: false,
+        allow_reserved: false,
+        content_type: None,
+    };
+
+    /// What OpenAPI assumes of a parameter at `location` that says nothing more: the location's
+    /// default style, exploded exactly for `form`, required exactly in the path. Generated code
+    /// writes a parameter as its name, property and what differs, then `..ParamBinding::QUERY`
+    /// (or `PATH`, `HEADER`, `COOKIE`).
+    pub const fn defaults(location: ParamIn) -> ParamBinding {
+        match location {
+            ParamIn::Path => Self::PATH,
+            ParamIn::Query => Self::QUERY,
+            ParamIn::Header => Self::HEADER,
+            ParamIn::Cookie => Self::COOKIE,
+        }
+    }
+}
+
 fn is_false(value: &bool) -> bool {
     !*value
 }
@@ -419,6 +482,17 @@ pub struct ResponseBinding {
     pub content_type: Text,
     /// How the body is read: JSON is parsed, text kept as a string, anything else base64.
     pub encoding: Encoding,
+}
+
+impl ResponseBinding {
+    /// The success response with `status`, read as `encoding` from `content_type`.
+    pub const fn new(status: StatusKey, content_type: &'static str, encoding: Encoding) -> Self {
+        ResponseBinding {
+            status,
+            content_type: Cow::Borrowed(content_type),
+            encoding,
+        }
+    }
 }
 
 /// A declared error response with a JSON body.
@@ -563,6 +637,18 @@ impl ts_rs::TS for StatusKey {
 }
 
 impl Binding {
+    /// `GET` of an empty path with nothing else: the base a generated binding updates with what
+    /// its operation has (`Binding { method, path, parameters, ..Binding::EMPTY }`).
+    pub const EMPTY: Binding = Binding {
+        method: Method::Get,
+        path: Cow::Borrowed(""),
+        parameters: Cow::Borrowed(&[]),
+        body: None,
+        response: None,
+        errors: Cow::Borrowed(&[]),
+        security: Cow::Borrowed(&[]),
+    };
+
     /// The declared error response for `status`, most specific first.
     pub fn error_for(&self, status: u16) -> Option<&ErrorBinding> {
         self.errors
@@ -658,6 +744,17 @@ mod tests {
         assert!(!Method::Post.is_idempotent() && !Method::Patch.is_idempotent());
         for method in Method::ALL {
             assert_eq!(method.path_item_key().to_ascii_uppercase(), method.as_str());
+        }
+    }
+
+    #[test]
+    fn each_location_defaults_to_the_style_openapi_assumes_there() {
+        for location in [ParamIn::Path, ParamIn::Query, ParamIn::Header, ParamIn::Cookie] {
+            let defaults = ParamBinding::defaults(location);
+            assert_eq!(defaults.location, location);
+            assert_eq!(defaults.style, location.default_style());
+            assert_eq!(defaults.explode, defaults.style == Style::Form);
+            assert_eq!(defaults.required, location == ParamIn::Path);
         }
     }
 

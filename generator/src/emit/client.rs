@@ -58,7 +58,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
             SecurityScheme::Basic => quote!(harness_gen_runtime::http::Scheme::Basic),
             SecurityScheme::ApiKey { location, name } => {
                 let location = param_in(*location);
-                quote!(harness_gen_runtime::http::Scheme::ApiKey { location: #location, name: #name.to_string() })
+                quote!(harness_gen_runtime::http::Scheme::ApiKey { location: harness_gen_runtime::binding::#location, name: #name.to_string() })
             }
             SecurityScheme::Unsupported(_) => return None,
         };
@@ -68,12 +68,21 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         .into_iter()
         .map(|(scheme, vars)| quote!((#scheme, &[#(#vars),*])));
     let base_env = format!("{prefix}_BASE_URL");
+    let bindings = api.operations.iter().zip(ops).map(|(op, types)| {
+        let name = format_ident!("{}", types.method.to_ascii_uppercase());
+        let doc = format!(" `{}`.", types.method);
+        let binding = binding_tokens(&op.binding);
+        quote! {
+            #[doc = #doc]
+            pub(super) static #name: Binding = #binding;
+        }
+    });
     let methods = api.operations.iter().zip(ops).map(|(op, types)| {
         let name = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         let output = type_tokens(&types.output);
         let error = type_tokens(&types.error);
-        let binding = binding_tokens(&op.binding);
+        let binding = format_ident!("{}", types.method.to_ascii_uppercase());
         let doc = format!(
             " `{} {}`{}",
             op.binding.method, op.binding.path,
@@ -91,8 +100,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
             #[doc = #doc]
             #description
             pub async fn #name(&self, input: &#input) -> Result<#output, Error<#error>> {
-                static BINDING: wire::Binding = #binding;
-                self.http.call(&BINDING, input).await
+                self.http.call(&bindings::#binding, input).await
             }
         }
     });
@@ -100,7 +108,6 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         //! The API's client: one async method per operation.
         // An API without operations (webhooks only) leaves the imports unused.
         #![allow(clippy::all, unused_imports, dead_code)]
-        use harness_gen_runtime::binding as wire;
         use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 
         use super::types::*;
@@ -141,6 +148,13 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
 
             #(#methods)*
         }
+
+        /// How each operation travels: its wire binding, as the runtime's typed record.
+        mod bindings {
+            use harness_gen_runtime::binding::*;
+
+            #(#bindings)*
+        }
     }
 }
 
@@ -154,9 +168,10 @@ pub fn type_tokens(name: &str) -> TokenStream {
     }
 }
 
-/// A binding as a constant expression of the runtime's types (under the alias `wire`). Every
-/// record is destructured whole, so a field the runtime adds or drops breaks this function's
-/// build, and code generated for another shape fails to compile rather than misbehaving.
+/// A binding as a constant expression of the runtime's types (`harness_gen_runtime::binding::*`
+/// in scope): the fields its operation has, then `..Binding::EMPTY`. Every record is
+/// destructured whole here, so a field the runtime adds or drops breaks this function's build,
+/// and code generated for another shape fails to compile rather than misbehaving.
 fn binding_tokens(binding: &Binding) -> TokenStream {
     let Binding {
         method,
@@ -169,8 +184,12 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
     } = binding;
     let method = format_ident!("{}", format!("{method:?}"));
     let path = text(path);
-    let parameters = list(parameters.iter().map(param_tokens));
-    let body = option(body.as_ref().map(|body| {
+    let mut fields = vec![quote!(method: Method::#method), quote!(path: #path)];
+    if !parameters.is_empty() {
+        let parameters = list(parameters.iter().map(param_tokens));
+        fields.push(quote!(parameters: #parameters));
+    }
+    if let Some(body) = body {
         let BodyBinding {
             property,
             content_type,
@@ -181,48 +200,50 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         let (property, content_type) = (text(property), text(content_type));
         let encoding = encoding_tokens(*encoding);
         let alternatives = list(alternatives.iter().map(|a| text(a)));
-        quote!(wire::BodyBinding {
+        fields.push(quote!(body: Some(BodyBinding {
             property: #property,
             content_type: #content_type,
             encoding: #encoding,
             required: #required,
             alternatives: #alternatives,
-        })
-    }));
-    let response = option(response.as_ref().map(|response| {
+        })));
+    }
+    if let Some(response) = response {
         let ResponseBinding {
             status,
             content_type,
             encoding,
         } = response;
-        let (status, content_type) = (status_tokens(*status), text(content_type));
+        let status = status_tokens(*status);
         let encoding = encoding_tokens(*encoding);
-        quote!(wire::ResponseBinding { status: #status, content_type: #content_type, encoding: #encoding })
-    }));
-    let errors = list(errors.iter().map(|error| {
+        fields.push(quote!(response: Some(ResponseBinding::new(#status, #content_type, #encoding))));
+    }
+    if !errors.is_empty() {
+        let errors = list(errors.iter().map(|error| {
         let ErrorBinding {
             status,
             content_type,
         } = error;
-        let (status, content_type) = (status_tokens(*status), text(content_type));
-        quote!(wire::ErrorBinding { status: #status, content_type: #content_type })
-    }));
-    let security = list(
-        security
-            .iter()
-            .map(|all| list(all.iter().map(|scheme| text(scheme)))),
-    );
-    quote!(wire::Binding {
-        method: wire::Method::#method,
-        path: #path,
-        parameters: #parameters,
-        body: #body,
-        response: #response,
-        errors: #errors,
-        security: #security,
-    })
+        let status = status_tokens(*status);
+        let content_type = text(content_type);
+        quote!(ErrorBinding { status: #status, content_type: #content_type })
+        }));
+        fields.push(quote!(errors: #errors));
+    }
+    if !security.is_empty() {
+        let security = list(
+            security
+                .iter()
+                .map(|all| list(all.iter().map(|scheme| text(scheme)))),
+        );
+        fields.push(quote!(security: #security));
+    }
+    quote!(Binding { #(#fields,)* ..Binding::EMPTY })
 }
 
+/// One parameter as its name, property and what differs from OpenAPI's defaults at its
+/// location, updating `ParamBinding::QUERY` (or `PATH`, `HEADER`, `COOKIE`). (A constant base
+/// rather than a constructor call: a static's borrowed arrays may only hold constant values.)
 fn param_tokens(param: &ParamBinding) -> TokenStream {
     let ParamBinding {
         property,
@@ -234,57 +255,58 @@ fn param_tokens(param: &ParamBinding) -> TokenStream {
         allow_reserved,
         content_type,
     } = param;
-    let (property, name) = (text(property), text(name));
-    let location = param_in(*location);
-    let style = format_ident!("{}", format!("{style:?}"));
-    let content_type = option(content_type.as_ref().map(|c| text(c)));
-    quote!(wire::ParamBinding {
-        property: #property,
-        location: #location,
-        name: #name,
-        style: wire::Style::#style,
-        explode: #explode,
-        required: #required,
-        allow_reserved: #allow_reserved,
-        content_type: #content_type,
-    })
+    let defaults = ParamBinding::defaults(*location);
+    let (name, property) = (text(name), text(property));
+    let mut fields = vec![quote!(name: #name), quote!(property: #property)];
+    if *style != defaults.style {
+        let variant = format_ident!("{}", format!("{style:?}"));
+        fields.push(quote!(style: Style::#variant));
+    }
+    if *explode != defaults.explode {
+        fields.push(quote!(explode: #explode));
+    }
+    if *required != defaults.required {
+        fields.push(quote!(required: #required));
+    }
+    if *allow_reserved {
+        fields.push(quote!(allow_reserved: true));
+    }
+    if let Some(content_type) = content_type {
+        let content_type = text(content_type);
+        fields.push(quote!(content_type: Some(#content_type)));
+    }
+    let base = format_ident!("{}", location.as_str().to_ascii_uppercase());
+    quote!(ParamBinding { #(#fields,)* ..ParamBinding::#base })
 }
 
 fn param_in(location: ParamIn) -> TokenStream {
     let variant = format_ident!("{}", format!("{location:?}"));
-    quote!(wire::ParamIn::#variant)
+    quote!(ParamIn::#variant)
 }
 
 fn encoding_tokens(encoding: Encoding) -> TokenStream {
     let variant = format_ident!("{}", format!("{encoding:?}"));
-    quote!(wire::Encoding::#variant)
+    quote!(Encoding::#variant)
 }
 
 fn status_tokens(status: StatusKey) -> TokenStream {
     match status {
         StatusKey::Code(code) => {
             let code = proc_macro2::Literal::u16_unsuffixed(code);
-            quote!(wire::StatusKey::Code(#code))
+            quote!(StatusKey::Code(#code))
         }
         StatusKey::Range(hundred) => {
             let hundred = proc_macro2::Literal::u8_unsuffixed(hundred);
-            quote!(wire::StatusKey::Range(#hundred))
+            quote!(StatusKey::Range(#hundred))
         }
-        StatusKey::Default => quote!(wire::StatusKey::Default),
+        StatusKey::Default => quote!(StatusKey::Default),
     }
 }
 
 fn text(text: &str) -> TokenStream {
-    quote!(wire::Text::Borrowed(#text))
+    quote!(Text::Borrowed(#text))
 }
 
 fn list(items: impl Iterator<Item = TokenStream>) -> TokenStream {
-    quote!(wire::List::Borrowed(&[#(#items),*]))
-}
-
-fn option(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(value) => quote!(Some(#value)),
-        None => quote!(None),
-    }
+    quote!(List::Borrowed(&[#(#items),*]))
 }
