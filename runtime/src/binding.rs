@@ -749,7 +749,12 @@ mod tests {
 
     #[test]
     fn each_location_defaults_to_the_style_openapi_assumes_there() {
-        for location in [ParamIn::Path, ParamIn::Query, ParamIn::Header, ParamIn::Cookie] {
+        for location in [
+            ParamIn::Path,
+            ParamIn::Query,
+            ParamIn::Header,
+            ParamIn::Cookie,
+        ] {
             let defaults = ParamBinding::defaults(location);
             assert_eq!(defaults.location, location);
             assert_eq!(defaults.style, location.default_style());

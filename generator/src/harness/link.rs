@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Compiled;
 use super::diag::{Code, Diagnostic, Sources};
-use super::parser::Decl;
+use super::syntax::Decl;
 
 /// The catalog tool a harness tool id names, if any.
 pub fn linked<'a>(catalog: &'a Catalog, id: &str) -> Option<&'a Entry> {

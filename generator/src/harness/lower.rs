@@ -9,7 +9,7 @@ use harness_gen_runtime::harness::canonical::MAX_EXACT_INTEGER;
 use harness_gen_runtime::harness::ir::*;
 
 use super::diag::{Code, Diagnostic, Sources, Span};
-use super::parser::*;
+use super::syntax::*;
 
 struct Checker<'a> {
     sources: &'a Sources,

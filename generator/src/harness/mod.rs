@@ -10,6 +10,7 @@ crate::internal_modules! {
     lexer;
     lower;
     parser;
+    syntax;
 }
 
 use std::path::Path;
@@ -24,7 +25,7 @@ pub struct Compiled {
     /// The IR bundle.
     pub bundle: Bundle,
     /// Each file's declarations, with positions (for checks against other inputs).
-    pub(crate) parsed: Vec<parser::Parsed>,
+    pub(crate) parsed: Vec<syntax::Parsed>,
 }
 
 /// Compiles in-memory files `(name, text)` into one bundle, in the order given.
@@ -35,7 +36,7 @@ pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
 /// Like [`compile_sources`], keeping the syntax tree.
 pub fn compile_located(sources: &Sources) -> Result<Compiled, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    let parsed: Vec<parser::Parsed> = (0..sources.files.len())
+    let parsed: Vec<syntax::Parsed> = (0..sources.files.len())
         .map(|file| {
             let lexed = lexer::lex(sources, file, &mut diags);
             parser::parse(&lexed, sources, &mut diags)
