@@ -224,6 +224,48 @@ pub struct Lexed {
     pub truncated: bool,
 }
 
+
+impl Cursor<'_> {
+    /// Skips a `/* … */` comment from its `/`; `false` when it never closes.
+    fn block_comment(&mut self) -> bool {
+        self.bump();
+        self.bump();
+        while let Some(c) = self.bump() {
+            if c == '*' && self.peek() == Some('/') {
+                self.bump();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A string literal from its opening `"`, escapes (`\\t`, `\\n`, `\\r`, `\\\\`) applied;
+    /// `None` when it never closes.
+    fn string(&mut self) -> Option<String> {
+        self.bump();
+        let mut value = String::new();
+        while let Some(c) = self.bump() {
+            match c {
+                '"' => return Some(value),
+                '\\' => match self.peek() {
+                    Some(e @ ('t' | 'n' | 'r' | '\\')) => {
+                        self.bump();
+                        value.push(match e {
+                            't' => '\t',
+                            'n' => '\n',
+                            'r' => '\r',
+                            _ => '\\',
+                        });
+                    }
+                    _ => value.push('\\'),
+                },
+                c => value.push(c),
+            }
+        }
+        None
+    }
+}
+
 /// Splits file `file` of `sources` into tokens.
 pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed {
     let text = sources.files[file].1.as_str();
@@ -253,17 +295,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
                 continue;
             }
             '/' if cur.peek2() == Some('*') => {
-                cur.bump();
-                cur.bump();
-                let mut closed = false;
-                while let Some(c) = cur.bump() {
-                    if c == '*' && cur.peek() == Some('/') {
-                        cur.bump();
-                        closed = true;
-                        break;
-                    }
-                }
-                if !closed {
+                if !cur.block_comment() {
                     truncated = true;
                     diags.push(sources.diagnostic(
                         Code::Lexical,
@@ -274,31 +306,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
                 continue;
             }
             '"' => {
-                cur.bump();
-                let mut value = String::new();
-                let mut closed = false;
-                while let Some(c) = cur.bump() {
-                    match c {
-                        '"' => {
-                            closed = true;
-                            break;
-                        }
-                        '\\' => match cur.peek() {
-                            Some(e @ ('t' | 'n' | 'r' | '\\')) => {
-                                cur.bump();
-                                value.push(match e {
-                                    't' => '\t',
-                                    'n' => '\n',
-                                    'r' => '\r',
-                                    _ => '\\',
-                                });
-                            }
-                            _ => value.push('\\'),
-                        },
-                        c => value.push(c),
-                    }
-                }
-                if !closed {
+                let Some(value) = cur.string() else {
                     truncated = true;
                     diags.push(sources.diagnostic(
                         Code::Lexical,
@@ -306,7 +314,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
                         "this string is never closed; end it with `\"` (strings cannot contain `\"`)",
                     ));
                     break;
-                }
+                };
                 (Kind::Str, value)
             }
             c if c.is_ascii_digit() => {
