@@ -57,6 +57,9 @@ pub enum Code {
     Lossy,
     /// HG0505: a schema that is not a valid JSON Schema.
     InvalidSchema,
+    /// HG0506: a location-bound schema keyword (`$recursiveRef`, `$dynamicRef`) rewritten to
+    /// the component reference it means, so the schema can stand alone.
+    Rebound,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
@@ -88,6 +91,7 @@ impl Code {
             Code::PathParameter => "HG0503",
             Code::Lossy => "HG0504",
             Code::InvalidSchema => "HG0505",
+            Code::Rebound => "HG0506",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
         }

@@ -70,6 +70,7 @@ impl<'a> Normalizer<'a> {
             );
             return json!({});
         }
+        self.rebind(&mut map, loc);
         if let Some(Value::String(reference)) = map.get("$ref").cloned() {
             return self.reference(&reference, map, loc, depth);
         }
@@ -118,6 +119,63 @@ impl<'a> Normalizer<'a> {
             add_null(&mut out);
         }
         out
+    }
+
+    /// Location-bound references whose meaning is clear become ordinary component references
+    /// (HG0506), so the schema can be moved (standalone projection): inside component `C`,
+    /// `$recursiveRef: "#"` (draft 2019-09, which OpenAPI 3.1 documents still use) means `C`, and
+    /// `$dynamicRef: "#a"` means `C` when `C` declares `$dynamicAnchor: a` at its root. The
+    /// anchors themselves (`$recursiveAnchor`, `$dynamicAnchor`) are dropped from that component
+    /// root. Anything else is left for the projection to refuse.
+    fn rebind(&mut self, map: &mut Map<String, Value>, loc: &Loc) {
+        let Some(component) = loc
+            .pointer
+            .strip_prefix("/components/schemas/")
+            .filter(|_| loc.file == 0)
+            .map(|rest| rest.split('/').next().unwrap_or_default().to_string())
+        else {
+            return;
+        };
+        let at_root = loc.pointer == format!("/components/schemas/{component}");
+        if at_root {
+            for anchor in ["$recursiveAnchor", "$dynamicAnchor"] {
+                map.remove(anchor);
+            }
+        }
+        let root_anchor = self
+            .doc
+            .root()
+            .pointer(&format!("/components/schemas/{component}/$dynamicAnchor"))
+            .and_then(Value::as_str)
+            .map(|anchor| format!("#{anchor}"));
+        let (keyword, means_component) = match (map.get("$recursiveRef"), map.get("$dynamicRef")) {
+            (Some(Value::String(target)), _) => ("$recursiveRef", target == "#"),
+            (_, Some(Value::String(target))) => {
+                ("$dynamicRef", root_anchor.as_deref() == Some(target.as_str()))
+            }
+            _ => return,
+        };
+        if !means_component || map.contains_key("$ref") {
+            return;
+        }
+        map.remove(keyword);
+        let pointer = format!("/components/schemas/{component}");
+        map.insert(
+            "$ref".to_string(),
+            format!(
+                "#{}",
+                harness_gen_runtime::schema::percent_encode_fragment(&pointer)
+            )
+            .into(),
+        );
+        self.diags.push(self.doc.diag(
+            Code::Rebound,
+            Severity::Warning,
+            &loc.at(keyword),
+            format!(
+                "`{keyword}` here means the component it is in; it is read as `$ref: #/components/schemas/{component}` so tools using it can be listed on their own"
+            ),
+        ));
     }
 
     /// A `$schema` inside a document: OpenAPI's own dialects and 2020-12 go without saying;

@@ -504,3 +504,35 @@ fn a_bad_status_code_is_ignored_with_a_warning() {
     );
     assert!(!out.has_any_error());
 }
+
+/// `$recursiveRef: "#"` inside a component means that component (OpenAI's `CompoundFilter`):
+/// it is rewritten to a `$ref` with a warning, and the tool's schema can then stand alone.
+#[test]
+fn a_recursive_ref_inside_a_component_becomes_a_reference_to_it() {
+    let out = check(&format!(
+        "{HEADER}paths:\n  /f:\n    post:\n      operationId: f\n      requestBody: {{content: {{application/json: {{schema: {{$ref: '#/components/schemas/CompoundFilter'}}}}}}}}\n      responses: {{'204': {{description: ok}}}}\ncomponents:\n  schemas:\n    CompoundFilter:\n      $recursiveAnchor: true\n      type: object\n      properties:\n        filters:\n          type: array\n          items:\n            oneOf:\n              - {{type: string}}\n              - $recursiveRef: '#'\n"
+    ));
+    let at = "/components/schemas/CompoundFilter/properties/filters/items/oneOf/1/$recursiveRef";
+    assert!(out.has(Code::Rebound, at), "{}", out.diags);
+    assert!(!out.has_any_error(), "{}", out.diags);
+    let components = out.catalog["components"]["schemas"].clone();
+    let compound = &components["CompoundFilter"];
+    assert_eq!(
+        compound.pointer("/properties/filters/items/oneOf/1"),
+        Some(&json!({"$ref": "#/components/schemas/CompoundFilter"}))
+    );
+    assert!(compound.get("$recursiveAnchor").is_none(), "{compound}");
+    let lookup = |name: &str| components.get(name);
+    let input = &out.tool(0)["inputSchema"];
+    harness_gen_runtime::schema::standalone::project(input, &lookup, "f")
+        .expect("the tool's schema stands alone");
+}
+
+/// A location-bound reference whose meaning is not clear is left alone (the projection says why).
+#[test]
+fn a_dynamic_ref_without_a_matching_anchor_is_not_rewritten() {
+    let out = check(&format!(
+        "{HEADER}paths: {{}}\ncomponents:\n  schemas:\n    Tree:\n      type: object\n      properties:\n        kids: {{type: array, items: {{$dynamicRef: '#node'}}}}\n"
+    ));
+    assert!(!out.diags.contains("HG0506"), "{}", out.diags);
+}
