@@ -58,7 +58,7 @@ impl ToolRegistry {
             .into_iter()
             .map(|entry| {
                 let at = format!("{}.inputSchema", entry.name.as_str());
-                let schema = self.standalone(entry.input_schema.as_value(), &at)?;
+                let schema = self.listable(entry.input_schema.as_value(), &at);
                 let description = entry
                     .description
                     .as_deref()

@@ -272,6 +272,14 @@ impl ToolRegistry {
         standalone::project(schema, &lookup, at)
     }
 
+    /// `schema` as a listing shows it: its standalone projection, or, when the projection is
+    /// refused, [`standalone::permissive`] (never an error: one schema cannot take a listing
+    /// down; calls are still validated against the full contract).
+    pub fn listable(&self, schema: &Value, at: &str) -> Value {
+        self.standalone(schema, at)
+            .unwrap_or_else(|refused| standalone::permissive(schema, &refused.message))
+    }
+
     /// Compiles the validator for `schema`: from its standalone projection, or, when a keyword
     /// makes the move unsafe, from the schema with the catalog's components beside it.
     pub(crate) fn compile(&self, schema: &Value) -> Option<jsonschema::Validator> {

@@ -105,6 +105,34 @@ pub fn project<'c>(
     Ok(projected)
 }
 
+/// The documented fallback for a schema [`project`] refuses (a location-bound keyword, a
+/// reference out of the document): a schema that accepts at least everything the original
+/// does, keeping the root's `type` (when it is one name), `title` and `description`, and saying
+/// in the description why the rest is not shown. Listings use it so that one schema never takes
+/// a whole listing down; validation inside the server still uses the full contract.
+pub fn permissive(schema: &Value, why: &str) -> Value {
+    let Value::Object(map) = schema else {
+        // A boolean schema has nothing to move.
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    if let Some(kind @ Value::String(_)) = map.get("type") {
+        out.insert("type".to_string(), kind.clone());
+    }
+    if let Some(title) = map.get("title") {
+        out.insert("title".to_string(), title.clone());
+    }
+    let note = format!(
+        "(Shown without its full schema: {why} The server checks calls against the full contract.)"
+    );
+    let description = match map.get("description").and_then(Value::as_str) {
+        Some(text) => format!("{text}\n\n{note}"),
+        None => note,
+    };
+    out.insert("description".to_string(), description.into());
+    Value::Object(out)
+}
+
 /// Refuses a schema whose meaning depends on where it sits.
 fn check_movable(schema: &Value, at: &str) -> Result<(), ContractError> {
     let mut found = None;
@@ -255,6 +283,27 @@ fn rewrite_refs(doc: &mut Value, homes: &BTreeMap<String, String>, own_home: Opt
             map.insert("$ref".to_string(), Value::String(rewritten));
         }
     });
+}
+
+#[cfg(test)]
+mod permissive_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_refused_schema_falls_back_to_one_that_accepts_more_and_says_why() {
+        let schema = json!({"type": "object", "title": "T", "description": "D",
+            "properties": {"x": {"$recursiveRef": "#"}}, "required": ["x"]});
+        let refused = project(&schema, &|_| None, "t").unwrap_err();
+        let fallback = permissive(&schema, &refused.message);
+        assert_eq!(fallback["type"], "object");
+        assert_eq!(fallback["title"], "T");
+        let description = fallback["description"].as_str().unwrap();
+        assert!(description.starts_with("D\n\n(Shown without its full schema: "));
+        assert!(description.contains("$recursiveRef"), "{description}");
+        assert!(fallback.get("required").is_none() && fallback.get("properties").is_none());
+        project(&fallback, &|_| None, "t").expect("the fallback stands alone");
+    }
 }
 
 #[cfg(test)]

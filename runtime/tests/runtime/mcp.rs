@@ -128,3 +128,59 @@ async fn calls_project_values_and_failures() {
         assert_eq!(error.message, format!("unknown tool `{name}`"));
     }
 }
+
+/// A schema the standalone projection refuses (here `$recursiveRef`, which ties it to its
+/// location) is listed as the documented permissive fallback, never failing the listing; calls
+/// are still checked against the full contract.
+#[tokio::test]
+async fn a_schema_that_cannot_stand_alone_is_listed_permissively_and_still_enforced() {
+    let mut odd = entry("odd", &["mcp"], Value::Null);
+    odd.input_schema = serde_json::from_value(json!({
+        "type": "object",
+        "description": "Odd input.",
+        "properties": {"n": {"type": "integer"}, "tree": {"$recursiveRef": "#"}},
+        "required": ["n"]
+    }))
+    .unwrap();
+    let registry = ToolRegistry::builder()
+        .tool(
+            entry("echo", &["mcp"], Value::Null),
+            Handler::new(|input| async move { Ok(input["n"].clone()) }),
+        )
+        .tool(
+            odd,
+            Handler::new(|input| async move { Ok(input["n"].clone()) }),
+        )
+        .build()
+        .unwrap();
+    let server = McpServer::new(&registry, "t", "1.0.0");
+    let page = server.page(None).unwrap();
+    assert_eq!(names(&page), ["echo", "odd"]);
+    let listed = serde_json::to_value(&page.tools[1].input_schema).unwrap();
+    assert_eq!(listed["type"], "object");
+    let description = listed["description"].as_str().unwrap();
+    assert!(description.starts_with("Odd input."), "{description}");
+    assert!(description.contains("$recursiveRef"), "{description}");
+    let refused = server
+        .call(
+            "odd",
+            Some(json!({"n": "seven"}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        refused.is_error,
+        Some(true),
+        "the full contract still types `n`"
+    );
+    let text = serde_json::to_string(&refused.content).unwrap();
+    assert!(
+        text.contains("invalid") || text.contains("Invalid"),
+        "{text}"
+    );
+    let ok = server
+        .call("odd", Some(json!({"n": 7}).as_object().unwrap().clone()))
+        .await
+        .unwrap();
+    assert_eq!(ok.structured_content, Some(json!(7)));
+}
