@@ -89,7 +89,39 @@ pub fn from_document(
             ));
         }
     }
+    unmovable_schemas(doc, &catalog, diags);
     (api, catalog)
+}
+
+/// Each component schema the standalone projection would refuse (a location-bound keyword the
+/// normalizer could not rebind): every tool reaching it is listed by MCP servers and agent
+/// projections in the permissive fallback form (HG0504, at the component). Checked once per
+/// component, not per tool, so large connected APIs stay fast.
+fn unmovable_schemas(doc: &Document, catalog: &Catalog, diags: &mut Diagnostics) {
+    let Some(components) = &catalog.components else {
+        return;
+    };
+    for (name, schema) in &components.schemas {
+        if let Err(refused) =
+            harness_gen_runtime::schema::standalone::check_movable(schema.as_value(), "")
+        {
+            // The refusal's path is `#<pointer inside the component>`.
+            let loc = crate::load::Loc::main(format!(
+                "/components/schemas/{}{}",
+                harness_gen_runtime::schema::escape(name),
+                refused.path.trim_start_matches('#')
+            ));
+            diags.push(doc.diag(
+                Code::Lossy,
+                Severity::Warning,
+                &loc,
+                format!(
+                    "{} Tools reaching `{name}` are listed (MCP, agents) with a permissive form of their schemas; calls are still checked against the full schema",
+                    refused.message
+                ),
+            ));
+        }
+    }
 }
 
 fn tool_index(path: &str) -> Option<usize> {

@@ -536,3 +536,22 @@ fn a_dynamic_ref_without_a_matching_anchor_is_not_rewritten() {
     ));
     assert!(!out.diags.contains("HG0506"), "{}", out.diags);
 }
+
+/// A location-bound keyword the normalizer cannot rebind is reported where it is: the tools
+/// reaching that component will be listed with a permissive schema.
+#[test]
+fn a_component_that_cannot_stand_alone_is_reported_at_its_keyword() {
+    let out = check(&format!(
+        "{HEADER}paths:\n  /t:\n    get:\n      operationId: t\n      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {{$ref: '#/components/schemas/Tree'}}}}}}}}}}\ncomponents:\n  schemas:\n    Tree:\n      type: object\n      properties:\n        kids: {{type: array, items: {{$dynamicRef: '#node'}}}}\n"
+    ));
+    assert!(
+        out.has(
+            Code::Lossy,
+            "/components/schemas/Tree/properties/kids/items"
+        ),
+        "{}",
+        out.diags
+    );
+    assert!(out.diags.contains("permissive"), "{}", out.diags);
+    assert!(!out.has_any_error(), "{}", out.diags);
+}

@@ -133,8 +133,9 @@ pub fn permissive(schema: &Value, why: &str) -> Value {
     Value::Object(out)
 }
 
-/// Refuses a schema whose meaning depends on where it sits.
-fn check_movable(schema: &Value, at: &str) -> Result<(), ContractError> {
+/// Refuses a schema whose meaning depends on where it sits (a location-bound keyword anywhere in
+/// it): what makes [`project`] refuse a schema that reaches it.
+pub fn check_movable(schema: &Value, at: &str) -> Result<(), ContractError> {
     let mut found = None;
     super::visit(schema, &mut |pointer, map| {
         if found.is_none()
