@@ -81,6 +81,14 @@ python3 scripts/synthetic-openapi.py 500 > "$OUT/synthetic.json"
 "$BIN" catalog "$OUT/synthetic.json" --out "$OUT/synthetic-catalog.json"
 cargo run -q --release -p harness-gen-runtime --features mcp --example mcp_list -- "$OUT/synthetic-catalog.json" \
   | sed 's/^/mcp: /'
+# The same on real, interconnected APIs from the corpus (bounded listings, issue 24).
+for spec in ../shared/corpus/large/spec3.2023-09-12.yaml \
+            ../shared/corpus/large/ghes-3.6.descriptions-next.2023-03-08.json; do
+  label=$(basename "$spec" | cut -d. -f1)
+  "$BIN" catalog "$spec" --out "$OUT/$label-catalog.json" 2>/dev/null
+  cargo run -q --release -p harness-gen-runtime --features mcp --example mcp_list -- "$OUT/$label-catalog.json" \
+    | sed "s/^/mcp $label: /"
+done
 
 # A 1,000-operation API's CLI: `--help` of one leaf (target 20 ms, quality.md). Builds the
 # generated crate in release mode first (a few minutes the first time; the build directory

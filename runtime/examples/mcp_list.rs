@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Cold: the first listing projects every schema standalone.
     let start = Instant::now();
     let paged = McpServer::new(&registry, "bench", "0");
-    let (pages, _) = list_all(&paged)?;
+    let (pages, _bytes) = list_all(&paged)?;
     let cold = start.elapsed();
 
     let whole = McpServer::new(&registry, "bench", "0").with_page_size(tools);
@@ -45,7 +45,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let page = whole.page(None).map_err(|e| e.message.to_string())?;
         Ok(serde_json::to_vec(&page)?.len())
     })?;
+    let mut sizes: Vec<usize> = whole
+        .page(None)
+        .map_err(|e| e.message.to_string())?
+        .tools
+        .iter()
+        .map(|tool| serde_json::to_vec(tool).map_or(0, |bytes| bytes.len()))
+        .collect();
+    sizes.sort_unstable();
+    let total: usize = sizes.iter().sum();
     println!("tools: {tools}; default page size: {pages} pages");
+    println!(
+        "listing: {total} bytes (≈{} tokens at 4 bytes each); per tool median {} bytes, largest {} bytes",
+        total / 4,
+        sizes.get(sizes.len() / 2).copied().unwrap_or(0),
+        sizes.last().copied().unwrap_or(0)
+    );
     println!(
         "cold first listing (standalone projection of every schema): {:.2} ms",
         ms(cold)

@@ -263,21 +263,24 @@ impl ToolRegistry {
     /// `schema` made self-contained (tool-contract.md §6): every component it reaches copied
     /// under its `$defs`.
     pub fn standalone(&self, schema: &Value, at: &str) -> Result<Value, ContractError> {
-        let components = self.components();
-        let lookup = |name: &str| {
-            components
-                .and_then(|c| c.get(name))
-                .map(SchemaDoc::as_value)
-        };
-        standalone::project(schema, &lookup, at)
+        standalone::project(schema, &|name| self.component(name), at)
     }
 
-    /// `schema` as a listing shows it: its standalone projection, or, when the projection is
-    /// refused, [`standalone::permissive`] (never an error: one schema cannot take a listing
-    /// down; calls are still validated against the full contract).
+    /// `schema` as a listing shows it: its standalone projection within the listing budget
+    /// ([`standalone::Budget::from_env`], read once per process), or, when the projection is
+    /// refused, [`standalone::permissive`]. Never an error: one schema cannot take a listing
+    /// down; calls are still validated against the full contract.
     pub fn listable(&self, schema: &Value, at: &str) -> Value {
-        self.standalone(schema, at)
+        static BUDGET: OnceLock<standalone::Budget> = OnceLock::new();
+        let budget = *BUDGET.get_or_init(standalone::Budget::from_env);
+        standalone::project_bounded(schema, &|name| self.component(name), at, budget)
             .unwrap_or_else(|refused| standalone::permissive(schema, &refused.message))
+    }
+
+    fn component(&self, name: &str) -> Option<&Value> {
+        self.components()
+            .and_then(|c| c.get(name))
+            .map(SchemaDoc::as_value)
     }
 
     /// Compiles the validator for `schema`: from its standalone projection, or, when a keyword
