@@ -9,6 +9,7 @@
 //! `$anchor`, `$dynamicAnchor`, `$dynamicRef`, `$recursiveRef`, `$recursiveAnchor`) or when a
 //! reference leaves the document.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::{Map, Value};
@@ -102,7 +103,7 @@ fn project_to<'c>(
     let mut copies = Map::new();
     for (name, component) in &reached {
         let home = &homes[name];
-        let mut copy = (*component).clone();
+        let mut copy = component.clone().into_owned();
         rewrite_refs(&mut copy, &homes, Some(home), &stubs);
         copies.insert(home.clone(), copy);
     }
@@ -137,7 +138,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Depth 2, 8 KiB: on Stripe's 468 tools a 3.4 MB listing (from about 550 MB unbounded),
+    /// Depth 2, 8 KiB: on Stripe's 468 tools a 3.5 MB listing (from about 550 MB unbounded),
     /// while small APIs keep their schemas whole.
     pub const DEFAULT: Budget = Budget {
         depth: 2,
@@ -172,6 +173,35 @@ pub fn project_bounded<'c>(
         }
         depth -= 1;
     }
+}
+
+/// Replaces each expandable union (`anyOf`/`oneOf` of a string form and a `$ref` to the object
+/// it stands for, as Stripe writes expandable fields) by its string form: past a tool's own
+/// schema, listings show the id, not the object it can be expanded to.
+fn collapse_expandables(schema: &mut Value) {
+    super::visit_mut(schema, &mut |map| {
+        for keyword in ["anyOf", "oneOf"] {
+            let Some(Value::Array(variants)) = map.get(keyword) else {
+                continue;
+            };
+            let is_string = |v: &Value| {
+                v.get("type") == Some(&Value::from("string")) && v.get("$ref").is_none()
+            };
+            let is_reference = |v: &Value| v.get("$ref").is_some();
+            let string = match variants.as_slice() {
+                [a, b] if is_string(a) && is_reference(b) => a.clone(),
+                [a, b] if is_reference(a) && is_string(b) => b.clone(),
+                _ => continue,
+            };
+            map.remove(keyword);
+            if let Value::Object(string) = string {
+                for (key, value) in string {
+                    map.entry(key).or_insert(value);
+                }
+            }
+            break;
+        }
+    });
 }
 
 /// The documented fallback for a schema [`project`] refuses (a location-bound keyword, a
@@ -228,7 +258,12 @@ pub fn check_movable(schema: &Value, at: &str) -> Result<(), ContractError> {
 
 /// The components a projection carries, by name: those reached from `schema` within `depth`
 /// reference hops (transitively when `None`), copied whole; and those one hop further, stubbed.
-type Reached<'c> = (BTreeMap<String, &'c Value>, BTreeMap<String, &'c Value>);
+/// In a bounded projection each copied component has its expandable unions collapsed
+/// ([`collapse_expandables`]), so it is owned.
+type Reached<'c> = (
+    BTreeMap<String, Cow<'c, Value>>,
+    BTreeMap<String, &'c Value>,
+);
 
 fn reachable<'c>(
     schema: &Value,
@@ -236,7 +271,7 @@ fn reachable<'c>(
     at: &str,
     depth: Option<usize>,
 ) -> Result<Reached<'c>, ContractError> {
-    let mut reached: BTreeMap<String, &'c Value> = BTreeMap::new();
+    let mut reached: BTreeMap<String, Cow<'c, Value>> = BTreeMap::new();
     let mut stubbed: BTreeMap<String, &'c Value> = BTreeMap::new();
     let mut queue: VecDeque<(String, usize)> = VecDeque::new();
     let scan = |doc: &Value, doc_at: &str, hops: usize, queue: &mut VecDeque<(String, usize)>| {
@@ -272,8 +307,16 @@ fn reachable<'c>(
         }
         let component_at = format!("components.schemas.{name}");
         check_movable(component, &component_at)?;
+        let component = match depth {
+            Some(_) => {
+                let mut collapsed = component.clone();
+                collapse_expandables(&mut collapsed);
+                Cow::Owned(collapsed)
+            }
+            None => Cow::Borrowed(component),
+        };
+        scan(&component, &component_at, hops + 1, &mut queue)?;
         reached.insert(name, component);
-        scan(component, &component_at, hops + 1, &mut queue)?;
     }
     Ok((reached, stubbed))
 }
@@ -433,6 +476,42 @@ mod permissive_tests {
         jsonschema::draft202012::new(&listed).expect("valid");
         let unbounded = project(&root, &lookup, "t").unwrap();
         assert_eq!(unbounded["$defs"].as_object().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn expandable_unions_past_the_tool_schema_keep_only_their_id_form() {
+        let components: BTreeMap<&str, Value> = BTreeMap::from([
+            (
+                "Charge",
+                json!({"type": "object", "properties": {
+                "customer": {"description": "Who paid.", "anyOf": [
+                    {"type": "string", "maxLength": 5000},
+                    {"$ref": "#/components/schemas/Customer"}]}}}),
+            ),
+            (
+                "Customer",
+                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+            ),
+        ]);
+        let lookup = |name: &str| components.get(name);
+        let root = json!({"type": "object", "properties": {
+            "charge": {"$ref": "#/components/schemas/Charge"},
+            "customer": {"anyOf": [{"type": "string"}, {"$ref": "#/components/schemas/Customer"}]}}});
+        let listed = project_bounded(&root, &lookup, "t", Budget::DEFAULT).unwrap();
+        assert_eq!(
+            listed["$defs"]["Charge"]["properties"]["customer"],
+            json!({"description": "Who paid.", "type": "string", "maxLength": 5000})
+        );
+        // In the tool's own schema the object form stays, and what it references is copied.
+        assert!(listed["properties"]["customer"].get("anyOf").is_some());
+        assert!(listed["$defs"].get("Customer").is_some());
+        // The unbounded projection (used for validation) keeps every union.
+        let full = project(&root, &lookup, "t").unwrap();
+        assert!(
+            full["$defs"]["Charge"]["properties"]["customer"]
+                .get("anyOf")
+                .is_some()
+        );
     }
 
     #[test]
