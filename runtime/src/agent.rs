@@ -4,7 +4,6 @@
 
 use serde_json::{Value, json};
 
-use crate::ContractError;
 use crate::catalog::{Audience, Entry};
 use crate::registry::ToolRegistry;
 
@@ -48,12 +47,13 @@ impl ToolRegistry {
 impl ToolRegistry {
     /// Tool definitions for `provider`, one per tool in `tools` (typically
     /// [`ToolRegistry::initial_tools`] or a [`ToolRegistry::search`] result of an agent
-    /// projection), each with its standalone input schema.
+    /// projection), each with its input schema as listings show it ([`ToolRegistry::listable`]:
+    /// bounded, never failing).
     pub fn provider_tools<'a>(
         &self,
         provider: Provider,
         tools: impl IntoIterator<Item = &'a Entry>,
-    ) -> Result<Vec<Value>, ContractError> {
+    ) -> Vec<Value> {
         tools
             .into_iter()
             .map(|entry| {
@@ -64,7 +64,7 @@ impl ToolRegistry {
                     .as_deref()
                     .or(entry.title.as_deref())
                     .unwrap_or(entry.name.as_str());
-                Ok(match provider {
+                match provider {
                     Provider::OpenAi => json!({
                         "type": "function",
                         "function": {"name": entry.name, "description": description, "parameters": schema}
@@ -72,7 +72,7 @@ impl ToolRegistry {
                     Provider::Anthropic => json!({
                         "name": entry.name, "description": description, "input_schema": schema
                     }),
-                })
+                }
             })
             .collect()
     }
