@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::catalog::{Audience, Entry};
 use crate::registry::ToolRegistry;
+use crate::schema::listing::Role;
 
 /// An LLM API whose tool-definition format the agent projection can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +59,7 @@ impl ToolRegistry {
             .into_iter()
             .map(|entry| {
                 let at = format!("{}.inputSchema", entry.name.as_str());
-                let schema = self.listable(entry.input_schema.as_value(), &at);
+                let schema = self.listable(entry.input_schema.as_value(), &at, Role::Input);
                 let description = entry
                     .description
                     .as_deref()

@@ -13,7 +13,7 @@ use crate::catalog::{
     Audience, Catalog, CliTree, Components, Entry, GeneratedCatalog, Info, SchemaDoc,
 };
 use crate::error::{ContractError, ContractErrors, ErrorCode};
-use crate::schema::standalone;
+use crate::schema::{listing, standalone};
 
 /// What a handler returns when it does not succeed.
 #[derive(Debug)]
@@ -61,6 +61,8 @@ pub struct ToolRegistry {
     members: Arc<[usize]>,
     /// Name → position in `members`.
     index: Arc<BTreeMap<String, usize>>,
+    /// What listings show of each schema, before the environment's overrides.
+    listing_budget: listing::Budget,
 }
 
 struct Shared {
@@ -68,6 +70,8 @@ struct Shared {
     cli: Option<CliTree>,
     components: Option<Components>,
     tools: Vec<LiveTool>,
+    /// The listing work per component, shared by every projection and listing.
+    prepared: OnceLock<listing::Prepared>,
 }
 
 pub(crate) struct LiveTool {
@@ -151,9 +155,14 @@ impl ToolRegistry {
             cli: catalog.cli,
             components: catalog.components,
             tools,
+            prepared: OnceLock::new(),
         };
         let members: Vec<usize> = (0..shared.tools.len()).collect();
-        Ok(Self::over(Arc::new(shared), members))
+        Ok(Self::over(
+            Arc::new(shared),
+            members,
+            listing::Budget::DEFAULT,
+        ))
     }
 
     /// Starts a registry built in code.
@@ -161,7 +170,7 @@ impl ToolRegistry {
         RegistryBuilder::default()
     }
 
-    fn over(shared: Arc<Shared>, members: Vec<usize>) -> Self {
+    fn over(shared: Arc<Shared>, members: Vec<usize>, listing_budget: listing::Budget) -> Self {
         let index = members
             .iter()
             .enumerate()
@@ -171,7 +180,16 @@ impl ToolRegistry {
             shared,
             members: members.into(),
             index: Arc::new(index),
+            listing_budget,
         }
+    }
+
+    /// This registry with listings bounded by `budget` (the default is
+    /// [`listing::Budget::DEFAULT`]); `HARNESS_LISTING_DEPTH` and `HARNESS_LISTING_BYTES` still
+    /// override it at run time. Generated crates call it when harness-gen was given a budget.
+    pub fn with_listing_budget(mut self, budget: listing::Budget) -> Self {
+        self.listing_budget = budget;
+        self
     }
 
     /// A registry holding only the tools exposed to `audience`, with their original handlers
@@ -190,7 +208,7 @@ impl ToolRegistry {
             .copied()
             .filter(|&i| keep(&self.shared.tools[i].entry))
             .collect();
-        Self::over(Arc::clone(&self.shared), members)
+        Self::over(Arc::clone(&self.shared), members, self.listing_budget)
     }
 
     /// Every tool of this registry, in order, whatever its audiences.
@@ -266,15 +284,23 @@ impl ToolRegistry {
         standalone::project(schema, &|name| self.component(name), at)
     }
 
-    /// `schema` as a listing shows it: its standalone projection within the listing budget
-    /// ([`standalone::Budget::from_env`], read once per process), or, when the projection is
-    /// refused, [`standalone::permissive`]. Never an error: one schema cannot take a listing
-    /// down; calls are still validated against the full contract.
-    pub fn listable(&self, schema: &Value, at: &str) -> Value {
-        static BUDGET: OnceLock<standalone::Budget> = OnceLock::new();
-        let budget = *BUDGET.get_or_init(standalone::Budget::from_env);
-        standalone::project_bounded(schema, &|name| self.component(name), at, budget)
-            .unwrap_or_else(|refused| standalone::permissive(schema, &refused.message))
+    /// `schema` as a listing shows it in `role`: its standalone projection bounded by the
+    /// listing budget ([`listing`]), or, when it cannot be made standalone,
+    /// [`listing::permissive`]. Never an error: one schema cannot take a listing down; calls
+    /// are still validated against the full contract. Work per component is done once per
+    /// registry and shared by its projections.
+    pub fn listable(&self, schema: &Value, at: &str, role: listing::Role) -> Value {
+        let prepared = self.shared.prepared.get_or_init(|| {
+            listing::Prepared::new(
+                self.components()
+                    .into_iter()
+                    .flatten()
+                    .map(|(n, _)| n.as_str()),
+            )
+        });
+        let components = |name: &str| self.component(name);
+        listing::Lister::new(&components, prepared, self.listing_budget.with_env())
+            .list(schema, at, role)
     }
 
     fn component(&self, name: &str) -> Option<&Value> {

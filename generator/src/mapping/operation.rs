@@ -572,7 +572,7 @@ pub fn error_schema(errors: &[ErrorVariant]) -> Value {
         .collect();
     variants.push(json!({
         "type": "object",
-        "description": "The upstream answered with an undeclared status or a body that could not be parsed. The body and headers are never included.",
+        "description": "An undeclared status or an unparsable body (neither body nor headers are included).",
         "properties": {
             "kind": {"const": "upstream_error"},
             "status": {"type": "integer"},

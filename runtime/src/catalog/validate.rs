@@ -170,7 +170,7 @@ fn check_schema(
             ));
         }
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-            let where_ = format!("{at}#{pointer}/$ref");
+            let where_ = || format!("{at}#{pointer}/$ref");
             match check_reference(reference, schema, &lookup, where_) {
                 // `$id`-based resolution is the one way a non-fragment reference can stay inside
                 // the document; anything else would need retrieval.

@@ -28,6 +28,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::{CONTRACT_META_KEY, Entry, TaskSupport};
 use crate::render::{McpFailure, mcp_failure};
+use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
 
 /// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
@@ -193,8 +194,9 @@ impl McpServer {
 /// The MCP `Tool` of one catalog entry.
 fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError> {
     let name = entry.name.as_str();
-    let listable = |schema: &Value, at: &str| registry.listable(schema, &format!("{name}.{at}"));
-    let mut input = listable(entry.input_schema.as_value(), "inputSchema");
+    let listable =
+        |schema: &Value, at: &str, role| registry.listable(schema, &format!("{name}.{at}"), role);
+    let mut input = listable(entry.input_schema.as_value(), "inputSchema", Role::Input);
     if let Some(object) = input.as_object_mut() {
         object
             .entry("type")
@@ -202,7 +204,7 @@ fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError>
     }
     let output = match &entry.output_schema {
         Some(schema) => {
-            let mut output = listable(schema.as_value(), "outputSchema");
+            let mut output = listable(schema.as_value(), "outputSchema", Role::Output);
             // Legacy clients (and rmcp for them) only accept output schemas whose root says
             // `"type": "object"`; say it where every valid instance is an object anyway
             // (e.g. an `allOf` of object schemas), which changes nothing it accepts.
@@ -222,7 +224,7 @@ fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError>
         .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
         .collect();
     if let Some(schema) = &entry.error_schema {
-        let schema = listable(schema.as_value(), "errorSchema");
+        let schema = listable(schema.as_value(), "errorSchema", Role::Error);
         let contract = meta.entry(CONTRACT_META_KEY).or_insert_with(|| json!({}));
         if let Some(contract) = contract.as_object_mut() {
             contract.insert("errorSchema".to_owned(), schema);

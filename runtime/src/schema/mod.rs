@@ -2,6 +2,7 @@
 //! keywords hold subschemas, a walker over every subschema with its JSON pointer, and JSON
 //! pointer escaping and resolution.
 
+pub mod listing;
 pub mod standalone;
 
 use serde_json::{Map, Value};
@@ -122,9 +123,38 @@ pub fn children_mut(
     }
 }
 
+/// Calls `f(keyword, child)` for each direct subschema of `map`, in document order.
+pub fn children(map: &Map<String, Value>, f: &mut impl FnMut(&str, &Value)) {
+    for (key, value) in map {
+        let keyword = key.as_str();
+        let is_schema = |v: &Value| v.is_object() || v.is_boolean();
+        if SINGLE.contains(&keyword) && is_schema(value) {
+            f(keyword, value);
+        } else if MAPS.contains(&keyword) {
+            for sub in value.as_object().into_iter().flat_map(|m| m.values()) {
+                if is_schema(sub) {
+                    f(keyword, sub);
+                }
+            }
+        } else if LISTS.contains(&keyword) {
+            for sub in value.as_array().into_iter().flatten() {
+                if is_schema(sub) {
+                    f(keyword, sub);
+                }
+            }
+        }
+    }
+}
+
 fn push_segment(pointer: &mut String, segment: &str) {
     pointer.push('/');
-    pointer.push_str(&escape(segment));
+    for c in segment.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 /// Escapes one JSON pointer segment (`~` → `~0`, `/` → `~1`).

@@ -1,11 +1,14 @@
 //! The standalone-schema projection on real schemas: for every component schema of every
 //! OpenAPI 3.1 document in the shared corpus, the projected schema accepts exactly the
-//! instances the original (validated in place, inside its document) accepts. Instances are the
-//! documents' own examples plus instances generated from each schema, valid and invalid.
+//! instances the original (validated in place, inside its document) accepts, and its listing
+//! form (bounded by the default budget, and by a tiny one that forces stubs, cuts and merges)
+//! is a standalone 2020-12 schema accepting at least those. Instances are the documents' own
+//! examples plus instances generated from each schema, valid and invalid.
 
 use crate::corpus;
 
 use harness_gen_runtime::ErrorCode;
+use harness_gen_runtime::schema::listing::{Budget, Lister, Prepared, Role};
 use harness_gen_runtime::schema::standalone;
 use serde_json::{Map, Value, json};
 
@@ -57,6 +60,15 @@ fn check_document(path: &str, doc: &Value) -> Tally {
     };
     let components = doc.get("components").cloned().unwrap_or(Value::Null);
     let lookup = |name: &str| schemas.get(name);
+    let prepared = Prepared::new(schemas.keys().map(String::as_str));
+    let tiny = Budget {
+        depth: 1,
+        bytes: 64,
+    };
+    let listers = [
+        Lister::new(&lookup, &prepared, Budget::DEFAULT),
+        Lister::new(&lookup, &prepared, tiny),
+    ];
     for (name, schema) in schemas {
         let at = format!("{path} components.schemas.{name}");
         let escaped = harness_gen_runtime::schema::escape(name);
@@ -91,6 +103,15 @@ fn check_document(path: &str, doc: &Value) -> Tally {
         assert_standalone(&projected, &at);
         let projected_validator = jsonschema::draft202012::new(&projected)
             .unwrap_or_else(|e| panic!("{at}: projected schema does not compile: {e}"));
+        let listed: Vec<_> = listers
+            .iter()
+            .map(|lister| {
+                let listed = lister.list(schema, &at, Role::Input);
+                assert_standalone(&listed, &at);
+                jsonschema::draft202012::new(&listed)
+                    .unwrap_or_else(|e| panic!("{at}: listed schema does not compile: {e}"))
+            })
+            .collect();
         for instance in instances(schema, schemas) {
             let expected = original.is_valid(&instance);
             let actual = projected_validator.is_valid(&instance);
@@ -98,6 +119,12 @@ fn check_document(path: &str, doc: &Value) -> Tally {
                 expected, actual,
                 "{at}: the original says {expected}, the projection {actual}, for {instance}"
             );
+            for listed in &listed {
+                assert!(
+                    !expected || listed.is_valid(&instance),
+                    "{at}: the listing refuses {instance}, which the original accepts"
+                );
+            }
             tally.instances += 1;
             tally.accepted += usize::from(expected);
         }
