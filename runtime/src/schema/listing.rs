@@ -8,7 +8,7 @@
 //! these levels that fits its share, tried in order:
 //!
 //! 1. components up to `depth` references away copied whole, the next ring as stubs;
-//! 2. the same without prose (`description`, `examples`, `$comment`) below each copied
+//! 2. the same without prose (`description`, `examples`, `$comment`, `x-…`) below each copied
 //!    component's root and below the schema's own first level of nesting;
 //! 3. that, with the depth lowered one step at a time to 0 (every referenced component a stub);
 //! 4. that, with the schema's own nesting cut one level at a time down to its first level
@@ -515,16 +515,20 @@ fn each_level(schema: &mut Value, level: usize, f: &mut impl FnMut(&mut Value, u
     }
 }
 
-/// Removes prose (`description`, `examples`, `example`, `$comment`) from every subschema at
-/// nesting level `from` or deeper.
+/// Removes prose (`description`, `examples`, `example`, `$comment`, and vendor extensions
+/// `x-…`, which no client acts on) from every subschema at nesting level `from` or deeper.
 fn strip_prose(schema: &mut Value, from: usize) {
     each_level(schema, 0, &mut |node, level| {
         if level >= from
             && let Value::Object(map) = node
         {
-            for keyword in ["description", "examples", "example", "$comment"] {
-                map.remove(keyword);
-            }
+            map.retain(|keyword, _| {
+                !(keyword.starts_with("x-")
+                    || matches!(
+                        keyword.as_str(),
+                        "description" | "examples" | "example" | "$comment"
+                    ))
+            });
         }
         true
     });
