@@ -5,5 +5,10 @@ fn main() -> Result<(), harness_gen::BuildError> {
         .openapi("../../specs/petstore.yaml")
         .name("petstore")
         .registry(true)
+        // MCP listings of this registry show components one reference deep (the default is 2).
+        .listing_budget(harness_gen::ListingBudget {
+            depth: 1,
+            bytes: 8 * 1024,
+        })
         .generate()
 }

@@ -36,6 +36,7 @@ pub struct Builder {
     strict: bool,
     cargo_directives: bool,
     registry: bool,
+    listing_budget: Option<crate::ListingBudget>,
 }
 
 impl Default for Builder {
@@ -49,6 +50,7 @@ impl Default for Builder {
             strict: false,
             cargo_directives: true,
             registry: false,
+            listing_budget: None,
         }
     }
 }
@@ -117,6 +119,14 @@ impl Builder {
         self
     }
 
+    /// What the registry's MCP listings and agent tool schemas show of each tool's schemas
+    /// (default: the runtime's `Budget::DEFAULT`); `HARNESS_LISTING_DEPTH` and
+    /// `HARNESS_LISTING_BYTES` still override it at run time.
+    pub fn listing_budget(&mut self, budget: crate::ListingBudget) -> &mut Self {
+        self.listing_budget = Some(budget);
+        self
+    }
+
     /// Generates `<name>.rs` and `<name>.catalog.json` in the output directory.
     pub fn generate(&self) -> Result<(), BuildError> {
         let error = |message: String| BuildError { message };
@@ -149,7 +159,11 @@ impl Builder {
             .map(|assembled| {
                 let catalog = assembled.catalog.to_json_pretty();
                 let name = assembled.name.clone();
-                (name, single_file(assembled, self.registry), catalog)
+                (
+                    name,
+                    single_file(assembled, self.registry.then_some(self.listing_budget)),
+                    catalog,
+                )
             });
         if self.strict {
             diags.make_strict();
@@ -185,8 +199,12 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
         })
 }
 
-/// The whole API as one file of inline modules, for `include!`; the registry only when asked.
-fn single_file(assembled: crate::Assembled, with_registry: bool) -> String {
+/// The whole API as one file of inline modules, for `include!`; the registry only when asked
+/// (`registry` holds its listing budget, if one was given).
+fn single_file(
+    assembled: crate::Assembled,
+    registry: Option<Option<crate::ListingBudget>>,
+) -> String {
     let crate::Assembled {
         api, name, types, ..
     } = assembled;
@@ -194,12 +212,13 @@ fn single_file(assembled: crate::Assembled, with_registry: bool) -> String {
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
     let client = client::file(api, &types.ops, &prefix);
-    let registry = with_registry.then(|| {
+    let registry = registry.map(|listing_budget| {
         let catalog_file = format!("/{ident}.catalog.json");
         let registry = registry::file(
             api,
             &types.ops,
             quote!(include_str!(concat!(env!("OUT_DIR"), #catalog_file))),
+            listing_budget,
         );
         quote! {
             /// The API's tool registry.

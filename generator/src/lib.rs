@@ -65,6 +65,9 @@ internal_modules! {
 
 pub use builder::{BuildError, Builder};
 pub use emit::krate::{Crate, Options};
+/// What MCP listings and agent tool schemas show of a tool's schemas
+/// ([`Builder::listing_budget`], `harness-gen openapi --listing-depth/--listing-bytes`).
+pub use harness_gen_runtime::schema::listing::Budget as ListingBudget;
 
 /// Loads, maps and checks `spec` and returns its `harn-tools/2.0` catalog, named `name` (default:
 /// the document's title in kebab-case). `None` when the document could not be read at all;

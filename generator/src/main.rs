@@ -56,6 +56,14 @@ enum Command {
         /// `.harness` files to compile and embed (`harness` module); repeat for several.
         #[arg(long = "harness")]
         harness: Vec<PathBuf>,
+        /// MCP listings copy components up to this many references away from a tool's
+        /// schemas (runtime default 2; HARNESS_LISTING_DEPTH overrides at run time).
+        #[arg(long)]
+        listing_depth: Option<usize>,
+        /// MCP listings aim to keep each tool's schemas under this many bytes (runtime default
+        /// 8192; HARNESS_LISTING_BYTES overrides at run time).
+        #[arg(long)]
+        listing_bytes: Option<usize>,
     },
     /// Compile and resolve `.harness` programs.
     #[command(subcommand)]
@@ -187,6 +195,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             check,
             strict,
             harness,
+            listing_depth,
+            listing_bytes,
         } => {
             let mut command = format!(
                 "harness-gen openapi {} --out {}",
@@ -202,6 +212,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             for path in &harness {
                 command.push_str(&format!(" --harness {}", path.display()));
             }
+            if let Some(depth) = listing_depth {
+                command.push_str(&format!(" --listing-depth {depth}"));
+            }
+            if let Some(bytes) = listing_bytes {
+                command.push_str(&format!(" --listing-bytes {bytes}"));
+            }
+            let default = harness_gen_runtime::schema::listing::Budget::DEFAULT;
+            let listing_budget = (listing_depth.is_some() || listing_bytes.is_some()).then(|| {
+                harness_gen_runtime::schema::listing::Budget {
+                    depth: listing_depth.unwrap_or(default.depth),
+                    bytes: listing_bytes.unwrap_or(default.bytes),
+                }
+            });
             let program = if harness.is_empty() {
                 None
             } else {
@@ -219,6 +242,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 runtime_path,
                 command,
                 harness: program.as_ref().map(|(_, c)| c.bundle.clone()),
+                listing_budget,
             };
             let mut diags = harness_gen::diag::Diagnostics::default();
             let generated = harness_gen::generate_crate(&spec, &options, &mut diags);

@@ -193,6 +193,31 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     path
 }
 
+/// Builds example `name` of harness-gen-runtime (with `features`) once per test process, in
+/// the same target directory as [`petstore_binary`]; returns its path.
+pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
+    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let target = root().join("target/harness-typecheck/target");
+    let path = target.join("debug/examples").join(name);
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built.iter().any(|b| b == name) {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--offline", "-p", "harness-gen-runtime"])
+            .args(["--features", features, "--example", name])
+            .current_dir(root())
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        built.push(name.to_owned());
+    }
+    path
+}
+
 /// A `petstore-mcp --http` process, killed when dropped (so a failing test leaves nothing
 /// behind holding its output pipes).
 pub struct McpHttp(Option<std::process::Child>);

@@ -21,6 +21,9 @@ pub struct Options {
     pub command: String,
     /// A compiled `.harness` bundle to embed (`harness.json` and the `harness` module).
     pub harness: Option<harness_gen_runtime::harness::Bundle>,
+    /// What MCP listings and agent tool schemas show of each tool's schemas, when not the
+    /// runtime's default (`HARNESS_LISTING_DEPTH` / `HARNESS_LISTING_BYTES` still override it).
+    pub listing_budget: Option<crate::ListingBudget>,
 }
 
 /// The crate's files by relative path, and the schemas that fell back to JSON values.
@@ -184,7 +187,12 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
     let catalog_source = quote!(include_str!("../catalog.json"));
     files.insert(
         "src/registry.rs".to_string(),
-        render(registry::file(api, &types.ops, catalog_source)),
+        render(registry::file(
+            api,
+            &types.ops,
+            catalog_source,
+            options.listing_budget,
+        )),
     );
     let with_harness = options.harness.is_some();
     files.insert(

@@ -8,10 +8,18 @@ use quote::{format_ident, quote};
 use super::OpTypes;
 use super::client::type_tokens;
 use crate::model::Api;
+use harness_gen_runtime::schema::listing::Budget;
 
 /// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
-pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
+/// A listing budget given at generation is set on the registry (the environment still
+/// overrides it at run time); without one the runtime's default applies.
+pub fn file(
+    api: &Api,
+    ops: &[OpTypes],
+    catalog: TokenStream,
+    listing_budget: Option<Budget>,
+) -> TokenStream {
     let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
         let tool = op.entry.name.as_str();
         let method = format_ident!("{}", types.method);
@@ -21,6 +29,13 @@ pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
                 #tool.to_string(),
                 typed_handler(client.clone(), |c: Client, input: #input| async move { c.#method(&input).await }),
             );
+        }
+    });
+    let with_budget = listing_budget.map(|Budget { depth, bytes }| {
+        quote! {
+            .map(|registry| registry.with_listing_budget(
+                harness_gen_runtime::schema::listing::Budget { depth: #depth, bytes: #bytes },
+            ))
         }
     });
     quote! {
@@ -44,7 +59,7 @@ pub fn file(api: &Api, ops: &[OpTypes], catalog: TokenStream) -> TokenStream {
             let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
             let mut handlers = BTreeMap::new();
             #(#handlers)*
-            ToolRegistry::publish_generated(catalog, handlers)
+            ToolRegistry::publish_generated(catalog, handlers) #with_budget
         }
     }
 }

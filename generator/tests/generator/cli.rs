@@ -128,6 +128,42 @@ fn openapi_writes_a_crate_and_check_reports_drift() {
 }
 
 #[test]
+fn a_listing_budget_given_at_generation_is_set_on_the_registry() {
+    let dir = scratch("budget");
+    let out_dir = dir.join("petstore");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["openapi", "specs/petstore.yaml", "--out"];
+        args.push(out_dir.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let out = harness_gen(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(out_dir.join("src/registry.rs")).unwrap()
+    };
+    let registry = run(&["--listing-bytes", "4096"]);
+    assert!(
+        registry.contains("with_listing_budget")
+            && registry.contains("depth: 2usize")
+            && registry.contains("bytes: 4096usize"),
+        "the given bytes, the default depth:\n{registry}"
+    );
+    let readme = std::fs::read_to_string(out_dir.join("README.md")).unwrap();
+    assert!(
+        readme.contains("--listing-bytes 4096"),
+        "the command regenerates it"
+    );
+    let registry = run(&[]);
+    assert!(
+        !registry.contains("with_listing_budget"),
+        "without one, the runtime's default (one owner)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn openapi_refuses_a_crate_name_cargo_would_refuse_or_that_is_taken_before_writing() {
     for (name, why) in [
         ("1password", "does not start with a letter"),

@@ -85,6 +85,7 @@ fn scratch_workspace(
             runtime_path: runtime_path.clone(),
             command: format!("harness-gen openapi {}", spec.display()),
             harness: None,
+            listing_budget: None,
         };
         let mut diags = Diagnostics::default();
         let (mut krate, _) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();

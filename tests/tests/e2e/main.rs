@@ -1,6 +1,7 @@
 //! The end-to-end tests, one binary: generated crates, their CLI and MCP programs and the SDK,
 //! run against real servers on loopback (the axum pet store of `src/`, Prism) and real clients.
 
+mod big_listing;
 mod petstore;
 mod petstore_bin;
 mod petstore_cli;

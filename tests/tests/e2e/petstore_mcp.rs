@@ -15,7 +15,7 @@ fn server() -> PathBuf {
 }
 
 /// The Python with the `mcp` SDK (`HARNESS_PYTHON`, else the one `scripts/test.sh` installs).
-fn python() -> Option<PathBuf> {
+pub(crate) fn python() -> Option<PathBuf> {
     match std::env::var_os("HARNESS_PYTHON") {
         Some(path) => Some(PathBuf::from(path)),
         None => harness_e2e::tools::tool(
@@ -26,7 +26,7 @@ fn python() -> Option<PathBuf> {
 }
 
 /// Runs `tests/mcp/drive.py` in `mode` over `script`, against `target` (stdio args or a URL).
-fn drive(
+pub(crate) fn drive(
     python: &Path,
     mode: &str,
     script: &Value,
@@ -50,7 +50,7 @@ fn drive(
     serde_json::from_str(&stdout).unwrap()
 }
 
-fn steps(seen: &Value) -> &Vec<Value> {
+pub(crate) fn steps(seen: &Value) -> &Vec<Value> {
     seen["steps"].as_array().unwrap()
 }
 
@@ -87,7 +87,7 @@ fn run_stdio(python: &Path, mode: &str, script: &Value, base: &str) -> Value {
 }
 
 /// The listing as one list of tools, checking the page structure on the way.
-fn listed(pages: &Value, page_size: usize) -> Vec<Value> {
+pub(crate) fn listed(pages: &Value, page_size: usize) -> Vec<Value> {
     let pages = pages.as_array().unwrap();
     let mut tools = Vec::new();
     for (i, page) in pages.iter().enumerate() {
