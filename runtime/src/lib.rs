@@ -53,6 +53,7 @@ pub mod http;
 mod invoke;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod object;
 #[cfg(feature = "registry")]
 mod registry;
 #[cfg(feature = "registry")]

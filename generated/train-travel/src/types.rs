@@ -2,7 +2,7 @@
 //! Types of the API's schemas and of each operation's input, output and errors.
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// A booking for a train trip.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct Booking {
     /// Unique identifier for the booking
@@ -21,8 +21,48 @@ pub struct Booking {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
 }
+impl harness_gen_runtime::object::Object for Booking {
+    const NAME: &'static str = "Booking";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "has_bicycle",
+            "has_dog",
+            "id",
+            "passenger_name",
+            "trip_id",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f3 = map.next_value()?,
+                Key::Field(1) => f4 = map.next_value()?,
+                Key::Field(2) => f0 = map.next_value()?,
+                Key::Field(3) => f2 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            trip_id: f1,
+            passenger_name: f2,
+            has_bicycle: f3,
+            has_dog: f4,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Booking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// A payment for a booking.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct BookingPayment {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
@@ -41,31 +81,137 @@ pub struct BookingPayment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
 }
+impl harness_gen_runtime::object::Object for BookingPayment {
+    const NAME: &'static str = "BookingPayment";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["amount", "currency", "id", "source", "status"];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f1 = map.next_value()?,
+                Key::Field(1) => f2 = map.next_value()?,
+                Key::Field(2) => f0 = map.next_value()?,
+                Key::Field(3) => f3 = map.next_value()?,
+                Key::Field(_) => f4 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            amount: f1,
+            currency: f2,
+            source: f3,
+            status: f4,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for BookingPayment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// The link to the booking resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct LinksBooking {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub booking: Option<String>,
 }
+impl harness_gen_runtime::object::Object for LinksBooking {
+    const NAME: &'static str = "LinksBooking";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["booking"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { booking: f0 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinksBooking {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// The link to the destination station resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct LinksDestination {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+impl harness_gen_runtime::object::Object for LinksDestination {
+    const NAME: &'static str = "LinksDestination";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["self"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { self_: f0 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinksDestination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// The link to the origin station resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct LinksOrigin {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+impl harness_gen_runtime::object::Object for LinksOrigin {
+    const NAME: &'static str = "LinksOrigin";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["self"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { self_: f0 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinksOrigin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// Links to the next and previous pages of a paginated response.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct LinksPagination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -73,16 +219,65 @@ pub struct LinksPagination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
 }
+impl harness_gen_runtime::object::Object for LinksPagination {
+    const NAME: &'static str = "LinksPagination";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["next", "prev"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f0 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { next: f0, prev: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinksPagination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// The link to the current resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct LinksSelf {
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+impl harness_gen_runtime::object::Object for LinksSelf {
+    const NAME: &'static str = "LinksSelf";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["self"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { self_: f0 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinksSelf {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// A problem detail object as defined in RFC 7807.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct Problem {
     /// A URI reference that identifies the problem type
@@ -102,8 +297,42 @@ pub struct Problem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<i64>,
 }
+impl harness_gen_runtime::object::Object for Problem {
+    const NAME: &'static str = "Problem";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["detail", "instance", "status", "title", "type"];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f2 = map.next_value()?,
+                Key::Field(1) => f3 = map.next_value()?,
+                Key::Field(2) => f4 = map.next_value()?,
+                Key::Field(3) => f1 = map.next_value()?,
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            type_: f0,
+            title: f1,
+            detail: f2,
+            instance: f3,
+            status: f4,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Problem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// A train station.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Station {
     /// Unique identifier for the station.
     pub id: String,
@@ -117,8 +346,42 @@ pub struct Station {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
 }
+impl harness_gen_runtime::object::Object for Station {
+    const NAME: &'static str = "Station";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["address", "country_code", "id", "name", "timezone"];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f2 = Some(map.next_value()?),
+                Key::Field(1) => f3 = Some(map.next_value()?),
+                Key::Field(2) => f0 = Some(map.next_value()?),
+                Key::Field(3) => f1 = Some(map.next_value()?),
+                Key::Field(_) => f4 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: required(f0, "id")?,
+            name: required(f1, "name")?,
+            address: required(f2, "address")?,
+            country_code: required(f3, "country_code")?,
+            timezone: f4,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Station {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// A train trip.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct Trip {
     /// Unique identifier for the trip
@@ -149,8 +412,70 @@ pub struct Trip {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dogs_allowed: Option<bool>,
 }
+impl harness_gen_runtime::object::Object for Trip {
+    const NAME: &'static str = "Trip";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "arrival_time",
+            "bicycles_allowed",
+            "departure_time",
+            "destination",
+            "dogs_allowed",
+            "id",
+            "operator",
+            "origin",
+            "price",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6, mut f7, mut f8) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f4 = map.next_value()?,
+                Key::Field(1) => f7 = map.next_value()?,
+                Key::Field(2) => f3 = map.next_value()?,
+                Key::Field(3) => f2 = map.next_value()?,
+                Key::Field(4) => f8 = map.next_value()?,
+                Key::Field(5) => f0 = map.next_value()?,
+                Key::Field(6) => f5 = map.next_value()?,
+                Key::Field(7) => f1 = map.next_value()?,
+                Key::Field(_) => f6 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            origin: f1,
+            destination: f2,
+            departure_time: f3,
+            arrival_time: f4,
+            operator: f5,
+            price: f6,
+            bicycles_allowed: f7,
+            dogs_allowed: f8,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for Trip {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct WrapperCollection {
     /// The wrapper for a collection is an array of objects.
@@ -159,6 +484,31 @@ pub struct WrapperCollection {
     /// A set of hypermedia links which serve as controls for the client.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+}
+impl harness_gen_runtime::object::Object for WrapperCollection {
+    const NAME: &'static str = "WrapperCollection";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["data", "links"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f0 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { data: f0, links: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for WrapperCollection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
 }
 /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -233,7 +583,7 @@ pub enum BookingPaymentSource {
 /// Card
 ///
 /// A card (debit or credit) to take payment from.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BookingPaymentSourceCard {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
@@ -257,10 +607,80 @@ pub struct BookingPaymentSourceCard {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address_post_code: Option<String>,
 }
+impl harness_gen_runtime::object::Object for BookingPaymentSourceCard {
+    const NAME: &'static str = "BookingPaymentSourceCard";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "address_city",
+            "address_country",
+            "address_line1",
+            "address_line2",
+            "address_post_code",
+            "cvc",
+            "exp_month",
+            "exp_year",
+            "name",
+            "number",
+            "object",
+        ];
+        let (
+            mut f0,
+            mut f1,
+            mut f2,
+            mut f3,
+            mut f4,
+            mut f5,
+            mut f6,
+            mut f7,
+            mut f8,
+            mut f9,
+            mut f10,
+        ) = (None, None, None, None, None, None, None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f8 = map.next_value()?,
+                Key::Field(1) => f9 = Some(map.next_value()?),
+                Key::Field(2) => f6 = map.next_value()?,
+                Key::Field(3) => f7 = map.next_value()?,
+                Key::Field(4) => f10 = map.next_value()?,
+                Key::Field(5) => f3 = Some(map.next_value()?),
+                Key::Field(6) => f4 = Some(map.next_value()?),
+                Key::Field(7) => f5 = Some(map.next_value()?),
+                Key::Field(8) => f1 = Some(map.next_value()?),
+                Key::Field(9) => f2 = Some(map.next_value()?),
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            object: f0,
+            name: required(f1, "name")?,
+            number: required(f2, "number")?,
+            cvc: required(f3, "cvc")?,
+            exp_month: required(f4, "exp_month")?,
+            exp_year: required(f5, "exp_year")?,
+            address_line1: f6,
+            address_line2: f7,
+            address_city: f8,
+            address_country: required(f9, "address_country")?,
+            address_post_code: f10,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCard {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// Bank Account
 ///
 /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BookingPaymentSourceBankAccount {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
@@ -276,6 +696,60 @@ pub struct BookingPaymentSourceBankAccount {
     pub bank_name: String,
     /// Two-letter country code (ISO 3166-1 alpha-2).
     pub country: String,
+}
+impl harness_gen_runtime::object::Object for BookingPaymentSourceBankAccount {
+    const NAME: &'static str = "BookingPaymentSourceBankAccount";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "account_type",
+            "bank_name",
+            "country",
+            "name",
+            "number",
+            "object",
+            "sort_code",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f4 = Some(map.next_value()?),
+                Key::Field(1) => f5 = Some(map.next_value()?),
+                Key::Field(2) => f6 = Some(map.next_value()?),
+                Key::Field(3) => f1 = Some(map.next_value()?),
+                Key::Field(4) => f2 = Some(map.next_value()?),
+                Key::Field(5) => f0 = map.next_value()?,
+                Key::Field(_) => f3 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            object: f0,
+            name: required(f1, "name")?,
+            number: required(f2, "number")?,
+            sort_code: f3,
+            account_type: required(f4, "account_type")?,
+            bank_name: required(f5, "bank_name")?,
+            country: required(f6, "country")?,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
 }
 /// The type of entity that holds the account. This can be either `individual` or `company`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -359,7 +833,7 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
         )
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetStationsInput {
     /// The page number to return
@@ -378,7 +852,41 @@ pub struct GetStationsInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetStationsInput {
+    const NAME: &'static str = "GetStationsInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["coordinates", "country", "limit", "page", "search"];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f2 = map.next_value()?,
+                Key::Field(1) => f4 = map.next_value()?,
+                Key::Field(2) => f1 = map.next_value()?,
+                Key::Field(3) => f0 = map.next_value()?,
+                Key::Field(_) => f3 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            page: f0,
+            limit: f1,
+            coordinates: f2,
+            search: f3,
+            country: f4,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetStationsInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetStationsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -388,7 +896,32 @@ pub struct GetStationsOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetStationsOutput {
+    const NAME: &'static str = "GetStationsOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["data", "links"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f0 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { data: f0, links: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetStationsOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct GetTripsInput {
     /// The page number to return
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -409,7 +942,61 @@ pub struct GetTripsInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dogs: Option<bool>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetTripsInput {
+    const NAME: &'static str = "GetTripsInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "bicycles",
+            "date",
+            "destination",
+            "dogs",
+            "limit",
+            "origin",
+            "page",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f5 = map.next_value()?,
+                Key::Field(1) => f4 = Some(map.next_value()?),
+                Key::Field(2) => f3 = Some(map.next_value()?),
+                Key::Field(3) => f6 = map.next_value()?,
+                Key::Field(4) => f1 = map.next_value()?,
+                Key::Field(5) => f2 = Some(map.next_value()?),
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            page: f0,
+            limit: f1,
+            origin: required(f2, "origin")?,
+            destination: required(f3, "destination")?,
+            date: required(f4, "date")?,
+            bicycles: f5,
+            dogs: f6,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetTripsInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetTripsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -419,7 +1006,32 @@ pub struct GetTripsOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetTripsOutput {
+    const NAME: &'static str = "GetTripsOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["data", "links"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f0 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { data: f0, links: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetTripsOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetBookingsInput {
     /// The page number to return
@@ -429,7 +1041,32 @@ pub struct GetBookingsInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetBookingsInput {
+    const NAME: &'static str = "GetBookingsInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["limit", "page"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f1 = map.next_value()?,
+                Key::Field(_) => f0 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { page: f0, limit: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetBookingsInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetBookingsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -439,11 +1076,62 @@ pub struct GetBookingsOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetBookingsOutput {
+    const NAME: &'static str = "GetBookingsOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["data", "links"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f0 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self { data: f0, links: f1 })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetBookingsOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CreateBookingInput {
     pub body: Booking,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for CreateBookingInput {
+    const NAME: &'static str = "CreateBookingInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["body"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = Some(map.next_value()?),
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            body: required(f0, "body")?,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateBookingInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct CreateBookingOutput {
     /// Unique identifier for the booking
@@ -464,12 +1152,88 @@ pub struct CreateBookingOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for CreateBookingOutput {
+    const NAME: &'static str = "CreateBookingOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "has_bicycle",
+            "has_dog",
+            "id",
+            "links",
+            "passenger_name",
+            "trip_id",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f3 = map.next_value()?,
+                Key::Field(1) => f4 = map.next_value()?,
+                Key::Field(2) => f0 = map.next_value()?,
+                Key::Field(3) => f5 = map.next_value()?,
+                Key::Field(4) => f2 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            trip_id: f1,
+            passenger_name: f2,
+            has_bicycle: f3,
+            has_dog: f4,
+            links: f5,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateBookingOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct GetBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetBookingInput {
+    const NAME: &'static str = "GetBookingInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["booking_id"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = Some(map.next_value()?),
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            booking_id: required(f0, "booking_id")?,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetBookingInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct GetBookingOutput {
     /// Unique identifier for the booking
@@ -490,18 +1254,122 @@ pub struct GetBookingOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for GetBookingOutput {
+    const NAME: &'static str = "GetBookingOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "has_bicycle",
+            "has_dog",
+            "id",
+            "links",
+            "passenger_name",
+            "trip_id",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f3 = map.next_value()?,
+                Key::Field(1) => f4 = map.next_value()?,
+                Key::Field(2) => f0 = map.next_value()?,
+                Key::Field(3) => f5 = map.next_value()?,
+                Key::Field(4) => f2 = map.next_value()?,
+                Key::Field(_) => f1 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            trip_id: f1,
+            passenger_name: f2,
+            has_bicycle: f3,
+            has_dog: f4,
+            links: f5,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for GetBookingOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct DeleteBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for DeleteBookingInput {
+    const NAME: &'static str = "DeleteBookingInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["booking_id"];
+        let (mut f0,) = (None,);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(_) => f0 = Some(map.next_value()?),
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            booking_id: required(f0, "booking_id")?,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeleteBookingInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CreateBookingPaymentInput {
     /// The ID of the booking to pay for.
     pub booking_id: String,
     pub body: BookingPayment,
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+impl harness_gen_runtime::object::Object for CreateBookingPaymentInput {
+    const NAME: &'static str = "CreateBookingPaymentInput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &["body", "booking_id"];
+        let (mut f0, mut f1) = (None, None);
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f1 = Some(map.next_value()?),
+                Key::Field(_) => f0 = Some(map.next_value()?),
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            booking_id: required(f0, "booking_id")?,
+            body: required(f1, "body")?,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateBookingPaymentInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[derive(Default)]
 pub struct CreateBookingPaymentOutput {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
@@ -522,8 +1390,58 @@ pub struct CreateBookingPaymentOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksBooking>,
 }
+impl harness_gen_runtime::object::Object for CreateBookingPaymentOutput {
+    const NAME: &'static str = "CreateBookingPaymentOutput";
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> Result<Self, A::Error> {
+        use harness_gen_runtime::object::{Key, next_key, required, skip};
+        const FIELDS: &[&str] = &[
+            "amount",
+            "currency",
+            "id",
+            "links",
+            "source",
+            "status",
+        ];
+        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        );
+        while let Some(key) = next_key(&mut map, FIELDS)? {
+            match key {
+                Key::Field(0) => f1 = map.next_value()?,
+                Key::Field(1) => f2 = map.next_value()?,
+                Key::Field(2) => f0 = map.next_value()?,
+                Key::Field(3) => f5 = map.next_value()?,
+                Key::Field(4) => f3 = map.next_value()?,
+                Key::Field(_) => f4 = map.next_value()?,
+                Key::Other(_) => skip(&mut map)?,
+            }
+        }
+        Ok(Self {
+            id: f0,
+            amount: f1,
+            currency: f2,
+            source: f3,
+            status: f4,
+            links: f5,
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateBookingPaymentOutput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        harness_gen_runtime::object::deserialize(deserializer)
+    }
+}
 /// How `GetStationsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum GetStationsError {
     #[serde(rename = "http_400")]
@@ -540,8 +1458,54 @@ pub enum GetStationsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for GetStationsError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `GetTripsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum GetTripsError {
     #[serde(rename = "http_400")]
@@ -558,8 +1522,54 @@ pub enum GetTripsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for GetTripsError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `GetBookingsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum GetBookingsError {
     #[serde(rename = "http_400")]
@@ -576,8 +1586,54 @@ pub enum GetBookingsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for GetBookingsError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum CreateBookingError {
     #[serde(rename = "http_400")]
@@ -596,8 +1652,60 @@ pub enum CreateBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for CreateBookingError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_404" => {
+                    Self::Http404 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_409" => {
+                    Self::Http409 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `GetBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum GetBookingError {
     #[serde(rename = "http_400")]
@@ -616,8 +1724,60 @@ pub enum GetBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for GetBookingError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_404" => {
+                    Self::Http404 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `DeleteBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum DeleteBookingError {
     #[serde(rename = "http_400")]
@@ -636,8 +1796,60 @@ pub enum DeleteBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+impl harness_gen_runtime::http::OperationError for DeleteBookingError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_404" => {
+                    Self::Http404 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
+}
 /// How `CreateBookingPaymentError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(tag = "kind")]
 pub enum CreateBookingPaymentError {
     #[serde(rename = "http_400")]
@@ -653,4 +1865,50 @@ pub enum CreateBookingPaymentError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
+}
+impl harness_gen_runtime::http::OperationError for CreateBookingPaymentError {
+    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+        use harness_gen_runtime::http::error_body;
+        Some(
+            match kind {
+                "http_400" => {
+                    Self::Http400 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_401" => {
+                    Self::Http401 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_403" => {
+                    Self::Http403 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_429" => {
+                    Self::Http429 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                "http_500" => {
+                    Self::Http500 {
+                        status,
+                        body: error_body(body)?,
+                    }
+                }
+                _ => return None,
+            },
+        )
+    }
+    fn upstream(status: u16, reason: String) -> Self {
+        Self::UpstreamError {
+            status,
+            reason,
+        }
+    }
 }

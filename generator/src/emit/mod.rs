@@ -112,7 +112,7 @@ pub fn types_file(api: &Api) -> Types {
     let error_items = errors.iter().map(|(name, variants)| {
         let ident = format_ident!("{}", name);
         let doc = format!(" How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.");
-        let variants = variants.iter().map(|(v, kind, body)| {
+        let definitions = variants.iter().map(|(v, kind, body)| {
             let v = format_ident!("{}", v);
             let body = space.tokens(body);
             quote! {
@@ -120,15 +120,44 @@ pub fn types_file(api: &Api) -> Types {
                 #v { status: u16, body: #body },
             }
         });
+        let arms = variants.iter().map(|(v, kind, _)| {
+            let v = format_ident!("{}", v);
+            quote!(#kind => Self::#v { status, body: error_body(body)? },)
+        });
+        // Built by the client from the reply (`OperationError`), not deserialized: a derived
+        // `Deserialize` of a tagged enum was a third of a big SDK's check time.
+        let declared = if variants.is_empty() {
+            quote! {
+                fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
+                    None
+                }
+            }
+        } else {
+            quote! {
+                fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
+                    use harness_gen_runtime::http::error_body;
+                    Some(match kind {
+                        #(#arms)*
+                        _ => return None,
+                    })
+                }
+            }
+        };
         quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
             #[serde(tag = "kind")]
             pub enum #ident {
-                #(#variants)*
+                #(#definitions)*
                 /// An undeclared status or an unparsable body; the body is never kept.
                 #[serde(rename = "upstream_error")]
                 UpstreamError { status: u16, reason: String },
+            }
+            impl harness_gen_runtime::http::OperationError for #ident {
+                #declared
+                fn upstream(status: u16, reason: String) -> Self {
+                    Self::UpstreamError { status, reason }
+                }
             }
         }
     });

@@ -356,6 +356,25 @@ impl Reply {
     }
 }
 
+/// An operation's typed error: built from a reply the operation declares (its `kind`, status
+/// and parsed body) or, for anything else, the `upstream_error` fallback. Generated error enums
+/// implement it with one `match` over their declared kinds, which compiles far faster than a
+/// derived `Deserialize` of the tagged enum (about a third of the check time of GitHub's SDK).
+pub trait OperationError: Sized {
+    /// The declared error `kind` (`http_404`, `http_4XX`, `http_default`) with `body` parsed
+    /// into that variant's type; `None` when the operation declares no such kind or the body
+    /// does not parse.
+    fn declared(kind: &str, status: u16, body: Value) -> Option<Self>;
+    /// An undeclared status or an unparsable body; `reason` says which, and the body is never
+    /// kept.
+    fn upstream(status: u16, reason: String) -> Self;
+}
+
+/// `body` parsed as `T`: what a generated [`OperationError::declared`] does for each kind.
+pub fn error_body<T: DeserializeOwned>(body: Value) -> Option<T> {
+    serde_json::from_value(body).ok()
+}
+
 #[cfg(feature = "registry")]
 /// The handler of one generated tool: deserializes the validated input into `I`, calls the
 /// client through `call`, and serializes the output; a declared error response becomes the
@@ -401,7 +420,7 @@ impl HttpClient {
     where
         I: Serialize,
         O: DeserializeOwned,
-        E: DeserializeOwned,
+        E: OperationError,
     {
         let input = serde_json::to_value(input)
             .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
@@ -409,27 +428,15 @@ impl HttpClient {
         match reply {
             Reply::Success(value) => serde_json::from_value(value)
                 .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))),
-            other => {
-                let value = other.error_value().unwrap_or(Value::Null);
-                match serde_json::from_value(value) {
-                    Ok(error) => Err(Error::Api(error)),
-                    Err(_) => {
-                        let status = match other {
-                            Reply::Declared { status, .. } | Reply::Undeclared { status, .. } => {
-                                status
-                            }
-                            Reply::Success(_) => 0,
-                        };
-                        let fallback = json!({"kind": "upstream_error", "status": status, "reason": "the error body does not match its declared schema"});
-                        Err(match serde_json::from_value(fallback) {
-                            Ok(error) => Error::Api(error),
-                            Err(e) => {
-                                Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))
-                            }
-                        })
-                    }
-                }
-            }
+            Reply::Declared { kind, status, body } => Err(Error::Api(
+                E::declared(&kind, status, body).unwrap_or_else(|| {
+                    E::upstream(
+                        status,
+                        "the error body does not match its declared schema".to_owned(),
+                    )
+                }),
+            )),
+            Reply::Undeclared { status, reason } => Err(Error::Api(E::upstream(status, reason))),
         }
     }
 

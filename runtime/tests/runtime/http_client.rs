@@ -12,7 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use harness_gen_runtime::binding::Binding;
 use harness_gen_runtime::http::{
-    ClientBuilder, Credential, Error, HttpClient, REDACTED, Reply, Scheme, Secret,
+    ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Reply, Scheme, Secret,
+    error_body,
 };
 use serde_json::{Value, json};
 
@@ -291,13 +292,18 @@ async fn a_refused_connection_is_a_transport_error_after_bounded_retries() {
 
 #[tokio::test]
 async fn typed_calls_map_replies_to_outputs_and_declared_errors() {
-    #[derive(serde::Deserialize, Debug, PartialEq)]
-    #[serde(tag = "kind")]
+    #[derive(Debug, PartialEq)]
     enum Failure {
-        #[serde(rename = "http_404")]
         NotFound { status: u16, body: Value },
-        #[serde(rename = "upstream_error")]
         Upstream { status: u16, reason: String },
+    }
+    impl OperationError for Failure {
+        fn declared(kind: &str, status: u16, body: Value) -> Option<Self> {
+            (kind == "http_404").then_some(Self::NotFound { status, body })
+        }
+        fn upstream(status: u16, reason: String) -> Self {
+            Self::Upstream { status, reason }
+        }
     }
     let (base, _) = serve().await;
     let c = client(&base);
@@ -318,6 +324,38 @@ async fn typed_calls_map_replies_to_outputs_and_declared_errors() {
         out,
         Err(Error::Api(Failure::Upstream { status: 418, .. }))
     ));
+}
+
+#[tokio::test]
+async fn a_declared_error_whose_body_does_not_parse_becomes_the_upstream_fallback() {
+    /// Declares 404 with a body that must be a number, which the test server never sends.
+    #[derive(Debug)]
+    enum Failure {
+        NotFound,
+        Upstream { status: u16, reason: String },
+    }
+    impl OperationError for Failure {
+        fn declared(kind: &str, _: u16, body: Value) -> Option<Self> {
+            (kind == "http_404")
+                .then(|| error_body::<u64>(body))
+                .flatten()
+                .map(|_| Self::NotFound)
+        }
+        fn upstream(status: u16, reason: String) -> Self {
+            Self::Upstream { status, reason }
+        }
+    }
+    let (base, _) = serve().await;
+    let out: Result<Value, Error<Failure>> = client(&base)
+        .call(&binding("GET", "/missing", json!({})), &json!({}))
+        .await;
+    match out {
+        Err(Error::Api(Failure::Upstream { status, reason })) => {
+            assert_eq!(status, 404);
+            assert_eq!(reason, "the error body does not match its declared schema");
+        }
+        other => panic!("expected the upstream fallback, got {other:?}"),
+    }
 }
 
 #[test]

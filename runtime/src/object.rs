@@ -1,0 +1,238 @@
+//! Deserialization of generated structs: what a derived `Deserialize` does for an object, with
+//! the per-struct part cut down to one loop over the fields (issue 22).
+//!
+//! A derived `Deserialize` writes, for every struct, a field-identifier enum with three visitor
+//! methods, a sequence visitor and a map visitor with a duplicate check per field. On a big API
+//! that is most of what `cargo check` of the generated crate spends its time and memory on.
+//! Generated structs instead implement [`Object::from_map`] — one arm per field, keys looked up
+//! in a sorted table by [`next_key`] — and their `Deserialize` is [`deserialize`].
+//!
+//! The rules are the derived ones for the attributes generated code used: unknown keys are
+//! ignored (or collected, for a struct with extra properties), a missing required field is a
+//! `missing field` error, a missing `Option` field is `None`. Two differences, both stricter
+//! or cheaper and neither visible through JSON objects: a struct is read from a map only (a
+//! derived one also accepted a sequence of its fields in order), and a repeated key keeps its
+//! last value (JSON objects read through `serde_json::Value` cannot repeat keys anyway).
+//!
+//! ```
+//! use harness_gen_runtime::object::{Key, Object, next_key, required};
+//! use serde::de::MapAccess;
+//!
+//! struct Pet {
+//!     id: i64,
+//!     tag: Option<String>,
+//! }
+//!
+//! impl Object for Pet {
+//!     const NAME: &'static str = "Pet";
+//!     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+//!         // Field names sorted bytewise: the index is the arm.
+//!         const FIELDS: &[&str] = &["id", "tag"];
+//!         let (mut id, mut tag) = (None, None);
+//!         while let Some(key) = next_key(&mut map, FIELDS)? {
+//!             match key {
+//!                 Key::Field(0) => id = Some(map.next_value()?),
+//!                 Key::Field(_) => tag = map.next_value()?,
+//!                 Key::Other(_) => harness_gen_runtime::object::skip(&mut map)?,
+//!             }
+//!         }
+//!         Ok(Pet { id: required(id, "id")?, tag })
+//!     }
+//! }
+//!
+//! impl<'de> serde::Deserialize<'de> for Pet {
+//!     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+//!         harness_gen_runtime::object::deserialize(d)
+//!     }
+//! }
+//!
+//! let pet: Pet = serde_json::from_str(r#"{"tag": "cat", "id": 7, "extra": [1]}"#).unwrap();
+//! assert_eq!((pet.id, pet.tag.as_deref()), (7, Some("cat")));
+//! let missing = serde_json::from_str::<Pet>(r#"{"tag": null}"#).err().unwrap();
+//! assert!(missing.to_string().contains("missing field `id`"));
+//! ```
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+
+/// A generated struct read from a map of its fields.
+pub trait Object: Sized {
+    /// The type's name, for "expected …" messages.
+    const NAME: &'static str;
+    /// Reads the struct from the entries of `map`.
+    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// `T` deserialized from a map: the body of a generated struct's `Deserialize`.
+pub fn deserialize<'de, T: Object, D: de::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_map(ObjectVisitor(PhantomData))
+}
+
+struct ObjectVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an object ({})", T::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::from_map(map)
+    }
+}
+
+/// A key of an object being read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Key {
+    /// The declared field at this index of the table given to [`next_key`].
+    Field(usize),
+    /// A key the struct does not declare.
+    Other(String),
+}
+
+/// The next key of `map`, looked up in `fields` (wire names sorted bytewise); `None` at the end.
+pub fn next_key<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    fields: &'static [&'static str],
+) -> Result<Option<Key>, A::Error> {
+    map.next_key_seed(KeySeed(fields))
+}
+
+/// Skips the value of a key the struct does not declare.
+pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>().map(drop)
+}
+
+/// The value of a required field, or the `missing field` error a derived `Deserialize` gives.
+pub fn required<T, E: de::Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
+    value.ok_or_else(|| E::missing_field(field))
+}
+
+struct KeySeed(&'static [&'static str]);
+
+impl KeySeed {
+    fn key(&self, text: &str) -> Option<Key> {
+        self.0
+            .binary_search_by(|field| field.as_bytes().cmp(text.as_bytes()))
+            .ok()
+            .map(Key::Field)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Key, E> {
+        Ok(self
+            .key(text)
+            .unwrap_or_else(|| Key::Other(text.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Key, E> {
+        Ok(self.key(&text).unwrap_or(Key::Other(text)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq)]
+    struct Probe {
+        a: String,
+        b: Option<i64>,
+        c: Option<Option<bool>>,
+        extra: std::collections::BTreeMap<String, u8>,
+    }
+
+    impl Object for Probe {
+        const NAME: &'static str = "Probe";
+        fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+            const FIELDS: &[&str] = &["a", "b", "c"];
+            let (mut a, mut b, mut c) = (None, None, None);
+            let mut extra = std::collections::BTreeMap::new();
+            while let Some(key) = next_key(&mut map, FIELDS)? {
+                match key {
+                    Key::Field(0) => a = Some(map.next_value()?),
+                    Key::Field(1) => b = map.next_value()?,
+                    Key::Field(_) => c = Some(map.next_value()?),
+                    Key::Other(key) => {
+                        extra.insert(key, map.next_value()?);
+                    }
+                }
+            }
+            Ok(Probe {
+                a: required(a, "a")?,
+                b,
+                c,
+                extra,
+            })
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Probe {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize(d)
+        }
+    }
+
+    fn read(text: &str) -> Result<Probe, String> {
+        let from_text = serde_json::from_str::<Probe>(text).map_err(|e| e.to_string());
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let from_value = serde_json::from_value::<Probe>(value).map_err(|e| e.to_string());
+        // Read from text (borrowed keys) and from a value (owned keys), the same answer.
+        assert_eq!(from_text.is_ok(), from_value.is_ok(), "{text}");
+        from_text
+    }
+
+    #[test]
+    fn required_optional_nullable_and_extra_fields_read_as_derived_ones_do() {
+        let probe = read(r#"{"c": null, "z": 3, "a": "x"}"#).unwrap();
+        assert_eq!(probe.a, "x");
+        assert_eq!(probe.b, None, "absent optional");
+        assert_eq!(probe.c, Some(None), "present null is not absent");
+        assert_eq!(
+            probe.extra.get("z"),
+            Some(&3),
+            "unknown keys are the extra properties"
+        );
+        let probe = read(r#"{"a": "x", "b": null, "c": true}"#).unwrap();
+        assert_eq!((probe.b, probe.c), (None, Some(Some(true))));
+    }
+
+    #[test]
+    fn a_missing_required_field_and_a_wrong_shape_are_errors() {
+        assert!(
+            read(r#"{"b": 1}"#)
+                .unwrap_err()
+                .contains("missing field `a`")
+        );
+        assert!(
+            read(r#"{"a": 1}"#)
+                .unwrap_err()
+                .contains("expected a string")
+        );
+        assert!(read(r#"["x"]"#).unwrap_err().contains("an object (Probe)"));
+        assert!(
+            read(r#"{"a": "x", "z": "no"}"#).is_err(),
+            "extra values are typed"
+        );
+    }
+}
