@@ -111,3 +111,7 @@ printf '%-44s %10s %10s   %s\n' "cli call-free parse error, 1,000 tools (ms)" \
 echo
 echo "== the weight of a generated SDK for its user (cold builds; minutes)"
 scripts/sdk-weight.sh
+
+echo
+echo "== compile cost of generated crates (cargo check of the crate alone; minutes)"
+scripts/compile-cost.sh

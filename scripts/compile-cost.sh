@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Compile cost of generated crates (issue 22): for each large corpus document, generates the
+# crate, builds its dependencies once, then times `cargo check` of the generated crate alone
+# (CARGO_INCREMENTAL=0, dependencies prebuilt) for the SDK (default features) and with the tool
+# registry (`--features registry`). Prints generated lines, seconds and rustc's peak memory.
+# Minutes; run by scripts/bench.sh, not CI.
+#
+#   scripts/compile-cost.sh                 # GHES 3.6, Stripe 2023, Svix
+#   scripts/compile-cost.sh SPEC [SPEC...]  # other documents
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CORPUS="${CORPUS:-../shared/corpus}"
+WORK=target/compile-cost
+if [ $# -eq 0 ]; then
+  set -- "$CORPUS/large/ghes-3.6.descriptions-next.2023-03-08.json" \
+         "$CORPUS/large/spec3.2023-09-12.yaml" \
+         "$CORPUS/large/svix_lib-openapi.json"
+fi
+
+cargo build -q --release -p harness-gen
+mkdir -p "$WORK"
+printf '%-28s %8s %8s %10s %10s %10s %10s\n' "crate" "ops" "lines" "sdk s" "sdk MiB" "reg s" "reg MiB"
+for spec in "$@"; do
+  case $(basename "$spec") in
+    ghes-3.6*) name=ghes-3-6 ;;
+    spec3.2023*) name=stripe-2023 ;;
+    *) name=$(basename "$spec" | cut -d. -f1 | tr '_A-Z' '-a-z' | sed 's/[^a-z0-9-]//g; s/^[^a-z]*//') ;;
+  esac
+  dir="$WORK/$name"
+  rm -rf "$dir"
+  "$ROOT/target/release/harness-gen" openapi "$spec" --out "$dir/crate" --crate-name "cc-$name" \
+    --runtime-path "$ROOT/runtime" >/dev/null 2>&1
+  printf '[workspace]\nmembers = ["crate"]\nresolver = "3"\n' > "$dir/Cargo.toml"
+  cp Cargo.lock "$dir/Cargo.lock"
+  lines=$(cat "$dir"/crate/src/*.rs | wc -l)
+  ops=$(grep -c '^    pub async fn ' "$dir/crate/src/client.rs" || true)
+  # check FEATURES...: prints "seconds peak_MiB" for the crate alone, dependencies prebuilt.
+  check() {
+    (cd "$dir" && CARGO_TARGET_DIR="$ROOT/$WORK/target" cargo check -q --offline "$@" >/dev/null 2>&1)
+    touch "$dir/crate/src/lib.rs"
+    (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ROOT/$WORK/target" \
+      /usr/bin/time -f '%e %M' -o "$ROOT/$WORK/time" cargo check -q --offline "$@" >/dev/null)
+    read -r secs kib < "$ROOT/$WORK/time"
+    echo "$secs $((kib / 1024))"
+  }
+  read -r sdk_s sdk_m < <(check)
+  read -r reg_s reg_m < <(check --features registry)
+  printf '%-28s %8s %8s %10s %10s %10s %10s\n' "$name" "$ops" "$lines" "$sdk_s" "$sdk_m" "$reg_s" "$reg_m"
+done
+echo "targets (issue 22): GHES and GitHub <= 30 s and <= 2 GiB, Stripe <= 60 s; one tag <= 10 s"
