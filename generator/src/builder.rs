@@ -155,7 +155,12 @@ impl Builder {
             }
         }
         let generated = doc
-            .and_then(|doc| crate::assemble(&doc, self.name.as_deref(), &mut diags))
+            .and_then(|doc| {
+                // The module becomes part of the including crate, which has no `compare`
+                // feature to put the comparison derives behind.
+                let comparisons = crate::emit::types::Comparisons::Always;
+                crate::assemble(&doc, self.name.as_deref(), comparisons, &mut diags)
+            })
             .map(|assembled| {
                 let catalog = assembled.catalog.to_json_pretty();
                 let name = assembled.name.clone();

@@ -92,7 +92,12 @@ pub fn generate_crate(
         return None;
     }
     let doc = load::Document::load(spec, diags)?;
-    let assembled = assemble(&doc, options.crate_name.as_deref(), diags)?;
+    let assembled = assemble(
+        &doc,
+        options.crate_name.as_deref(),
+        emit::types::Comparisons::Feature,
+        diags,
+    )?;
     let catalog = assembled.catalog.clone();
     Some((emit::krate::generate(assembled, options), catalog))
 }
@@ -117,6 +122,7 @@ pub(crate) struct Assembled {
 pub(crate) fn assemble(
     doc: &load::Document,
     crate_name: Option<&str>,
+    comparisons: emit::types::Comparisons,
     diags: &mut diag::Diagnostics,
 ) -> Option<Assembled> {
     let (api, catalog) = catalog::from_document(doc, crate_name, diags);
@@ -136,7 +142,7 @@ pub(crate) fn assemble(
             derived
         }
     };
-    let types = emit::types_file(&api);
+    let types = emit::types_file(&api, comparisons);
     report_fallbacks(doc, &types.fallbacks, diags);
     Some(Assembled {
         api,

@@ -2,7 +2,8 @@
 //! Types of the API's schemas and of each operation's input, output and errors.
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// A booking for a train trip.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Booking {
     /// Unique identifier for the booking
@@ -62,7 +63,8 @@ impl<'de> serde::Deserialize<'de> for Booking {
     }
 }
 /// A payment for a booking.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct BookingPayment {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
@@ -116,7 +118,8 @@ impl<'de> serde::Deserialize<'de> for BookingPayment {
     }
 }
 /// The link to the booking resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksBooking {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,7 +150,8 @@ impl<'de> serde::Deserialize<'de> for LinksBooking {
     }
 }
 /// The link to the destination station resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksDestination {
     #[serde(rename = "self")]
@@ -179,7 +183,8 @@ impl<'de> serde::Deserialize<'de> for LinksDestination {
     }
 }
 /// The link to the origin station resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksOrigin {
     #[serde(rename = "self")]
@@ -211,7 +216,8 @@ impl<'de> serde::Deserialize<'de> for LinksOrigin {
     }
 }
 /// Links to the next and previous pages of a paginated response.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksPagination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,7 +251,8 @@ impl<'de> serde::Deserialize<'de> for LinksPagination {
     }
 }
 /// The link to the current resource.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksSelf {
     #[serde(rename = "self")]
@@ -277,7 +284,8 @@ impl<'de> serde::Deserialize<'de> for LinksSelf {
     }
 }
 /// A problem detail object as defined in RFC 7807.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Problem {
     /// A URI reference that identifies the problem type
@@ -332,7 +340,8 @@ impl<'de> serde::Deserialize<'de> for Problem {
     }
 }
 /// A train station.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Station {
     /// Unique identifier for the station.
     pub id: String,
@@ -381,7 +390,8 @@ impl<'de> serde::Deserialize<'de> for Station {
     }
 }
 /// A train trip.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Trip {
     /// Unique identifier for the trip
@@ -475,7 +485,8 @@ impl<'de> serde::Deserialize<'de> for Trip {
     }
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct WrapperCollection {
     /// The wrapper for a collection is an array of objects.
@@ -511,7 +522,8 @@ impl<'de> serde::Deserialize<'de> for WrapperCollection {
     }
 }
 /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentCurrency {
     /// `bam`
     Bam,
@@ -574,7 +586,8 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
     }
 }
 /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
 pub enum BookingPaymentSource {
     Card(BookingPaymentSourceCard),
@@ -583,7 +596,8 @@ pub enum BookingPaymentSource {
 /// Card
 ///
 /// A card (debit or credit) to take payment from.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceCard {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
@@ -680,7 +694,8 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCard {
 /// Bank Account
 ///
 /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceBankAccount {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
@@ -752,7 +767,8 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccount {
     }
 }
 /// The type of entity that holds the account. This can be either `individual` or `company`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentSourceBankAccountAccountType {
     /// `individual`
     Individual,
@@ -791,7 +807,8 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType
     }
 }
 /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentStatus {
     /// `pending`
     Pending,
@@ -833,7 +850,8 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
         )
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetStationsInput {
     /// The page number to return
@@ -886,7 +904,8 @@ impl<'de> serde::Deserialize<'de> for GetStationsInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetStationsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -921,7 +940,8 @@ impl<'de> serde::Deserialize<'de> for GetStationsOutput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetTripsInput {
     /// The page number to return
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -996,7 +1016,8 @@ impl<'de> serde::Deserialize<'de> for GetTripsInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetTripsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -1031,7 +1052,8 @@ impl<'de> serde::Deserialize<'de> for GetTripsOutput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingsInput {
     /// The page number to return
@@ -1066,7 +1088,8 @@ impl<'de> serde::Deserialize<'de> for GetBookingsInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingsOutput {
     /// The wrapper for a collection is an array of objects.
@@ -1101,7 +1124,8 @@ impl<'de> serde::Deserialize<'de> for GetBookingsOutput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingInput {
     pub body: Booking,
 }
@@ -1131,7 +1155,8 @@ impl<'de> serde::Deserialize<'de> for CreateBookingInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingOutput {
     /// Unique identifier for the booking
@@ -1202,7 +1227,8 @@ impl<'de> serde::Deserialize<'de> for CreateBookingOutput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
@@ -1233,7 +1259,8 @@ impl<'de> serde::Deserialize<'de> for GetBookingInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingOutput {
     /// Unique identifier for the booking
@@ -1304,7 +1331,8 @@ impl<'de> serde::Deserialize<'de> for GetBookingOutput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DeleteBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
@@ -1335,7 +1363,8 @@ impl<'de> serde::Deserialize<'de> for DeleteBookingInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingPaymentInput {
     /// The ID of the booking to pay for.
     pub booking_id: String,
@@ -1369,7 +1398,8 @@ impl<'de> serde::Deserialize<'de> for CreateBookingPaymentInput {
         harness_gen_runtime::object::deserialize(deserializer)
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingPaymentOutput {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
@@ -1441,7 +1471,8 @@ impl<'de> serde::Deserialize<'de> for CreateBookingPaymentOutput {
     }
 }
 /// How `GetStationsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum GetStationsError {
     #[serde(rename = "http_400")]
@@ -1505,7 +1536,8 @@ impl harness_gen_runtime::http::OperationError for GetStationsError {
     }
 }
 /// How `GetTripsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum GetTripsError {
     #[serde(rename = "http_400")]
@@ -1569,7 +1601,8 @@ impl harness_gen_runtime::http::OperationError for GetTripsError {
     }
 }
 /// How `GetBookingsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum GetBookingsError {
     #[serde(rename = "http_400")]
@@ -1633,7 +1666,8 @@ impl harness_gen_runtime::http::OperationError for GetBookingsError {
     }
 }
 /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum CreateBookingError {
     #[serde(rename = "http_400")]
@@ -1705,7 +1739,8 @@ impl harness_gen_runtime::http::OperationError for CreateBookingError {
     }
 }
 /// How `GetBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum GetBookingError {
     #[serde(rename = "http_400")]
@@ -1777,7 +1812,8 @@ impl harness_gen_runtime::http::OperationError for GetBookingError {
     }
 }
 /// How `DeleteBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum DeleteBookingError {
     #[serde(rename = "http_400")]
@@ -1849,7 +1885,8 @@ impl harness_gen_runtime::http::OperationError for DeleteBookingError {
     }
 }
 /// How `CreateBookingPaymentError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum CreateBookingPaymentError {
     #[serde(rename = "http_400")]

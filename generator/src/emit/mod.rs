@@ -43,9 +43,10 @@ pub struct Types {
 }
 
 /// Generates `types.rs`: the component types, and each operation's input, output and
-/// declared-error types.
-pub fn types_file(api: &Api) -> Types {
+/// declared-error types, with the comparison derives where `comparisons` says.
+pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
     let mut space = TypeSpace::new(&api.components);
+    space.comparisons = comparisons;
     let mut aliases: Vec<(String, Ty)> = Vec::new();
     let mut errors: Vec<(String, Vec<ErrorVariantType>)> = Vec::new();
     let mut ops = Vec::new();
@@ -143,9 +144,11 @@ pub fn types_file(api: &Api) -> Types {
                 }
             }
         };
+        let partial_eq = space.compare_derive(quote!(PartialEq));
         quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[derive(Debug, Clone, serde::Serialize)]
+            #partial_eq
             #[serde(tag = "kind")]
             pub enum #ident {
                 #(#definitions)*

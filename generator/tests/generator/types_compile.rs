@@ -27,10 +27,11 @@ fn check_compiles(set: &str, specs: &[PathBuf]) {
         .map(|(i, spec)| (format!("c{i}"), spec.clone()))
         .collect();
     let dir = scratch_workspace(set, &members, Some(runtime_path()), "", |_| {});
-    // The SDK alone (default features), then with the tool registry.
+    // The SDK alone (default features), then with the tool registry and the comparison
+    // derives: both sides of every feature-gated item compile.
     let registry: Vec<String> = members
         .iter()
-        .map(|(name, _)| format!("{name}/registry"))
+        .map(|(name, _)| format!("{name}/registry,{name}/compare"))
         .collect();
     for features in [String::new(), registry.join(",")] {
         let out = cargo_check(&dir, &features);

@@ -41,11 +41,23 @@ impl TypeSpace<'_> {
         quote!(#(#items)*)
     }
 
+    /// The derive attributes for comparing values of a type: `traits`, always or behind the
+    /// crate's `compare` feature ([`Comparisons`]).
+    pub fn compare_derive(&self, traits: TokenStream) -> TokenStream {
+        match self.comparisons {
+            Comparisons::Feature => quote!(#[cfg_attr(feature = "compare", derive(#traits))]),
+            Comparisons::Always => quote!(#[derive(#traits)]),
+        }
+    }
+
     pub(super) fn item(&self, def: &Def) -> TokenStream {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(def.doc.as_deref());
-        let derive =
-            quote!(#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]);
+        let partial_eq = self.compare_derive(quote!(PartialEq));
+        let derive = quote! {
+            #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+            #partial_eq
+        };
         match &def.kind {
             Kind::Struct { fields, extra } => {
                 // A struct whose fields are all optional can be built with `..Default::default()`.
@@ -65,7 +77,8 @@ impl TypeSpace<'_> {
                 });
                 quote! {
                     #doc
-                    #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+                    #[derive(Debug, Clone, serde::Serialize)]
+                    #partial_eq
                     #default
                     pub struct #name {
                         #(#fields)*
@@ -81,9 +94,11 @@ impl TypeSpace<'_> {
                     .collect();
                 let wires: Vec<&String> = variants.iter().map(|(_, w)| w).collect();
                 let docs = wires.iter().map(|w| format!(" `{w}`"));
+                let compare = self.compare_derive(quote!(PartialEq, Eq, Hash, PartialOrd, Ord));
                 quote! {
                     #doc
-                    #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                    #[derive(Debug, Clone)]
+                    #compare
                     pub enum #name {
                         #( #[doc = #docs] #idents, )*
                         /// A value this version of the API description does not list.
