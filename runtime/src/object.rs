@@ -55,7 +55,78 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
+#[doc(hidden)]
+pub use serde::de::{Deserialize, Deserializer, MapAccess};
+
+/// Implements [`Object`] and `Deserialize` for a generated struct: its name, then each field
+/// in the bytewise order of its wire name, as `index field "wire" how`, where `how` is
+/// `required` (missing is an error), `optional` (an `Option` field: missing or null is `None`)
+/// or `present` (an `Option<Option<_>>` field: missing is `None`, null `Some(None)`); then
+/// `+ field` for the map of extra properties, if the struct has one.
+///
+/// ```
+/// #[derive(Debug)]
+/// struct Pet {
+///     name: String,
+///     tag: Option<Option<String>>,
+///     age: Option<u8>,
+///     more: std::collections::BTreeMap<String, i64>,
+/// }
+/// harness_gen_runtime::object! {
+///     Pet { 0 age "age" optional, 1 name "name" required, 2 tag "tag" present } + more
+/// }
+/// let pet: Pet = serde_json::from_str(r#"{"name": "Rex", "tag": null, "legs": 4}"#).unwrap();
+/// assert_eq!((pet.name.as_str(), pet.tag, pet.age), ("Rex", Some(None), None));
+/// assert_eq!(pet.more["legs"], 4);
+/// ```
+#[macro_export]
+macro_rules! object {
+    (@read required $map:ident $field:ident) => { $field = Some($map.next_value()?) };
+    (@read present $map:ident $field:ident) => { $field = Some($map.next_value()?) };
+    (@read optional $map:ident $field:ident) => { $field = $map.next_value()? };
+    (@built required $field:ident $wire:literal) => { $crate::object::required($field, $wire)? };
+    (@built $how:ident $field:ident $wire:literal) => { $field };
+    (@other $map:ident $key:ident) => {{
+        drop($key);
+        $crate::object::skip(&mut $map)?
+    }};
+    (@other $map:ident $key:ident $extra:ident) => {{
+        $extra.insert($key, $map.next_value()?);
+    }};
+    ($name:ident { $($index:literal $field:ident $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
+        impl $crate::object::Object for $name {
+            const NAME: &'static str = stringify!($name);
+            fn from_map<'de, A: $crate::object::MapAccess<'de>>(
+                mut map: A,
+            ) -> ::core::result::Result<Self, A::Error> {
+                const FIELDS: &[&str] = &[$($wire),*];
+                $(let mut $field = ::core::option::Option::None;)*
+                $(let mut $extra = ::std::collections::BTreeMap::new();)?
+                while let ::core::option::Option::Some(key) =
+                    $crate::object::next_key(&mut map, FIELDS)?
+                {
+                    match key {
+                        $($crate::object::Key::Field($index) => $crate::object!(@read $how map $field),)*
+                        $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
+                        _ => $crate::object::skip(&mut map)?,
+                    }
+                }
+                ::core::result::Result::Ok(Self {
+                    $($field: $crate::object!(@built $how $field $wire),)*
+                    $($extra,)?
+                })
+            }
+        }
+        impl<'de> $crate::object::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::object::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::object::deserialize(deserializer)
+            }
+        }
+    };
+}
 
 /// A generated struct read from a map of its fields.
 pub trait Object: Sized {

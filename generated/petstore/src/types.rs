@@ -7,41 +7,13 @@ pub struct NewPet {
     pub name: String,
     pub species: Species,
     #[serde(
-        default,
         skip_serializing_if = "Option::is_none",
-        with = "harness_gen_runtime::absent_or_null"
+        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
     )]
     pub tag: Option<Option<String>>,
 }
-impl harness_gen_runtime::object::Object for NewPet {
-    const NAME: &'static str = "NewPet";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["name", "species", "tag"];
-        let (mut f0, mut f1, mut f2) = (None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = Some(map.next_value()?),
-                Key::Field(1) => f1 = Some(map.next_value()?),
-                Key::Field(_) => f2 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            name: required(f0, "name")?,
-            species: required(f1, "species")?,
-            tag: f2,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for NewPet {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -49,83 +21,27 @@ pub struct Pet {
     pub name: String,
     pub species: Species,
     #[serde(
-        default,
         skip_serializing_if = "Option::is_none",
-        with = "harness_gen_runtime::absent_or_null"
+        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
     )]
     pub tag: Option<Option<String>>,
     pub id: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub born: Option<String>,
 }
-impl harness_gen_runtime::object::Object for Pet {
-    const NAME: &'static str = "Pet";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["born", "id", "name", "species", "tag"];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f4 = map.next_value()?,
-                Key::Field(1) => f3 = Some(map.next_value()?),
-                Key::Field(2) => f0 = Some(map.next_value()?),
-                Key::Field(3) => f1 = Some(map.next_value()?),
-                Key::Field(_) => f2 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            name: required(f0, "name")?,
-            species: required(f1, "species")?,
-            tag: f2,
-            id: required(f3, "id")?,
-            born: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Pet {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Pet { 0 born "born" optional, 1 id "id" required, 2 name "name" required, 3 species
+    "species" required, 4 tag "tag" present }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
     pub title: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
-impl harness_gen_runtime::object::Object for Problem {
-    const NAME: &'static str = "Problem";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["detail", "title"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = map.next_value()?,
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            title: required(f0, "title")?,
-            detail: f1,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Problem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Problem { 0 detail "detail" optional, 1 title "title" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -175,73 +91,24 @@ impl<'de> serde::Deserialize<'de> for Species {
 #[derive(Default)]
 pub struct ListPetsInput {
     /// How many pets to return.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub species: Option<Vec<Species>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_request_id: Option<String>,
 }
-impl harness_gen_runtime::object::Object for ListPetsInput {
-    const NAME: &'static str = "ListPetsInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["limit", "species", "x_request_id"];
-        let (mut f0, mut f1, mut f2) = (None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(1) => f1 = map.next_value()?,
-                Key::Field(_) => f2 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            limit: f0,
-            species: f1,
-            x_request_id: f2,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for ListPetsInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    ListPetsInput { 0 limit "limit" optional, 1 species "species" optional, 2
+    x_request_id "x_request_id" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateInput {
     pub body: NewPet,
 }
-impl harness_gen_runtime::object::Object for PetsCreateInput {
-    const NAME: &'static str = "PetsCreateInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["body"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            body: required(f0, "body")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for PetsCreateInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    PetsCreateInput { 0 body "body" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -249,31 +116,8 @@ pub struct GetPetInput {
     /// The pet's id.
     pub pet_id: i64,
 }
-impl harness_gen_runtime::object::Object for GetPetInput {
-    const NAME: &'static str = "GetPetInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["pet_id"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            pet_id: required(f0, "pet_id")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetPetInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetPetInput { 0 pet_id "pet_id" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -281,97 +125,26 @@ pub struct DeletePetInput {
     /// The pet's id.
     pub pet_id: i64,
 }
-impl harness_gen_runtime::object::Object for DeletePetInput {
-    const NAME: &'static str = "DeletePetInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["pet_id"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            pet_id: required(f0, "pet_id")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for DeletePetInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    DeletePetInput { 0 pet_id "pet_id" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutPetsPetIdPhotoInput {
     pub pet_id: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
 }
-impl harness_gen_runtime::object::Object for PutPetsPetIdPhotoInput {
-    const NAME: &'static str = "PutPetsPetIdPhotoInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["body", "pet_id"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = map.next_value()?,
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            pet_id: required(f0, "pet_id")?,
-            body: f1,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for PutPetsPetIdPhotoInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    PutPetsPetIdPhotoInput { 0 body "body" optional, 1 pet_id "pet_id" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
     pub pet_id: i64,
 }
-impl harness_gen_runtime::object::Object for GetPetNameInput {
-    const NAME: &'static str = "GetPetNameInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["pet_id"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            pet_id: required(f0, "pet_id")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetPetNameInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetPetNameInput { 0 pet_id "pet_id" required }
 }
 pub type ListPetsOutput = Vec<Pet>;
 pub type PetsCreateOutput = Pet;
@@ -392,28 +165,7 @@ pub enum ListPetsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for ListPetsError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_default" => {
-                    Self::HttpDefault {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(ListPetsError { "http_default" => HttpDefault });
 /// How `PetsCreateError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -427,34 +179,9 @@ pub enum PetsCreateError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for PetsCreateError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_409" => {
-                    Self::Http409 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_4XX" => {
-                    Self::Http4xx {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    PetsCreateError { "http_409" => Http409, "http_4XX" => Http4xx }
+);
 /// How `GetPetError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -466,28 +193,7 @@ pub enum GetPetError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetPetError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_404" => {
-                    Self::Http404 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(GetPetError { "http_404" => Http404 });
 /// How `DeletePetError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -497,17 +203,7 @@ pub enum DeletePetError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for DeletePetError {
-    fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-        None
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(DeletePetError {});
 /// How `PutPetsPetIdPhotoError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -517,17 +213,7 @@ pub enum PutPetsPetIdPhotoError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for PutPetsPetIdPhotoError {
-    fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-        None
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(PutPetsPetIdPhotoError {});
 /// How `GetPetNameError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -537,17 +223,7 @@ pub enum GetPetNameError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetPetNameError {
-    fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-        None
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(GetPetNameError {});
 /// How `GetInventoryError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -557,17 +233,7 @@ pub enum GetInventoryError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetInventoryError {
-    fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-        None
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(GetInventoryError {});
 /// How `StoreReportError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -577,14 +243,4 @@ pub enum StoreReportError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for StoreReportError {
-    fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-        None
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(StoreReportError {});

@@ -7,60 +7,25 @@
 #[derive(Default)]
 pub struct Booking {
     /// Unique identifier for the booking
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Identifier of the booked trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trip_id: Option<String>,
     /// Name of the passenger
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub passenger_name: Option<String>,
     /// Indicates whether the passenger has a bicycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
 }
-impl harness_gen_runtime::object::Object for Booking {
-    const NAME: &'static str = "Booking";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "has_bicycle",
-            "has_dog",
-            "id",
-            "passenger_name",
-            "trip_id",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f3 = map.next_value()?,
-                Key::Field(1) => f4 = map.next_value()?,
-                Key::Field(2) => f0 = map.next_value()?,
-                Key::Field(3) => f2 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            trip_id: f1,
-            passenger_name: f2,
-            has_bicycle: f3,
-            has_dog: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Booking {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Booking { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog" optional, 2 id
+    "id" optional, 3 passenger_name "passenger_name" optional, 4 trip_id "trip_id"
+    optional }
 }
 /// A payment for a booking.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -68,86 +33,35 @@ impl<'de> serde::Deserialize<'de> for Booking {
 #[derive(Default)]
 pub struct BookingPayment {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<BookingPaymentCurrency>,
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<BookingPaymentSource>,
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
 }
-impl harness_gen_runtime::object::Object for BookingPayment {
-    const NAME: &'static str = "BookingPayment";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["amount", "currency", "id", "source", "status"];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = map.next_value()?,
-                Key::Field(1) => f2 = map.next_value()?,
-                Key::Field(2) => f0 = map.next_value()?,
-                Key::Field(3) => f3 = map.next_value()?,
-                Key::Field(_) => f4 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            amount: f1,
-            currency: f2,
-            source: f3,
-            status: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for BookingPayment {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    BookingPayment { 0 amount "amount" optional, 1 currency "currency" optional, 2 id
+    "id" optional, 3 source "source" optional, 4 status "status" optional }
 }
 /// The link to the booking resource.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksBooking {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub booking: Option<String>,
 }
-impl harness_gen_runtime::object::Object for LinksBooking {
-    const NAME: &'static str = "LinksBooking";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["booking"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { booking: f0 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinksBooking {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    LinksBooking { 0 booking "booking" optional }
 }
 /// The link to the destination station resource.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -155,32 +69,11 @@ impl<'de> serde::Deserialize<'de> for LinksBooking {
 #[derive(Default)]
 pub struct LinksDestination {
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
-impl harness_gen_runtime::object::Object for LinksDestination {
-    const NAME: &'static str = "LinksDestination";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["self"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { self_: f0 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinksDestination {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    LinksDestination { 0 self_ "self" optional }
 }
 /// The link to the origin station resource.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -188,67 +81,24 @@ impl<'de> serde::Deserialize<'de> for LinksDestination {
 #[derive(Default)]
 pub struct LinksOrigin {
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
-impl harness_gen_runtime::object::Object for LinksOrigin {
-    const NAME: &'static str = "LinksOrigin";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["self"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { self_: f0 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinksOrigin {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    LinksOrigin { 0 self_ "self" optional }
 }
 /// Links to the next and previous pages of a paginated response.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksPagination {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
 }
-impl harness_gen_runtime::object::Object for LinksPagination {
-    const NAME: &'static str = "LinksPagination";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["next", "prev"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { next: f0, prev: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinksPagination {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    LinksPagination { 0 next "next" optional, 1 prev "prev" optional }
 }
 /// The link to the current resource.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -256,32 +106,11 @@ impl<'de> serde::Deserialize<'de> for LinksPagination {
 #[derive(Default)]
 pub struct LinksSelf {
     #[serde(rename = "self")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
-impl harness_gen_runtime::object::Object for LinksSelf {
-    const NAME: &'static str = "LinksSelf";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["self"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { self_: f0 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinksSelf {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    LinksSelf { 0 self_ "self" optional }
 }
 /// A problem detail object as defined in RFC 7807.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -290,54 +119,24 @@ impl<'de> serde::Deserialize<'de> for LinksSelf {
 pub struct Problem {
     /// A URI reference that identifies the problem type
     #[serde(rename = "type")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// A short, human-readable summary of the problem type
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// A human-readable explanation specific to this occurrence of the problem
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// A URI reference that identifies the specific occurrence of the problem
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub instance: Option<String>,
     /// The HTTP status code
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<i64>,
 }
-impl harness_gen_runtime::object::Object for Problem {
-    const NAME: &'static str = "Problem";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["detail", "instance", "status", "title", "type"];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f2 = map.next_value()?,
-                Key::Field(1) => f3 = map.next_value()?,
-                Key::Field(2) => f4 = map.next_value()?,
-                Key::Field(3) => f1 = map.next_value()?,
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            type_: f0,
-            title: f1,
-            detail: f2,
-            instance: f3,
-            status: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Problem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Problem { 0 detail "detail" optional, 1 instance "instance" optional, 2 status
+    "status" optional, 3 title "title" optional, 4 type_ "type" optional }
 }
 /// A train station.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -352,42 +151,12 @@ pub struct Station {
     /// The country code of the station.
     pub country_code: String,
     /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
 }
-impl harness_gen_runtime::object::Object for Station {
-    const NAME: &'static str = "Station";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["address", "country_code", "id", "name", "timezone"];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f2 = Some(map.next_value()?),
-                Key::Field(1) => f3 = Some(map.next_value()?),
-                Key::Field(2) => f0 = Some(map.next_value()?),
-                Key::Field(3) => f1 = Some(map.next_value()?),
-                Key::Field(_) => f4 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: required(f0, "id")?,
-            name: required(f1, "name")?,
-            address: required(f2, "address")?,
-            country_code: required(f3, "country_code")?,
-            timezone: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Station {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Station { 0 address "address" required, 1 country_code "country_code" required, 2 id
+    "id" required, 3 name "name" required, 4 timezone "timezone" optional }
 }
 /// A train trip.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -395,94 +164,38 @@ impl<'de> serde::Deserialize<'de> for Station {
 #[derive(Default)]
 pub struct Trip {
     /// Unique identifier for the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// The starting station of the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
     /// The destination station of the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// The date and time when the trip departs
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub departure_time: Option<String>,
     /// The date and time when the trip arrives
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub arrival_time: Option<String>,
     /// The name of the operator of the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
     /// The cost of the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub price: Option<f64>,
     /// Indicates whether bicycles are allowed on the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bicycles_allowed: Option<bool>,
     /// Indicates whether dogs are allowed on the trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs_allowed: Option<bool>,
 }
-impl harness_gen_runtime::object::Object for Trip {
-    const NAME: &'static str = "Trip";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "arrival_time",
-            "bicycles_allowed",
-            "departure_time",
-            "destination",
-            "dogs_allowed",
-            "id",
-            "operator",
-            "origin",
-            "price",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6, mut f7, mut f8) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f4 = map.next_value()?,
-                Key::Field(1) => f7 = map.next_value()?,
-                Key::Field(2) => f3 = map.next_value()?,
-                Key::Field(3) => f2 = map.next_value()?,
-                Key::Field(4) => f8 = map.next_value()?,
-                Key::Field(5) => f0 = map.next_value()?,
-                Key::Field(6) => f5 = map.next_value()?,
-                Key::Field(7) => f1 = map.next_value()?,
-                Key::Field(_) => f6 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            origin: f1,
-            destination: f2,
-            departure_time: f3,
-            arrival_time: f4,
-            operator: f5,
-            price: f6,
-            bicycles_allowed: f7,
-            dogs_allowed: f8,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for Trip {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    Trip { 0 arrival_time "arrival_time" optional, 1 bicycles_allowed "bicycles_allowed"
+    optional, 2 departure_time "departure_time" optional, 3 destination "destination"
+    optional, 4 dogs_allowed "dogs_allowed" optional, 5 id "id" optional, 6 operator
+    "operator" optional, 7 origin "origin" optional, 8 price "price" optional }
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
 #[derive(Debug, Clone, serde::Serialize)]
@@ -490,36 +203,14 @@ impl<'de> serde::Deserialize<'de> for Trip {
 #[derive(Default)]
 pub struct WrapperCollection {
     /// The wrapper for a collection is an array of objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-impl harness_gen_runtime::object::Object for WrapperCollection {
-    const NAME: &'static str = "WrapperCollection";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["data", "links"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { data: f0, links: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for WrapperCollection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    WrapperCollection { 0 data "data" optional, 1 links "links" optional }
 }
 /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
 #[derive(Debug, Clone)]
@@ -599,7 +290,7 @@ pub enum BookingPaymentSource {
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceCard {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
     /// Cardholder's full name as it appears on the card.
     pub name: String,
@@ -611,85 +302,22 @@ pub struct BookingPaymentSourceCard {
     pub exp_month: i64,
     /// Four-digit number representing the card's expiration year.
     pub exp_year: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_line1: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_line2: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_city: Option<String>,
     pub address_country: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_post_code: Option<String>,
 }
-impl harness_gen_runtime::object::Object for BookingPaymentSourceCard {
-    const NAME: &'static str = "BookingPaymentSourceCard";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "address_city",
-            "address_country",
-            "address_line1",
-            "address_line2",
-            "address_post_code",
-            "cvc",
-            "exp_month",
-            "exp_year",
-            "name",
-            "number",
-            "object",
-        ];
-        let (
-            mut f0,
-            mut f1,
-            mut f2,
-            mut f3,
-            mut f4,
-            mut f5,
-            mut f6,
-            mut f7,
-            mut f8,
-            mut f9,
-            mut f10,
-        ) = (None, None, None, None, None, None, None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f8 = map.next_value()?,
-                Key::Field(1) => f9 = Some(map.next_value()?),
-                Key::Field(2) => f6 = map.next_value()?,
-                Key::Field(3) => f7 = map.next_value()?,
-                Key::Field(4) => f10 = map.next_value()?,
-                Key::Field(5) => f3 = Some(map.next_value()?),
-                Key::Field(6) => f4 = Some(map.next_value()?),
-                Key::Field(7) => f5 = Some(map.next_value()?),
-                Key::Field(8) => f1 = Some(map.next_value()?),
-                Key::Field(9) => f2 = Some(map.next_value()?),
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            object: f0,
-            name: required(f1, "name")?,
-            number: required(f2, "number")?,
-            cvc: required(f3, "cvc")?,
-            exp_month: required(f4, "exp_month")?,
-            exp_year: required(f5, "exp_year")?,
-            address_line1: f6,
-            address_line2: f7,
-            address_city: f8,
-            address_country: required(f9, "address_country")?,
-            address_post_code: f10,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCard {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    BookingPaymentSourceCard { 0 address_city "address_city" optional, 1 address_country
+    "address_country" required, 2 address_line1 "address_line1" optional, 3 address_line2
+    "address_line2" optional, 4 address_post_code "address_post_code" optional, 5 cvc
+    "cvc" required, 6 exp_month "exp_month" required, 7 exp_year "exp_year" required, 8
+    name "name" required, 9 number "number" required, 10 object "object" optional }
 }
 /// Bank Account
 ///
@@ -697,13 +325,13 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCard {
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceBankAccount {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<serde_json::Value>,
     pub name: String,
     /// The account number for the bank account, in string form. Must be a current account.
     pub number: String,
     /// The sort code for the bank account, in string form. Must be a six-digit number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sort_code: Option<String>,
     /// The type of entity that holds the account. This can be either `individual` or `company`.
     pub account_type: BookingPaymentSourceBankAccountAccountType,
@@ -712,59 +340,10 @@ pub struct BookingPaymentSourceBankAccount {
     /// Two-letter country code (ISO 3166-1 alpha-2).
     pub country: String,
 }
-impl harness_gen_runtime::object::Object for BookingPaymentSourceBankAccount {
-    const NAME: &'static str = "BookingPaymentSourceBankAccount";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "account_type",
-            "bank_name",
-            "country",
-            "name",
-            "number",
-            "object",
-            "sort_code",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f4 = Some(map.next_value()?),
-                Key::Field(1) => f5 = Some(map.next_value()?),
-                Key::Field(2) => f6 = Some(map.next_value()?),
-                Key::Field(3) => f1 = Some(map.next_value()?),
-                Key::Field(4) => f2 = Some(map.next_value()?),
-                Key::Field(5) => f0 = map.next_value()?,
-                Key::Field(_) => f3 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            object: f0,
-            name: required(f1, "name")?,
-            number: required(f2, "number")?,
-            sort_code: f3,
-            account_type: required(f4, "account_type")?,
-            bank_name: required(f5, "bank_name")?,
-            country: required(f6, "country")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccount {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    BookingPaymentSourceBankAccount { 0 account_type "account_type" required, 1 bank_name
+    "bank_name" required, 2 country "country" required, 3 name "name" required, 4 number
+    "number" required, 5 object "object" optional, 6 sort_code "sort_code" optional }
 }
 /// The type of entity that holds the account. This can be either `individual` or `company`.
 #[derive(Debug, Clone)]
@@ -855,99 +434,48 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
 #[derive(Default)]
 pub struct GetStationsInput {
     /// The page number to return
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
     /// The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub coordinates: Option<String>,
     /// A search term to filter the list of stations by name or address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
     /// Filter stations by country code
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
 }
-impl harness_gen_runtime::object::Object for GetStationsInput {
-    const NAME: &'static str = "GetStationsInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["coordinates", "country", "limit", "page", "search"];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4) = (None, None, None, None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f2 = map.next_value()?,
-                Key::Field(1) => f4 = map.next_value()?,
-                Key::Field(2) => f1 = map.next_value()?,
-                Key::Field(3) => f0 = map.next_value()?,
-                Key::Field(_) => f3 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            page: f0,
-            limit: f1,
-            coordinates: f2,
-            search: f3,
-            country: f4,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetStationsInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetStationsInput { 0 coordinates "coordinates" optional, 1 country "country"
+    optional, 2 limit "limit" optional, 3 page "page" optional, 4 search "search"
+    optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetStationsOutput {
     /// The wrapper for a collection is an array of objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-impl harness_gen_runtime::object::Object for GetStationsOutput {
-    const NAME: &'static str = "GetStationsOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["data", "links"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { data: f0, links: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetStationsOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetStationsOutput { 0 data "data" optional, 1 links "links" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetTripsInput {
     /// The page number to return
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
     /// The ID of the origin station
     pub origin: String,
@@ -956,276 +484,93 @@ pub struct GetTripsInput {
     /// The date and time of the trip in ISO 8601 format in origin station's timezone.
     pub date: String,
     /// Only return trips where bicycles are known to be allowed
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bicycles: Option<bool>,
     /// Only return trips where dogs are known to be allowed
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs: Option<bool>,
 }
-impl harness_gen_runtime::object::Object for GetTripsInput {
-    const NAME: &'static str = "GetTripsInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "bicycles",
-            "date",
-            "destination",
-            "dogs",
-            "limit",
-            "origin",
-            "page",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5, mut f6) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f5 = map.next_value()?,
-                Key::Field(1) => f4 = Some(map.next_value()?),
-                Key::Field(2) => f3 = Some(map.next_value()?),
-                Key::Field(3) => f6 = map.next_value()?,
-                Key::Field(4) => f1 = map.next_value()?,
-                Key::Field(5) => f2 = Some(map.next_value()?),
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            page: f0,
-            limit: f1,
-            origin: required(f2, "origin")?,
-            destination: required(f3, "destination")?,
-            date: required(f4, "date")?,
-            bicycles: f5,
-            dogs: f6,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetTripsInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetTripsInput { 0 bicycles "bicycles" optional, 1 date "date" required, 2 destination
+    "destination" required, 3 dogs "dogs" optional, 4 limit "limit" optional, 5 origin
+    "origin" required, 6 page "page" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetTripsOutput {
     /// The wrapper for a collection is an array of objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-impl harness_gen_runtime::object::Object for GetTripsOutput {
-    const NAME: &'static str = "GetTripsOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["data", "links"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { data: f0, links: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetTripsOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetTripsOutput { 0 data "data" optional, 1 links "links" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingsInput {
     /// The page number to return
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
-impl harness_gen_runtime::object::Object for GetBookingsInput {
-    const NAME: &'static str = "GetBookingsInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["limit", "page"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = map.next_value()?,
-                Key::Field(_) => f0 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { page: f0, limit: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetBookingsInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetBookingsInput { 0 limit "limit" optional, 1 page "page" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingsOutput {
     /// The wrapper for a collection is an array of objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-impl harness_gen_runtime::object::Object for GetBookingsOutput {
-    const NAME: &'static str = "GetBookingsOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["data", "links"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f0 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self { data: f0, links: f1 })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetBookingsOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetBookingsOutput { 0 data "data" optional, 1 links "links" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingInput {
     pub body: Booking,
 }
-impl harness_gen_runtime::object::Object for CreateBookingInput {
-    const NAME: &'static str = "CreateBookingInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["body"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            body: required(f0, "body")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateBookingInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    CreateBookingInput { 0 body "body" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingOutput {
     /// Unique identifier for the booking
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Identifier of the booked trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trip_id: Option<String>,
     /// Name of the passenger
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub passenger_name: Option<String>,
     /// Indicates whether the passenger has a bicycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
-impl harness_gen_runtime::object::Object for CreateBookingOutput {
-    const NAME: &'static str = "CreateBookingOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "has_bicycle",
-            "has_dog",
-            "id",
-            "links",
-            "passenger_name",
-            "trip_id",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f3 = map.next_value()?,
-                Key::Field(1) => f4 = map.next_value()?,
-                Key::Field(2) => f0 = map.next_value()?,
-                Key::Field(3) => f5 = map.next_value()?,
-                Key::Field(4) => f2 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            trip_id: f1,
-            passenger_name: f2,
-            has_bicycle: f3,
-            has_dog: f4,
-            links: f5,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateBookingOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    CreateBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
+    optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
+    "passenger_name" optional, 5 trip_id "trip_id" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1233,103 +578,35 @@ pub struct GetBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
-impl harness_gen_runtime::object::Object for GetBookingInput {
-    const NAME: &'static str = "GetBookingInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["booking_id"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            booking_id: required(f0, "booking_id")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetBookingInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetBookingInput { 0 booking_id "booking_id" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingOutput {
     /// Unique identifier for the booking
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Identifier of the booked trip
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trip_id: Option<String>,
     /// Name of the passenger
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub passenger_name: Option<String>,
     /// Indicates whether the passenger has a bicycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
-impl harness_gen_runtime::object::Object for GetBookingOutput {
-    const NAME: &'static str = "GetBookingOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "has_bicycle",
-            "has_dog",
-            "id",
-            "links",
-            "passenger_name",
-            "trip_id",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f3 = map.next_value()?,
-                Key::Field(1) => f4 = map.next_value()?,
-                Key::Field(2) => f0 = map.next_value()?,
-                Key::Field(3) => f5 = map.next_value()?,
-                Key::Field(4) => f2 = map.next_value()?,
-                Key::Field(_) => f1 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            trip_id: f1,
-            passenger_name: f2,
-            has_bicycle: f3,
-            has_dog: f4,
-            links: f5,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetBookingOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    GetBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
+    optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
+    "passenger_name" optional, 5 trip_id "trip_id" optional }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1337,31 +614,8 @@ pub struct DeleteBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
-impl harness_gen_runtime::object::Object for DeleteBookingInput {
-    const NAME: &'static str = "DeleteBookingInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["booking_id"];
-        let (mut f0,) = (None,);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            booking_id: required(f0, "booking_id")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for DeleteBookingInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    DeleteBookingInput { 0 booking_id "booking_id" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1370,105 +624,36 @@ pub struct CreateBookingPaymentInput {
     pub booking_id: String,
     pub body: BookingPayment,
 }
-impl harness_gen_runtime::object::Object for CreateBookingPaymentInput {
-    const NAME: &'static str = "CreateBookingPaymentInput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &["body", "booking_id"];
-        let (mut f0, mut f1) = (None, None);
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = Some(map.next_value()?),
-                Key::Field(_) => f0 = Some(map.next_value()?),
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            booking_id: required(f0, "booking_id")?,
-            body: required(f1, "body")?,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateBookingPaymentInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    CreateBookingPaymentInput { 0 body "body" required, 1 booking_id "booking_id"
+    required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingPaymentOutput {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<BookingPaymentCurrency>,
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<BookingPaymentSource>,
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksBooking>,
 }
-impl harness_gen_runtime::object::Object for CreateBookingPaymentOutput {
-    const NAME: &'static str = "CreateBookingPaymentOutput";
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> Result<Self, A::Error> {
-        use harness_gen_runtime::object::{Key, next_key, required, skip};
-        const FIELDS: &[&str] = &[
-            "amount",
-            "currency",
-            "id",
-            "links",
-            "source",
-            "status",
-        ];
-        let (mut f0, mut f1, mut f2, mut f3, mut f4, mut f5) = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        );
-        while let Some(key) = next_key(&mut map, FIELDS)? {
-            match key {
-                Key::Field(0) => f1 = map.next_value()?,
-                Key::Field(1) => f2 = map.next_value()?,
-                Key::Field(2) => f0 = map.next_value()?,
-                Key::Field(3) => f5 = map.next_value()?,
-                Key::Field(4) => f3 = map.next_value()?,
-                Key::Field(_) => f4 = map.next_value()?,
-                Key::Other(_) => skip(&mut map)?,
-            }
-        }
-        Ok(Self {
-            id: f0,
-            amount: f1,
-            currency: f2,
-            source: f3,
-            status: f4,
-            links: f5,
-        })
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateBookingPaymentOutput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        harness_gen_runtime::object::deserialize(deserializer)
-    }
+harness_gen_runtime::object! {
+    CreateBookingPaymentOutput { 0 amount "amount" optional, 1 currency "currency"
+    optional, 2 id "id" optional, 3 links "links" optional, 4 source "source" optional, 5
+    status "status" optional }
 }
 /// How `GetStationsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -1489,52 +674,10 @@ pub enum GetStationsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetStationsError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    GetStationsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
+    Http403, "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `GetTripsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1554,52 +697,10 @@ pub enum GetTripsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetTripsError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    GetTripsError { "http_400" => Http400, "http_401" => Http401, "http_403" => Http403,
+    "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `GetBookingsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1619,52 +720,10 @@ pub enum GetBookingsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetBookingsError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    GetBookingsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
+    Http403, "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1686,58 +745,10 @@ pub enum CreateBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for CreateBookingError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_404" => {
-                    Self::Http404 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_409" => {
-                    Self::Http409 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    CreateBookingError { "http_400" => Http400, "http_401" => Http401, "http_404" =>
+    Http404, "http_409" => Http409, "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `GetBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1759,58 +770,10 @@ pub enum GetBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for GetBookingError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_404" => {
-                    Self::Http404 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    GetBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
+    Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `DeleteBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1832,58 +795,10 @@ pub enum DeleteBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for DeleteBookingError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_404" => {
-                    Self::Http404 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    DeleteBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
+    Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
+);
 /// How `CreateBookingPaymentError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -1903,49 +818,7 @@ pub enum CreateBookingPaymentError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-impl harness_gen_runtime::http::OperationError for CreateBookingPaymentError {
-    fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-        use harness_gen_runtime::http::error_body;
-        Some(
-            match kind {
-                "http_400" => {
-                    Self::Http400 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_401" => {
-                    Self::Http401 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_403" => {
-                    Self::Http403 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_429" => {
-                    Self::Http429 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                "http_500" => {
-                    Self::Http500 {
-                        status,
-                        body: error_body(body)?,
-                    }
-                }
-                _ => return None,
-            },
-        )
-    }
-    fn upstream(status: u16, reason: String) -> Self {
-        Self::UpstreamError {
-            status,
-            reason,
-        }
-    }
-}
+harness_gen_runtime::operation_error!(
+    CreateBookingPaymentError { "http_400" => Http400, "http_401" => Http401, "http_403"
+    => Http403, "http_429" => Http429, "http_500" => Http500 }
+);

@@ -121,29 +121,10 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
                 #v { status: u16, body: #body },
             }
         });
-        let arms = variants.iter().map(|(v, kind, _)| {
+        let kinds = variants.iter().map(|(v, kind, _)| {
             let v = format_ident!("{}", v);
-            quote!(#kind => Self::#v { status, body: error_body(body)? },)
+            quote!(#kind => #v)
         });
-        // Built by the client from the reply (`OperationError`), not deserialized: a derived
-        // `Deserialize` of a tagged enum was a third of a big SDK's check time.
-        let declared = if variants.is_empty() {
-            quote! {
-                fn declared(_: &str, _: u16, _: serde_json::Value) -> Option<Self> {
-                    None
-                }
-            }
-        } else {
-            quote! {
-                fn declared(kind: &str, status: u16, body: serde_json::Value) -> Option<Self> {
-                    use harness_gen_runtime::http::error_body;
-                    Some(match kind {
-                        #(#arms)*
-                        _ => return None,
-                    })
-                }
-            }
-        };
         let partial_eq = space.compare_derive(quote!(PartialEq));
         quote! {
             #[doc = #doc]
@@ -156,12 +137,9 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
                 #[serde(rename = "upstream_error")]
                 UpstreamError { status: u16, reason: String },
             }
-            impl harness_gen_runtime::http::OperationError for #ident {
-                #declared
-                fn upstream(status: u16, reason: String) -> Self {
-                    Self::UpstreamError { status, reason }
-                }
-            }
+            // Built by the client from the reply, not deserialized: a derived `Deserialize`
+            // of a tagged enum was a third of a big SDK's check time.
+            harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
         }
     });
     let file = quote! {

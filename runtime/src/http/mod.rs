@@ -375,6 +375,60 @@ pub fn error_body<T: DeserializeOwned>(body: Value) -> Option<T> {
     serde_json::from_value(body).ok()
 }
 
+#[doc(hidden)]
+pub use serde_json::Value as JsonValue;
+
+/// Implements [`OperationError`] for a generated error enum: its name, then each declared
+/// `"kind" => Variant` (variants `{status, body}`); the enum's `UpstreamError {status, reason}`
+/// is the fallback.
+///
+/// ```
+/// enum GetPetError {
+///     Http404 { status: u16, body: String },
+///     UpstreamError { status: u16, reason: String },
+/// }
+/// harness_gen_runtime::operation_error!(GetPetError { "http_404" => Http404 });
+/// use harness_gen_runtime::http::OperationError;
+/// let error = GetPetError::declared("http_404", 404, serde_json::json!("gone"));
+/// assert!(matches!(error, Some(GetPetError::Http404 { status: 404, .. })));
+/// assert!(GetPetError::declared("http_404", 404, serde_json::json!(1)).is_none());
+/// ```
+#[macro_export]
+macro_rules! operation_error {
+    (@upstream) => {
+        fn upstream(status: u16, reason: ::std::string::String) -> Self {
+            Self::UpstreamError { status, reason }
+        }
+    };
+    ($name:ident {}) => {
+        impl $crate::http::OperationError for $name {
+            fn declared(
+                _: &str,
+                _: u16,
+                _: $crate::http::JsonValue,
+            ) -> ::core::option::Option<Self> {
+                ::core::option::Option::None
+            }
+            $crate::operation_error!(@upstream);
+        }
+    };
+    ($name:ident { $($kind:literal => $variant:ident),+ $(,)? }) => {
+        impl $crate::http::OperationError for $name {
+            fn declared(
+                kind: &str,
+                status: u16,
+                body: $crate::http::JsonValue,
+            ) -> ::core::option::Option<Self> {
+                ::core::option::Option::Some(match kind {
+                    $($kind => Self::$variant { status, body: $crate::http::error_body(body)? },)+
+                    _ => return ::core::option::Option::None,
+                })
+            }
+            $crate::operation_error!(@upstream);
+        }
+    };
+}
+
 #[cfg(feature = "registry")]
 /// The handler of one generated tool: deserializes the validated input into `I`, calls the
 /// client through `call`, and serializes the output; a declared error response becomes the

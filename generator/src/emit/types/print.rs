@@ -170,77 +170,30 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// A struct's `Deserialize` through `harness_gen_runtime::object`: one loop with an arm
-    /// per field (keys looked up in the sorted wire names), instead of the derived visitors,
-    /// which were most of a big API's check time. Locals are numbered (`f0`…), so no field
-    /// name can collide with them.
+    /// A struct's `Deserialize` through `harness_gen_runtime::object!`: one loop with an arm
+    /// per field (keys looked up in the sorted wire names) instead of the derived visitors,
+    /// which were most of a big API's check time. Fields are listed in wire-name order with
+    /// their index in that order.
     fn from_map(&self, name: &str, fields: &[Field], extra: bool) -> TokenStream {
         let ident = format_ident!("{}", name);
-        let mut sorted: Vec<usize> = (0..fields.len()).collect();
-        sorted.sort_by(|&a, &b| fields[a].wire.as_bytes().cmp(fields[b].wire.as_bytes()));
-        let wires = sorted.iter().map(|&i| &fields[i].wire);
-        let local = |i: usize| format_ident!("f{}", i);
-        let locals: Vec<_> = (0..fields.len()).map(local).collect();
-        // A field read as `Some(value)`: required ones (checked at the end) and optional
-        // nullable ones (`Some(None)` is a present null); the rest are `Option`s read as such.
-        let wrapped = |f: &Field| f.required != matches!(f.ty, Ty::Nullable(_));
-        let arms = sorted.iter().enumerate().map(|(at, &i)| {
-            let local = local(i);
-            let read = if wrapped(&fields[i]) {
-                quote!(#local = Some(map.next_value()?))
-            } else {
-                quote!(#local = map.next_value()?)
-            };
-            // The last declared field takes the remaining indices: no arm can be unreachable.
-            if at + 1 == sorted.len() {
-                quote!(Key::Field(_) => #read,)
-            } else {
-                let at = proc_macro2::Literal::usize_unsuffixed(at);
-                quote!(Key::Field(#at) => #read,)
-            }
-        });
-        let other = if extra {
-            quote!(Key::Other(key) => { extra.insert(key, map.next_value()?); })
-        } else if fields.is_empty() {
-            quote!(Key::Field(_) | Key::Other(_) => skip(&mut map)?,)
-        } else {
-            quote!(Key::Other(_) => skip(&mut map)?,)
-        };
-        let built = fields.iter().enumerate().map(|(i, f)| {
+        let mut sorted: Vec<&Field> = fields.iter().collect();
+        sorted.sort_by(|a, b| a.wire.as_bytes().cmp(b.wire.as_bytes()));
+        let entries = sorted.iter().enumerate().map(|(at, f)| {
+            let at = proc_macro2::Literal::usize_unsuffixed(at);
             let field = format_ident!("{}", f.ident);
-            let local = local(i);
-            if f.required && !matches!(f.ty, Ty::Nullable(_)) {
-                let wire = &f.wire;
-                quote!(#field: required(#local, #wire)?,)
-            } else {
-                quote!(#field: #local,)
-            }
+            let wire = &f.wire;
+            // A required nullable field reads as an `Option` (missing is `None`, as serde's
+            // derive has it); an optional nullable one keeps a present null apart.
+            let how = match (f.required, matches!(f.ty, Ty::Nullable(_))) {
+                (true, false) => quote!(required),
+                (false, true) => quote!(present),
+                _ => quote!(optional),
+            };
+            quote!(#at #field #wire #how)
         });
-        let extra_local = extra.then(|| quote!(let mut extra = std::collections::BTreeMap::new();));
-        let extra_built = extra.then(|| quote!(additional_properties: extra,));
-        let nones = locals.iter().map(|_| quote!(None));
+        let extra = extra.then(|| quote!(+ additional_properties));
         quote! {
-            impl harness_gen_runtime::object::Object for #ident {
-                const NAME: &'static str = #name;
-                fn from_map<'de, A: serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-                    use harness_gen_runtime::object::{Key, next_key, required, skip};
-                    const FIELDS: &[&str] = &[#(#wires),*];
-                    let (#(mut #locals,)*) = (#(#nones,)*);
-                    #extra_local
-                    while let Some(key) = next_key(&mut map, FIELDS)? {
-                        match key {
-                            #(#arms)*
-                            #other
-                        }
-                    }
-                    Ok(Self { #(#built)* #extra_built })
-                }
-            }
-            impl<'de> serde::Deserialize<'de> for #ident {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    harness_gen_runtime::object::deserialize(deserializer)
-                }
-            }
+            harness_gen_runtime::object! { #ident { #(#entries),* } #extra }
         }
     }
 
@@ -262,13 +215,13 @@ impl TypeSpace<'_> {
             Ty::Nullable(_) => quote! {
                 #doc
                 #rename
-                #[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]
+                #[serde(skip_serializing_if = "Option::is_none", serialize_with = "harness_gen_runtime::absent_or_null::serialize")]
                 pub #ident: Option<#ty>,
             },
             _ => quote! {
                 #doc
                 #rename
-                #[serde(default, skip_serializing_if = "Option::is_none")]
+                #[serde(skip_serializing_if = "Option::is_none")]
                 pub #ident: Option<#ty>,
             },
         }
