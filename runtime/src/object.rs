@@ -5,7 +5,8 @@
 //! methods, a sequence visitor and a map visitor with a duplicate check per field. On a big API
 //! that is most of what `cargo check` of the generated crate spends its time and memory on.
 //! Generated structs instead implement [`Object::from_map`] — one arm per field, keys looked up
-//! in a sorted table by [`next_key`] — and their `Deserialize` is [`deserialize`].
+//! in a sorted table by [`next_key`] — and their `Deserialize` is [`deserialize`], both written
+//! by one [`object!`](crate::object!) line per struct.
 //!
 //! The rules are the derived ones for the attributes generated code used: unknown keys are
 //! ignored (or collected, for a struct with extra properties), a missing required field is a

@@ -166,18 +166,35 @@ pub fn root() -> std::path::PathBuf {
     tools::repository_root()
 }
 
-/// Builds binary `bin` of `generated/petstore` with `feature`, once per test process, in its
-/// own target directory (the one tests run from is locked by cargo while they run), with
-/// warnings denied; returns its path.
+/// Builds binary `bin` of `generated/petstore` with `feature` ([`built_once`]); returns its
+/// path.
 pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
+    built_once("petstore", "--bin", bin, feature)
+}
+
+/// Builds example `name` of harness-gen-runtime with `features` ([`built_once`]); returns its
+/// path.
+pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
+    built_once("harness-gen-runtime", "--example", name, features)
+}
+
+/// Builds `name` (`kind` is `--bin` or `--example`) of `package` with `features`, once per test
+/// process, with warnings denied, in a target directory of its own (the one tests run from is
+/// locked by cargo while they run) that every such build shares with the same flags, so the
+/// dependencies compile once; returns the executable's path.
+fn built_once(package: &str, kind: &str, name: &str, features: &str) -> std::path::PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let target = root().join("target/harness-typecheck/target");
-    let path = target.join("debug").join(bin);
+    let path = match kind {
+        "--example" => target.join("debug/examples").join(name),
+        _ => target.join("debug").join(name),
+    };
+    let key = format!("{package} {kind} {name}");
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if !built.iter().any(|b| b == bin) {
+    if !built.contains(&key) {
         let out = std::process::Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--offline", "-p", "petstore"])
-            .args(["--features", feature, "--bin", bin])
+            .args(["build", "--quiet", "--offline", "-p", package])
+            .args(["--features", features, kind, name])
             .current_dir(root())
             .env("CARGO_TARGET_DIR", &target)
             .env("RUSTFLAGS", "-D warnings")
@@ -188,32 +205,7 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        built.push(bin.to_owned());
-    }
-    path
-}
-
-/// Builds example `name` of harness-gen-runtime (with `features`) once per test process, in
-/// the same target directory as [`petstore_binary`]; returns its path.
-pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
-    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let target = root().join("target/harness-typecheck/target");
-    let path = target.join("debug/examples").join(name);
-    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if !built.iter().any(|b| b == name) {
-        let out = std::process::Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--offline", "-p", "harness-gen-runtime"])
-            .args(["--features", features, "--example", name])
-            .current_dir(root())
-            .env("CARGO_TARGET_DIR", &target)
-            .output()
-            .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        built.push(name.to_owned());
+        built.push(key);
     }
     path
 }

@@ -65,7 +65,7 @@ impl TypeSpace<'_> {
                     .iter()
                     .all(|f| !f.required)
                     .then(|| quote!(#[derive(Default)]));
-                let from_map = self.from_map(&def.name, fields, extra.is_some());
+                let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
                 let fields = fields.iter().map(|f| self.field(f));
                 let extra = extra.as_ref().map(|ty| {
                     let ty = self.tokens(ty);
@@ -84,7 +84,7 @@ impl TypeSpace<'_> {
                         #(#fields)*
                         #extra
                     }
-                    #from_map
+                    #deserialize
                 }
             }
             Kind::StringEnum(variants) => {
@@ -174,7 +174,7 @@ impl TypeSpace<'_> {
     /// per field (keys looked up in the sorted wire names) instead of the derived visitors,
     /// which were most of a big API's check time. Fields are listed in wire-name order with
     /// their index in that order.
-    fn from_map(&self, name: &str, fields: &[Field], extra: bool) -> TokenStream {
+    fn object_impls(name: &str, fields: &[Field], extra: bool) -> TokenStream {
         let ident = format_ident!("{}", name);
         let mut sorted: Vec<&Field> = fields.iter().collect();
         sorted.sort_by(|a, b| a.wire.as_bytes().cmp(b.wire.as_bytes()));
