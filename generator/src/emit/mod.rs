@@ -126,6 +126,9 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
             quote!(#kind => #v)
         });
         let partial_eq = space.compare_derive(quote!(PartialEq));
+        // Serialized (the application error's data), never deserialized: the client builds it
+        // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged
+        // enum was a third of a big SDK's check time.
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, serde::Serialize)]
@@ -137,8 +140,6 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
                 #[serde(rename = "upstream_error")]
                 UpstreamError { status: u16, reason: String },
             }
-            // Built by the client from the reply, not deserialized: a derived `Deserialize`
-            // of a tagged enum was a third of a big SDK's check time.
             harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
         }
     });
