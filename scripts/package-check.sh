@@ -18,6 +18,11 @@ home="${CARGO_HOME:-$HOME/.cargo}"
 for crate in harness-gen-runtime harness-gen petstore; do
   rm -rf "$home"/registry/src/-*/"$crate"-[0-9]* "$home"/registry/cache/-*/"$crate"-[0-9]*
 done
+# Cargo never rebuilds a registry package it compiled before (registry sources cannot change),
+# and the verification builds in target/debug: drop what was compiled of our crates there, or
+# petstore would be verified against a runtime compiled from an earlier run's sources.
+rm -rf target/debug/.fingerprint/{harness-gen,petstore}-* \
+  target/debug/deps/lib{harness_gen,harness_gen_runtime,petstore}-*
 # A dirty tree is allowed so the check can run before committing; CI runs it on a clean clone.
 cargo package -p harness-gen-runtime -p harness-gen -p petstore --allow-dirty "$@"
 ls -l target/package/*.crate
