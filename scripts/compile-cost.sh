@@ -20,6 +20,18 @@ fi
 
 cargo build -q --release -p harness-gen
 mkdir -p "$WORK"
+
+# check DIR FEATURES...: prints "seconds peak_MiB" of `cargo check` of the crate in DIR alone
+# (its dependencies built first, untimed).
+check() {
+  local dir=$1; shift
+  (cd "$dir" && CARGO_TARGET_DIR="$ROOT/$WORK/target" cargo check -q --offline "$@" >/dev/null 2>&1)
+  touch "$dir/crate/src/lib.rs"
+  (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ROOT/$WORK/target" \
+    /usr/bin/time -f '%e %M' -o "$ROOT/$WORK/time" cargo check -q --offline "$@" >/dev/null)
+  read -r secs kib < "$ROOT/$WORK/time"
+  echo "$secs $((kib / 1024))"
+}
 printf '%-28s %8s %8s %10s %10s %10s %10s\n' "crate" "ops" "lines" "sdk s" "sdk MiB" "reg s" "reg MiB"
 for spec in "$@"; do
   case $(basename "$spec") in
@@ -35,17 +47,8 @@ for spec in "$@"; do
   cp Cargo.lock "$dir/Cargo.lock"
   lines=$(cat "$dir"/crate/src/*.rs | wc -l)
   ops=$(grep -c '^    pub async fn ' "$dir/crate/src/client.rs" || true)
-  # check FEATURES...: prints "seconds peak_MiB" for the crate alone, dependencies prebuilt.
-  check() {
-    (cd "$dir" && CARGO_TARGET_DIR="$ROOT/$WORK/target" cargo check -q --offline "$@" >/dev/null 2>&1)
-    touch "$dir/crate/src/lib.rs"
-    (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ROOT/$WORK/target" \
-      /usr/bin/time -f '%e %M' -o "$ROOT/$WORK/time" cargo check -q --offline "$@" >/dev/null)
-    read -r secs kib < "$ROOT/$WORK/time"
-    echo "$secs $((kib / 1024))"
-  }
-  read -r sdk_s sdk_m < <(check)
-  read -r reg_s reg_m < <(check --features registry)
+  read -r sdk_s sdk_m < <(check "$dir")
+  read -r reg_s reg_m < <(check "$dir" --features registry)
   printf '%-28s %8s %8s %10s %10s %10s %10s\n' "$name" "$ops" "$lines" "$sdk_s" "$sdk_m" "$reg_s" "$reg_m"
 done
 echo "targets (issue 22): GHES and GitHub <= 30 s and <= 2 GiB, Stripe <= 60 s; one tag <= 10 s"

@@ -166,7 +166,7 @@ impl Builder {
                 let name = assembled.name.clone();
                 (
                     name,
-                    single_file(assembled, self.registry.then_some(self.listing_budget)),
+                    single_file(assembled, self.registry, self.listing_budget),
                     catalog,
                 )
             });
@@ -204,11 +204,12 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
         })
 }
 
-/// The whole API as one file of inline modules, for `include!`; the registry only when asked
-/// (`registry` holds its listing budget, if one was given).
+/// The whole API as one file of inline modules, for `include!`; the registry only when asked,
+/// with the listing budget if one was given.
 fn single_file(
     assembled: crate::Assembled,
-    registry: Option<Option<crate::ListingBudget>>,
+    with_registry: bool,
+    listing_budget: Option<crate::ListingBudget>,
 ) -> String {
     let crate::Assembled {
         api, name, types, ..
@@ -217,7 +218,7 @@ fn single_file(
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
     let client = client::file(api, &types.ops, &prefix);
-    let registry = registry.map(|listing_budget| {
+    let registry = with_registry.then(|| {
         let catalog_file = format!("/{ident}.catalog.json");
         let registry = registry::file(
             api,

@@ -45,8 +45,7 @@ pub struct Types {
 /// Generates `types.rs`: the component types, and each operation's input, output and
 /// declared-error types, with the comparison derives where `comparisons` says.
 pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
-    let mut space = TypeSpace::new(&api.components);
-    space.comparisons = comparisons;
+    let mut space = TypeSpace::new(&api.components, comparisons);
     let mut aliases: Vec<(String, Ty)> = Vec::new();
     let mut errors: Vec<(String, Vec<ErrorVariantType>)> = Vec::new();
     let mut ops = Vec::new();

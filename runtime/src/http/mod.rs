@@ -395,36 +395,27 @@ pub use serde_json::Value as JsonValue;
 /// ```
 #[macro_export]
 macro_rules! operation_error {
-    (@upstream) => {
-        fn upstream(status: u16, reason: ::std::string::String) -> Self {
-            Self::UpstreamError { status, reason }
-        }
-    };
-    ($name:ident {}) => {
-        impl $crate::http::OperationError for $name {
-            fn declared(
-                _: &str,
-                _: u16,
-                _: $crate::http::JsonValue,
-            ) -> ::core::option::Option<Self> {
-                ::core::option::Option::None
-            }
-            $crate::operation_error!(@upstream);
-        }
-    };
-    ($name:ident { $($kind:literal => $variant:ident),+ $(,)? }) => {
+    ($name:ident { $($kind:literal => $variant:ident),* $(,)? }) => {
         impl $crate::http::OperationError for $name {
             fn declared(
                 kind: &str,
                 status: u16,
                 body: $crate::http::JsonValue,
             ) -> ::core::option::Option<Self> {
-                ::core::option::Option::Some(match kind {
-                    $($kind => Self::$variant { status, body: $crate::http::error_body(body)? },)+
-                    _ => return ::core::option::Option::None,
-                })
+                match kind {
+                    $($kind => ::core::option::Option::Some(
+                        Self::$variant { status, body: $crate::http::error_body(body)? },
+                    ),)*
+                    _ => {
+                        // Not a declared kind (an enum that declares none uses neither).
+                        let _ = (status, body);
+                        ::core::option::Option::None
+                    }
+                }
             }
-            $crate::operation_error!(@upstream);
+            fn upstream(status: u16, reason: ::std::string::String) -> Self {
+                Self::UpstreamError { status, reason }
+            }
         }
     };
 }

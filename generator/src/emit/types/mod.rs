@@ -123,7 +123,7 @@ pub struct TypeSpace<'a> {
     /// Schemas that fell back to `serde_json::Value`: (where, why).
     pub warnings: Vec<(String, String)>,
     /// Where the comparison derives go.
-    pub comparisons: Comparisons,
+    comparisons: Comparisons,
 }
 
 /// Where component schemas are, as JSON pointers.
@@ -133,8 +133,9 @@ const COMPONENTS: &str = "#/components/schemas/";
 const MAX_DEPTH: usize = 48;
 
 impl<'a> TypeSpace<'a> {
-    /// A space holding one type per component schema.
-    pub fn new(components: &'a BTreeMap<String, Value>) -> Self {
+    /// A space holding one type per component schema, its comparison derives where
+    /// `comparisons` says.
+    pub fn new(components: &'a BTreeMap<String, Value>, comparisons: Comparisons) -> Self {
         let mut space = Self {
             components,
             defs: Vec::new(),
@@ -142,7 +143,7 @@ impl<'a> TypeSpace<'a> {
             converted: BTreeMap::new(),
             names: Unique::default(),
             warnings: Vec::new(),
-            comparisons: Comparisons::Feature,
+            comparisons,
         };
         for name in [
             "Value", "Option", "Result", "Vec", "String", "Box", "BTreeMap",
