@@ -37,6 +37,7 @@ pub struct Builder {
     cargo_directives: bool,
     registry: bool,
     listing_budget: Option<crate::ListingBudget>,
+    groups: Option<Vec<String>>,
 }
 
 impl Default for Builder {
@@ -51,6 +52,7 @@ impl Default for Builder {
             cargo_directives: true,
             registry: false,
             listing_budget: None,
+            groups: None,
         }
     }
 }
@@ -127,6 +129,16 @@ impl Builder {
         self
     }
 
+    /// Generates only the operations of these groups (the generated crate's per-tag cargo
+    /// features: a tag in kebab-case, a group of `x-harn.features`, or for untagged operations
+    /// the first path segment), operations in no group, and the types they use; the registry
+    /// and catalog hold only their tools. Default: every operation. An unknown group is an
+    /// error listing the valid ones.
+    pub fn groups<S: Into<String>>(&mut self, groups: impl IntoIterator<Item = S>) -> &mut Self {
+        self.groups = Some(groups.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Generates `<name>.rs` and `<name>.catalog.json` in the output directory.
     pub fn generate(&self) -> Result<(), BuildError> {
         let error = |message: String| BuildError { message };
@@ -156,10 +168,12 @@ impl Builder {
         }
         let generated = doc
             .and_then(|doc| {
-                // The module becomes part of the including crate, which has no `compare`
-                // feature to put the comparison derives behind.
-                let comparisons = crate::emit::types::Comparisons::Always;
-                crate::assemble(&doc, self.name.as_deref(), comparisons, &mut diags)
+                // The module becomes part of the including crate, which has no features to put
+                // comparison derives or operation groups behind.
+                let target = crate::Target::BuildScript {
+                    groups: self.groups.as_deref(),
+                };
+                crate::assemble(&doc, self.name.as_deref(), target, &mut diags)
             })
             .map(|assembled| {
                 let catalog = assembled.catalog.to_json_pretty();
@@ -217,7 +231,8 @@ fn single_file(
     let api = &api;
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
-    let client = client::file(api, &types.ops, &prefix);
+    let gates = crate::emit::Gates::new(api, types.gating);
+    let client = client::file(api, &types.ops, &prefix, gates);
     let registry = with_registry.then(|| {
         let catalog_file = format!("/{ident}.catalog.json");
         let registry = registry::file(
@@ -225,6 +240,7 @@ fn single_file(
             &types.ops,
             quote!(include_str!(concat!(env!("OUT_DIR"), #catalog_file))),
             listing_budget,
+            gates,
         );
         quote! {
             /// The API's tool registry.

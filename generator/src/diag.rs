@@ -7,6 +7,9 @@ use std::fmt;
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// A decision the generator made by a documented rule, said so the user can override it
+    /// (never escalated by `--strict`).
+    Note,
     /// Something was lossy or tolerated; generation goes on.
     Warning,
     /// The input cannot be generated faithfully; the run fails.
@@ -60,6 +63,9 @@ pub enum Code {
     /// HG0506: a location-bound schema keyword (`$recursiveRef`, `$dynamicRef`) rewritten to
     /// the component reference it means, so the schema can stand alone.
     Rebound,
+    /// HG0507: how operations were grouped into the generated crate's cargo features, where a
+    /// rule (not a tag or `x-harn.features`) decided, or a group's name had to change.
+    Grouped,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
@@ -92,6 +98,7 @@ impl Code {
             Code::Lossy => "HG0504",
             Code::InvalidSchema => "HG0505",
             Code::Rebound => "HG0506",
+            Code::Grouped => "HG0507",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
         }
@@ -126,6 +133,7 @@ impl fmt::Display for Diagnostic {
         let level = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         };
         write!(
             f,
@@ -186,10 +194,12 @@ impl Diagnostics {
         &self.items
     }
 
-    /// Turns every warning into an error (`--strict`).
+    /// Turns every warning into an error (`--strict`); notes stay notes.
     pub fn make_strict(&mut self) {
         for item in &mut self.items {
-            item.severity = Severity::Error;
+            if item.severity == Severity::Warning {
+                item.severity = Severity::Error;
+            }
         }
     }
 

@@ -92,12 +92,7 @@ pub fn generate_crate(
         return None;
     }
     let doc = load::Document::load(spec, diags)?;
-    let assembled = assemble(
-        &doc,
-        options.crate_name.as_deref(),
-        emit::types::Comparisons::Feature,
-        diags,
-    )?;
+    let assembled = assemble(&doc, options.crate_name.as_deref(), Target::Crate, diags)?;
     let catalog = assembled.catalog.clone();
     Some((emit::krate::generate(assembled, options), catalog))
 }
@@ -117,15 +112,30 @@ pub(crate) struct Assembled {
     pub types: emit::Types,
 }
 
-/// Maps `doc` and emits its types (see [`Assembled`]); `None` when the crate name derived from
-/// the title cannot be used (the given name is checked by [`given_crate_name_is_usable`]).
+/// Where generated code goes, which decides what a build of it compiles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target<'a> {
+    /// A crate of its own (`harness-gen openapi`): comparison derives behind `compare`, each
+    /// operation group behind its cargo feature.
+    Crate,
+    /// A build-script module, part of the including crate: comparison derives always, and the
+    /// operations of the named groups (every operation when `None`).
+    BuildScript {
+        /// The groups to generate.
+        groups: Option<&'a [String]>,
+    },
+}
+
+/// Maps `doc` and emits its types (see [`Assembled`]) for `target`; `None` when the crate name
+/// derived from the title cannot be used (the given name is checked by
+/// [`given_crate_name_is_usable`]) or a selected group does not exist.
 pub(crate) fn assemble(
     doc: &load::Document,
     crate_name: Option<&str>,
-    comparisons: emit::types::Comparisons,
+    target: Target,
     diags: &mut diag::Diagnostics,
 ) -> Option<Assembled> {
-    let (api, catalog) = catalog::from_document(doc, crate_name, diags);
+    let (mut api, mut catalog) = catalog::from_document(doc, crate_name, diags);
     let name = match crate_name {
         Some(name) => name.to_string(),
         None => {
@@ -142,7 +152,18 @@ pub(crate) fn assemble(
             derived
         }
     };
-    let types = emit::types_file(&api, comparisons);
+    use emit::{Gating, types::Comparisons};
+    let (comparisons, gating) = match target {
+        Target::Crate => (Comparisons::Feature, Gating::Features),
+        Target::BuildScript { groups: None } => (Comparisons::Always, Gating::All),
+        Target::BuildScript {
+            groups: Some(selected),
+        } => {
+            select_groups(&mut api, &mut catalog, selected, diags)?;
+            (Comparisons::Always, Gating::Reached)
+        }
+    };
+    let types = emit::types_file(&api, comparisons, gating);
     report_fallbacks(doc, &types.fallbacks, diags);
     Some(Assembled {
         api,
@@ -150,6 +171,62 @@ pub(crate) fn assemble(
         name,
         types,
     })
+}
+
+/// Narrows the model and the catalog to the operations of the `selected` groups (and those in
+/// no group); `None`, with an error naming the valid groups, when one does not exist.
+fn select_groups(
+    api: &mut model::Api,
+    catalog: &mut harness_gen_runtime::Catalog,
+    selected: &[String],
+    diags: &mut diag::Diagnostics,
+) -> Option<()> {
+    let known: Vec<&str> = api.groups.iter().map(|g| g.feature.as_str()).collect();
+    let unknown: Vec<&str> = selected
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !known.contains(s))
+        .collect();
+    if !unknown.is_empty() {
+        diags.push(diag::Diagnostic {
+            code: diag::Code::Grouped,
+            severity: diag::Severity::Error,
+            file: "Builder::groups".into(),
+            pointer: String::new(),
+            position: None,
+            message: format!(
+                "no operation group is named {}: the groups are {}",
+                unknown
+                    .iter()
+                    .map(|u| format!("`{}`", diag::printable(u)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if known.is_empty() {
+                    "none (the document has no tags or paths to group by)".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        });
+        return None;
+    }
+    let groups = &api.groups;
+    let keep = |op: &model::Operation| {
+        op.groups.is_empty()
+            || op
+                .groups
+                .iter()
+                .any(|&g| selected.contains(&groups[g].feature))
+    };
+    let dropped: std::collections::BTreeSet<String> = api
+        .operations
+        .iter()
+        .filter(|op| !keep(op))
+        .map(|op| op.entry.name.as_str().to_string())
+        .collect();
+    api.operations.retain(keep);
+    catalog.retain_tools(|entry| !dropped.contains(entry.name.as_str()));
+    Some(())
 }
 
 /// Whether a crate name given by the user is one cargo accepts and we can use (HG0701 when

@@ -25,6 +25,18 @@ pub struct Api {
     pub components: BTreeMap<String, Value>,
     /// Parent-command metadata for the CLI (from `x-harn.cli` and tags).
     pub cli_commands: Vec<CommandSpec>,
+    /// The operation groups, each a cargo feature of the generated crate, sorted by feature
+    /// name (`mapping::groups` has the rule).
+    pub groups: Vec<Group>,
+}
+
+/// A group of operations compiled behind one cargo feature of the generated crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The feature's name.
+    pub feature: String,
+    /// One line saying what it holds (for `Cargo.toml` and the README).
+    pub description: String,
 }
 
 /// `info`.
@@ -56,6 +68,9 @@ pub struct Operation {
     pub output: Option<Value>,
     /// Normalized body schema of each declared error, parallel to `binding.errors`.
     pub error_bodies: Vec<Value>,
+    /// The groups it is compiled with (indexes into `Api::groups`, sorted): when any of them is
+    /// enabled. None: always compiled.
+    pub groups: Vec<usize>,
 }
 
 /// A security scheme, reduced to how credentials are sent.

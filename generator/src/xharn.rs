@@ -96,6 +96,9 @@ pub struct DocumentExt {
     pub annotation_defaults: Option<AnnotationDefaults>,
     /// Parent-command metadata.
     pub cli: Option<CliTree>,
+    /// Groups of tags compiled behind one cargo feature of the generated crate: feature name →
+    /// tags (see `mapping::groups`).
+    pub features: Option<BTreeMap<String, Vec<String>>>,
 }
 
 /// `x-harn.annotationDefaults`.

@@ -47,6 +47,7 @@ impl Client {
     /// `GET /pets`: List the pets
     ///
     /// Lists the pets in the store, newest first.
+    #[cfg(feature = "pets")]
     pub async fn list_pets(
         &self,
         input: &ListPetsInput,
@@ -56,6 +57,7 @@ impl Client {
     /// `POST /pets`: Add a pet
     ///
     /// Add a pet
+    #[cfg(feature = "pets")]
     pub async fn pets_create(
         &self,
         input: &PetsCreateInput,
@@ -65,6 +67,7 @@ impl Client {
     /// `GET /pets/{petId}`: Get a pet
     ///
     /// Get a pet
+    #[cfg(feature = "pets")]
     pub async fn get_pet(
         &self,
         input: &GetPetInput,
@@ -74,6 +77,7 @@ impl Client {
     /// `DELETE /pets/{petId}`: Delete a pet
     ///
     /// Delete a pet
+    #[cfg(feature = "pets")]
     pub async fn delete_pet(
         &self,
         input: &DeletePetInput,
@@ -83,6 +87,7 @@ impl Client {
     /// `PUT /pets/{petId}/photo`: Upload a photo
     ///
     /// Upload a photo
+    #[cfg(feature = "pets")]
     pub async fn put_pets_pet_id_photo(
         &self,
         input: &PutPetsPetIdPhotoInput,
@@ -92,6 +97,7 @@ impl Client {
     /// `GET /pets/{petId}/name`: Get a pet's name
     ///
     /// Returns the name alone, as a JSON string.
+    #[cfg(feature = "pets")]
     pub async fn get_pet_name(
         &self,
         input: &GetPetNameInput,
@@ -101,6 +107,7 @@ impl Client {
     /// `GET /store/inventory`: Inventory counts by status
     ///
     /// Inventory counts by status
+    #[cfg(feature = "store")]
     pub async fn get_inventory(
         &self,
         input: &GetInventoryInput,
@@ -110,6 +117,7 @@ impl Client {
     /// `GET /store/report`: A plain-text report
     ///
     /// A plain-text report
+    #[cfg(feature = "store")]
     pub async fn store_report(
         &self,
         input: &StoreReportInput,
@@ -121,6 +129,7 @@ impl Client {
 mod bindings {
     use harness_gen_runtime::binding::*;
     /// `list_pets`.
+    #[cfg(feature = "pets")]
     pub(super) static LIST_PETS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets"),
@@ -163,6 +172,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `pets_create`.
+    #[cfg(feature = "pets")]
     pub(super) static PETS_CREATE: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/pets"),
@@ -198,6 +208,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_pet`.
+    #[cfg(feature = "pets")]
     pub(super) static GET_PET: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets/{petId}"),
@@ -229,6 +240,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `delete_pet`.
+    #[cfg(feature = "pets")]
     pub(super) static DELETE_PET: Binding = Binding {
         method: Method::Delete,
         path: Text::Borrowed("/pets/{petId}"),
@@ -245,6 +257,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `put_pets_pet_id_photo`.
+    #[cfg(feature = "pets")]
     pub(super) static PUT_PETS_PET_ID_PHOTO: Binding = Binding {
         method: Method::Put,
         path: Text::Borrowed("/pets/{petId}/photo"),
@@ -268,6 +281,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_pet_name`.
+    #[cfg(feature = "pets")]
     pub(super) static GET_PET_NAME: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets/{petId}/name"),
@@ -291,6 +305,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_inventory`.
+    #[cfg(feature = "store")]
     pub(super) static GET_INVENTORY: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/store/inventory"),
@@ -307,6 +322,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `store_report`.
+    #[cfg(feature = "store")]
     pub(super) static STORE_REPORT: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/store/report"),

@@ -12,6 +12,7 @@ pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
     let mut handlers = BTreeMap::new();
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "list_pets".to_string(),
@@ -22,6 +23,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "pets.create".to_string(),
@@ -32,6 +34,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "get_pet".to_string(),
@@ -40,6 +43,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 |c: Client, input: GetPetInput| async move { c.get_pet(&input).await },
             ),
         );
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "delete_pet".to_string(),
@@ -50,6 +54,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "put_pets_pet_id_photo".to_string(),
@@ -60,6 +65,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "pets")]
     handlers
         .insert(
             "get_pet_name".to_string(),
@@ -70,6 +76,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "store")]
     handlers
         .insert(
             "get_inventory".to_string(),
@@ -80,5 +87,8 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(not(feature = "all-operations"))]
+    let catalog = catalog
+        .retain_tools(|entry| handlers.contains_key(entry.name.as_str()));
     ToolRegistry::publish_generated(catalog, handlers)
 }

@@ -36,6 +36,7 @@ impl Client {
     /// `GET /stations`: Get a list of train stations
     ///
     /// Returns a paginated and searchable list of all train stations.
+    #[cfg(feature = "stations")]
     pub async fn get_stations(
         &self,
         input: &GetStationsInput,
@@ -45,6 +46,7 @@ impl Client {
     /// `GET /trips`: Get available train trips
     ///
     /// Returns a list of available train trips between the specified origin and destination stations on the given date, and allows for filtering by bicycle and dog allowances.
+    #[cfg(feature = "trips")]
     pub async fn get_trips(
         &self,
         input: &GetTripsInput,
@@ -54,6 +56,7 @@ impl Client {
     /// `GET /bookings`: List existing bookings
     ///
     /// Returns a list of all trip bookings by the authenticated user.
+    #[cfg(feature = "bookings")]
     pub async fn get_bookings(
         &self,
         input: &GetBookingsInput,
@@ -63,6 +66,7 @@ impl Client {
     /// `POST /bookings`: Create a booking
     ///
     /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
+    #[cfg(feature = "bookings")]
     pub async fn create_booking(
         &self,
         input: &CreateBookingInput,
@@ -72,6 +76,7 @@ impl Client {
     /// `GET /bookings/{bookingId}`: Get a booking
     ///
     /// Returns the details of a specific booking.
+    #[cfg(feature = "bookings")]
     pub async fn get_booking(
         &self,
         input: &GetBookingInput,
@@ -81,6 +86,7 @@ impl Client {
     /// `DELETE /bookings/{bookingId}`: Delete a booking
     ///
     /// Deletes a booking, cancelling the hold on the trip.
+    #[cfg(feature = "bookings")]
     pub async fn delete_booking(
         &self,
         input: &DeleteBookingInput,
@@ -90,6 +96,7 @@ impl Client {
     /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
     ///
     /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
+    #[cfg(feature = "payments")]
     pub async fn create_booking_payment(
         &self,
         input: &CreateBookingPaymentInput,
@@ -101,6 +108,7 @@ impl Client {
 mod bindings {
     use harness_gen_runtime::binding::*;
     /// `get_stations`.
+    #[cfg(feature = "stations")]
     pub(super) static GET_STATIONS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/stations"),
@@ -168,6 +176,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_trips`.
+    #[cfg(feature = "trips")]
     pub(super) static GET_TRIPS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/trips"),
@@ -248,6 +257,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_bookings`.
+    #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKINGS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/bookings"),
@@ -300,6 +310,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `create_booking`.
+    #[cfg(feature = "bookings")]
     pub(super) static CREATE_BOOKING: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/bookings"),
@@ -349,6 +360,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_booking`.
+    #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKING: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/bookings/{bookingId}"),
@@ -400,6 +412,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `delete_booking`.
+    #[cfg(feature = "bookings")]
     pub(super) static DELETE_BOOKING: Binding = Binding {
         method: Method::Delete,
         path: Text::Borrowed("/bookings/{bookingId}"),
@@ -444,6 +457,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `create_booking_payment`.
+    #[cfg(feature = "payments")]
     pub(super) static CREATE_BOOKING_PAYMENT: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/bookings/{bookingId}/payment"),

@@ -12,6 +12,7 @@ pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
     let mut handlers = BTreeMap::new();
+    #[cfg(feature = "stations")]
     handlers
         .insert(
             "get_stations".to_string(),
@@ -22,6 +23,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "trips")]
     handlers
         .insert(
             "get_trips".to_string(),
@@ -32,6 +34,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "bookings")]
     handlers
         .insert(
             "get_bookings".to_string(),
@@ -42,6 +45,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "bookings")]
     handlers
         .insert(
             "create_booking".to_string(),
@@ -52,6 +56,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "bookings")]
     handlers
         .insert(
             "get_booking".to_string(),
@@ -62,6 +67,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "bookings")]
     handlers
         .insert(
             "delete_booking".to_string(),
@@ -72,6 +78,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(feature = "payments")]
     handlers
         .insert(
             "create_booking_payment".to_string(),
@@ -82,5 +89,8 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    #[cfg(not(feature = "all-operations"))]
+    let catalog = catalog
+        .retain_tools(|entry| handlers.contains_key(entry.name.as_str()));
     ToolRegistry::publish_generated(catalog, handlers)
 }

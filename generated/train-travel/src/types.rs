@@ -2,6 +2,7 @@
 //! Types of the API's schemas and of each operation's input, output and errors.
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// A booking for a train trip.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -22,12 +23,14 @@ pub struct Booking {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     Booking { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog" optional, 2 id
     "id" optional, 3 passenger_name "passenger_name" optional, 4 trip_id "trip_id"
     optional }
 }
 /// A payment for a booking.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -48,11 +51,13 @@ pub struct BookingPayment {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     BookingPayment { 0 amount "amount" optional, 1 currency "currency" optional, 2 id
     "id" optional, 3 source "source" optional, 4 status "status" optional }
 }
 /// The link to the booking resource.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -60,10 +65,12 @@ pub struct LinksBooking {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub booking: Option<String>,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     LinksBooking { 0 booking "booking" optional }
 }
 /// The link to the destination station resource.
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -72,10 +79,12 @@ pub struct LinksDestination {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     LinksDestination { 0 self_ "self" optional }
 }
 /// The link to the origin station resource.
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -84,10 +93,12 @@ pub struct LinksOrigin {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     LinksOrigin { 0 self_ "self" optional }
 }
 /// Links to the next and previous pages of a paginated response.
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -97,10 +108,12 @@ pub struct LinksPagination {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     LinksPagination { 0 next "next" optional, 1 prev "prev" optional }
 }
 /// The link to the current resource.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -109,6 +122,7 @@ pub struct LinksSelf {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     LinksSelf { 0 self_ "self" optional }
 }
@@ -139,6 +153,7 @@ harness_gen_runtime::object! {
     "status" optional, 3 title "title" optional, 4 type_ "type" optional }
 }
 /// A train station.
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Station {
@@ -154,11 +169,13 @@ pub struct Station {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     Station { 0 address "address" required, 1 country_code "country_code" required, 2 id
     "id" required, 3 name "name" required, 4 timezone "timezone" optional }
 }
 /// A train trip.
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -191,6 +208,7 @@ pub struct Trip {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs_allowed: Option<bool>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     Trip { 0 arrival_time "arrival_time" optional, 1 bicycles_allowed "bicycles_allowed"
     optional, 2 departure_time "departure_time" optional, 3 destination "destination"
@@ -198,6 +216,7 @@ harness_gen_runtime::object! {
     "operator" optional, 7 origin "origin" optional, 8 price "price" optional }
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
+#[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -209,10 +228,12 @@ pub struct WrapperCollection {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
+#[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     WrapperCollection { 0 data "data" optional, 1 links "links" optional }
 }
 /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentCurrency {
@@ -235,6 +256,7 @@ pub enum BookingPaymentCurrency {
     /// A value this version of the API description does not list.
     Other(String),
 }
+#[cfg(feature = "payments")]
 impl BookingPaymentCurrency {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
@@ -251,11 +273,13 @@ impl BookingPaymentCurrency {
         }
     }
 }
+#[cfg(feature = "payments")]
 impl serde::Serialize for BookingPaymentCurrency {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(feature = "payments")]
 impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -277,6 +301,7 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
     }
 }
 /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
@@ -287,6 +312,7 @@ pub enum BookingPaymentSource {
 /// Card
 ///
 /// A card (debit or credit) to take payment from.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceCard {
@@ -312,6 +338,7 @@ pub struct BookingPaymentSourceCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address_post_code: Option<String>,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     BookingPaymentSourceCard { 0 address_city "address_city" optional, 1 address_country
     "address_country" required, 2 address_line1 "address_line1" optional, 3 address_line2
@@ -322,6 +349,7 @@ harness_gen_runtime::object! {
 /// Bank Account
 ///
 /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceBankAccount {
@@ -340,12 +368,14 @@ pub struct BookingPaymentSourceBankAccount {
     /// Two-letter country code (ISO 3166-1 alpha-2).
     pub country: String,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     BookingPaymentSourceBankAccount { 0 account_type "account_type" required, 1 bank_name
     "bank_name" required, 2 country "country" required, 3 name "name" required, 4 number
     "number" required, 5 object "object" optional, 6 sort_code "sort_code" optional }
 }
 /// The type of entity that holds the account. This can be either `individual` or `company`.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentSourceBankAccountAccountType {
@@ -356,6 +386,7 @@ pub enum BookingPaymentSourceBankAccountAccountType {
     /// A value this version of the API description does not list.
     Other(String),
 }
+#[cfg(feature = "payments")]
 impl BookingPaymentSourceBankAccountAccountType {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
@@ -366,11 +397,13 @@ impl BookingPaymentSourceBankAccountAccountType {
         }
     }
 }
+#[cfg(feature = "payments")]
 impl serde::Serialize for BookingPaymentSourceBankAccountAccountType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(feature = "payments")]
 impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -386,6 +419,7 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType
     }
 }
 /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum BookingPaymentStatus {
@@ -398,6 +432,7 @@ pub enum BookingPaymentStatus {
     /// A value this version of the API description does not list.
     Other(String),
 }
+#[cfg(feature = "payments")]
 impl BookingPaymentStatus {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
@@ -409,11 +444,13 @@ impl BookingPaymentStatus {
         }
     }
 }
+#[cfg(feature = "payments")]
 impl serde::Serialize for BookingPaymentStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(feature = "payments")]
 impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -429,6 +466,7 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
         )
     }
 }
+#[cfg(feature = "stations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -449,11 +487,13 @@ pub struct GetStationsInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
 }
+#[cfg(feature = "stations")]
 harness_gen_runtime::object! {
     GetStationsInput { 0 coordinates "coordinates" optional, 1 country "country"
     optional, 2 limit "limit" optional, 3 page "page" optional, 4 search "search"
     optional }
 }
+#[cfg(feature = "stations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -465,9 +505,11 @@ pub struct GetStationsOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
+#[cfg(feature = "stations")]
 harness_gen_runtime::object! {
     GetStationsOutput { 0 data "data" optional, 1 links "links" optional }
 }
+#[cfg(feature = "trips")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetTripsInput {
@@ -490,11 +532,13 @@ pub struct GetTripsInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs: Option<bool>,
 }
+#[cfg(feature = "trips")]
 harness_gen_runtime::object! {
     GetTripsInput { 0 bicycles "bicycles" optional, 1 date "date" required, 2 destination
     "destination" required, 3 dogs "dogs" optional, 4 limit "limit" optional, 5 origin
     "origin" required, 6 page "page" optional }
 }
+#[cfg(feature = "trips")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -506,9 +550,11 @@ pub struct GetTripsOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
+#[cfg(feature = "trips")]
 harness_gen_runtime::object! {
     GetTripsOutput { 0 data "data" optional, 1 links "links" optional }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -520,9 +566,11 @@ pub struct GetBookingsInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     GetBookingsInput { 0 limit "limit" optional, 1 page "page" optional }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -534,17 +582,21 @@ pub struct GetBookingsOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     GetBookingsOutput { 0 data "data" optional, 1 links "links" optional }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingInput {
     pub body: Booking,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     CreateBookingInput { 0 body "body" required }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -567,20 +619,24 @@ pub struct CreateBookingOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     CreateBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
     optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
     "passenger_name" optional, 5 trip_id "trip_id" optional }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     GetBookingInput { 0 booking_id "booking_id" required }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -603,20 +659,24 @@ pub struct GetBookingOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     GetBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
     optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
     "passenger_name" optional, 5 trip_id "trip_id" optional }
 }
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DeleteBookingInput {
     /// The ID of the booking to retrieve.
     pub booking_id: String,
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     DeleteBookingInput { 0 booking_id "booking_id" required }
 }
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingPaymentInput {
@@ -624,10 +684,12 @@ pub struct CreateBookingPaymentInput {
     pub booking_id: String,
     pub body: BookingPayment,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     CreateBookingPaymentInput { 0 body "body" required, 1 booking_id "booking_id"
     required }
 }
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -650,12 +712,14 @@ pub struct CreateBookingPaymentOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksBooking>,
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     CreateBookingPaymentOutput { 0 amount "amount" optional, 1 currency "currency"
     optional, 2 id "id" optional, 3 links "links" optional, 4 source "source" optional, 5
     status "status" optional }
 }
 /// How `GetStationsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "stations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -674,11 +738,13 @@ pub enum GetStationsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "stations")]
 harness_gen_runtime::operation_error!(
     GetStationsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `GetTripsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "trips")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -697,11 +763,13 @@ pub enum GetTripsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "trips")]
 harness_gen_runtime::operation_error!(
     GetTripsError { "http_400" => Http400, "http_401" => Http401, "http_403" => Http403,
     "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `GetBookingsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -720,11 +788,13 @@ pub enum GetBookingsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::operation_error!(
     GetBookingsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -745,11 +815,13 @@ pub enum CreateBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::operation_error!(
     CreateBookingError { "http_400" => Http400, "http_401" => Http401, "http_404" =>
     Http404, "http_409" => Http409, "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `GetBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -770,11 +842,13 @@ pub enum GetBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::operation_error!(
     GetBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `DeleteBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -795,11 +869,13 @@ pub enum DeleteBookingError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "bookings")]
 harness_gen_runtime::operation_error!(
     DeleteBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
 );
 /// How `CreateBookingPaymentError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -818,6 +894,7 @@ pub enum CreateBookingPaymentError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
+#[cfg(feature = "payments")]
 harness_gen_runtime::operation_error!(
     CreateBookingPaymentError { "http_400" => Http400, "http_401" => Http401, "http_403"
     => Http403, "http_429" => Http429, "http_500" => Http500 }

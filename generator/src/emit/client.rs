@@ -9,7 +9,7 @@ use harness_gen_runtime::binding::{
     StatusKey,
 };
 
-use super::OpTypes;
+use super::{Gates, OpTypes};
 use crate::model::{Api, SecurityScheme};
 
 /// Environment variables the client reads, per scheme: (scheme, variable names).
@@ -49,8 +49,8 @@ pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-/// The tokens of `client.rs`.
-pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
+/// The tokens of `client.rs`, each operation's items under its `gates`.
+pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStream {
     let base_url = api.servers.first().cloned().unwrap_or_default();
     let schemes = api.security_schemes.iter().filter_map(|(name, scheme)| {
         let scheme = match scheme {
@@ -72,8 +72,10 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
         let name = format_ident!("{}", types.method.to_ascii_uppercase());
         let doc = format!(" `{}`.", types.method);
         let binding = binding_tokens(&op.binding);
+        let cfg = gates.operation(op);
         quote! {
             #[doc = #doc]
+            #cfg
             pub(super) static #name: Binding = #binding;
         }
     });
@@ -96,9 +98,11 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str) -> TokenStream {
             let lines = d.lines().map(|l| format!(" {l}"));
             quote!(#[doc = ""] #(#[doc = #lines])*)
         });
+        let cfg = gates.operation(op);
         quote! {
             #[doc = #doc]
             #description
+            #cfg
             pub async fn #name(&self, input: &#input) -> Result<#output, Error<#error>> {
                 self.http.call(&bindings::#binding, input).await
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use quote::quote;
 
-use super::{HEADER, client, registry, render};
+use super::{Gates, HEADER, client, registry, render};
 use crate::model::Api;
 
 /// What to generate.
@@ -44,6 +44,38 @@ struct CargoToml<'a> {
     description: String,
     license: Option<String>,
     runtime: String,
+    groups: &'a [GroupLine],
+}
+
+/// One operation group as `Cargo.toml` and the README list it.
+struct GroupLine {
+    feature: String,
+    /// Its description, one line with no control characters (a TOML comment).
+    about: String,
+    /// The same, for a Markdown table cell.
+    about_cell: String,
+    operations: usize,
+}
+
+/// The groups of `api` with their operation counts.
+fn group_lines(api: &Api) -> Vec<GroupLine> {
+    api.groups
+        .iter()
+        .enumerate()
+        .map(|(at, group)| {
+            let about: String = group
+                .description
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            GroupLine {
+                feature: group.feature.clone(),
+                about_cell: about.replace('|', "\\|"),
+                about,
+                operations: api.operations.iter().filter(|op| op.groups.contains(&at)).count(),
+            }
+        })
+        .collect()
 }
 
 #[derive(Template)]
@@ -61,6 +93,7 @@ struct Readme<'a> {
     base_url: &'a str,
     env: Vec<(String, Vec<String>)>,
     command: &'a str,
+    groups: &'a [GroupLine],
 }
 
 /// A valid crate name from `text`: kebab-case, starting with a letter.
@@ -178,11 +211,12 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
     let (api, catalog) = (&api, &catalog);
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
+    let gates = Gates::new(api, types.gating);
     let mut files = BTreeMap::new();
     files.insert("src/types.rs".to_string(), types.file);
     files.insert(
         "src/client.rs".to_string(),
-        render(client::file(api, &types.ops, &prefix)),
+        render(client::file(api, &types.ops, &prefix, gates)),
     );
     let catalog_source = quote!(include_str!("../catalog.json"));
     files.insert(
@@ -192,6 +226,7 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
             &types.ops,
             catalog_source,
             options.listing_budget,
+            gates,
         )),
     );
     let with_harness = options.harness.is_some();
@@ -228,6 +263,13 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
         .map(str::to_string)
         .unwrap_or_else(|| format!("Typed client and tool registry for {}", api.info.title));
+    // A generated crate has operation features only when its types and client are gated by
+    // them (`Gates::features`).
+    let groups = if gates.features() {
+        group_lines(api)
+    } else {
+        Vec::new()
+    };
     let runtime_version = concat!("version = \"", env!("CARGO_PKG_VERSION"), "\"");
     let runtime = match &options.runtime_path {
         Some(path) => format!("{runtime_version}, path = {}", toml_string(path)),
@@ -246,6 +288,7 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
             .filter(|l| is_spdx_like(l))
             .map(toml_string),
         runtime,
+        groups: &groups,
     };
     files.insert("Cargo.toml".to_string(), render_template(&cargo));
     let exposed = api.operations.iter().filter(|op| op.expose).count();
@@ -262,6 +305,7 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         base_url: api.servers.first().map(String::as_str).unwrap_or("(none)"),
         env: client::credential_env(api, &prefix),
         command: &options.command,
+        groups: &groups,
     };
     files.insert("README.md".to_string(), render_template(&readme));
     Crate {

@@ -6,9 +6,12 @@ pub mod krate;
 pub mod registry;
 pub mod types;
 
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::Api;
+use crate::model::{Api, Group, Operation};
 use types::{Ty, TypeSpace};
 
 /// The header every generated file starts with.
@@ -30,6 +33,79 @@ pub struct OpTypes {
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
 type ErrorVariantType = (String, String, Ty);
 
+/// How generated code compiles the API's operation groups (`model::Group`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gating {
+    /// A generated crate: each group's operations, and the types only they use, behind the
+    /// group's cargo feature; the types no operation uses behind `all-operations`.
+    Features,
+    /// A build-script module with every operation: all of it, ungated (the including crate has
+    /// no such features).
+    All,
+    /// A build-script module narrowed to some groups (the model holds only their operations):
+    /// the types those operations use, and no others.
+    Reached,
+}
+
+/// What compiles one named type: operations in no group (then always), and the groups of the
+/// others.
+#[derive(Clone, Debug, Default)]
+pub struct Need {
+    always: bool,
+    groups: BTreeSet<usize>,
+}
+
+/// The `cfg` attribute each generated item goes under.
+#[derive(Clone, Copy)]
+pub struct Gates<'a> {
+    groups: &'a [Group],
+    gating: Gating,
+}
+
+impl<'a> Gates<'a> {
+    /// The gates of `api`'s items.
+    pub fn new(api: &'a Api, gating: Gating) -> Self {
+        Self {
+            groups: &api.groups,
+            gating,
+        }
+    }
+
+    /// Whether the generated crate has operation features (`all-operations` and one per group).
+    pub fn features(&self) -> bool {
+        self.gating == Gating::Features && !self.groups.is_empty()
+    }
+
+    /// The attribute of an operation's items: compiled when any of its groups is enabled.
+    pub fn operation(&self, op: &Operation) -> TokenStream {
+        self.any_of(op.groups.iter().copied(), op.groups.is_empty())
+    }
+
+    /// The attribute of a type `need`s (`None`: no operation uses it); `None` when it is left
+    /// out.
+    pub fn of_type(&self, need: Option<&Need>) -> Option<TokenStream> {
+        match (need, self.gating) {
+            (Some(need), _) => Some(self.any_of(need.groups.iter().copied(), need.always)),
+            (None, Gating::Reached) => None,
+            (None, _) if self.features() => Some(quote!(#[cfg(feature = "all-operations")])),
+            (None, _) => Some(TokenStream::new()),
+        }
+    }
+
+    /// `#[cfg(any(feature = …))]` over `groups`; nothing when there are no features, when
+    /// `always`, or when the set is every group (any enabled group compiles it).
+    fn any_of(&self, groups: impl ExactSizeIterator<Item = usize>, always: bool) -> TokenStream {
+        if !self.features() || always || groups.len() == self.groups.len() {
+            return TokenStream::new();
+        }
+        let features: Vec<&str> = groups.map(|g| self.groups[g].feature.as_str()).collect();
+        match features.as_slice() {
+            [one] => quote!(#[cfg(feature = #one)]),
+            many => quote!(#[cfg(any(#(feature = #many),*))]),
+        }
+    }
+}
+
 /// Generated `types.rs`.
 pub struct Types {
     /// The module's tokens.
@@ -40,14 +116,19 @@ pub struct Types {
     pub fallbacks: Vec<(String, String)>,
     /// Per operation, in `api.operations` order.
     pub ops: Vec<OpTypes>,
+    /// How the operation groups were compiled.
+    pub gating: Gating,
 }
 
 /// Generates `types.rs`: the component types, and each operation's input, output and
-/// declared-error types, with the comparison derives where `comparisons` says.
-pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
+/// declared-error types, with the comparison derives where `comparisons` says and each item
+/// under the operation features `gating` says.
+pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) -> Types {
     let mut space = TypeSpace::new(&api.components, comparisons);
-    let mut aliases: Vec<(String, Ty)> = Vec::new();
-    let mut errors: Vec<(String, Vec<ErrorVariantType>)> = Vec::new();
+    // Per operation: its aliases, its error enum, and the types it uses directly.
+    let mut aliases: Vec<(usize, String, Ty)> = Vec::new();
+    let mut errors: Vec<(usize, String, Vec<ErrorVariantType>)> = Vec::new();
+    let mut roots: Vec<Vec<Ty>> = Vec::new();
     let mut ops = Vec::new();
     let mut methods = crate::names::Unique::default();
     for reserved in [
@@ -60,27 +141,28 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
     ] {
         methods.reserve(reserved);
     }
-    for op in &api.operations {
+    for (at, op) in api.operations.iter().enumerate() {
         let method = methods.claim(&types::field_name(&op.entry.name), "_");
+        let mut used = Vec::new();
         let base = types::type_name(&op.entry.name);
         let pointer = format!("#{}", op.loc.pointer);
-        let named =
-            |space: &mut TypeSpace, ty: Ty, hint: String, aliases: &mut Vec<(String, Ty)>| {
-                if space.name_of(&ty) == Some(hint.as_str()) {
-                    return hint;
-                }
-                let name = space.claim_name(&hint);
-                aliases.push((name.clone(), ty));
-                name
-            };
+        let mut named = |space: &mut TypeSpace, ty: Ty, hint: String| {
+            used.push(ty.clone());
+            if space.name_of(&ty) == Some(hint.as_str()) {
+                return hint;
+            }
+            let name = space.claim_name(&hint);
+            aliases.push((at, name.clone(), ty));
+            name
+        };
         let input_hint = format!("{base}Input");
         let input_ty = space.inline(op.entry.input_schema.as_value(), &input_hint, &pointer);
-        let input = named(&mut space, input_ty, input_hint, &mut aliases);
+        let input = named(&mut space, input_ty, input_hint);
         let output = match &op.output {
             Some(schema) => {
                 let hint = format!("{base}Output");
                 let ty = space.inline(schema, &hint, &pointer);
-                named(&mut space, ty, hint, &mut aliases)
+                named(&mut space, ty, hint)
             }
             None => "()".to_string(),
         };
@@ -92,9 +174,11 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
             let kind = variant.kind();
             let ident = idents.claim(&types::type_name(&kind), "");
             let body = space.inline(schema, &format!("{error}{ident}Body"), &pointer);
+            used.push(body.clone());
             variants.push((ident, kind, body));
         }
-        errors.push((error.clone(), variants));
+        errors.push((at, error.clone(), variants));
+        roots.push(used);
         ops.push(OpTypes {
             method,
             input,
@@ -103,13 +187,17 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
         });
     }
     space.box_cycles();
-    let items = space.items();
-    let alias_items = aliases.iter().map(|(name, ty)| {
+    let gates = Gates::new(api, gating);
+    let needs = needs(api, &space, &roots);
+    let items = space.items(|id| gates.of_type(needs[id].as_ref()));
+    let alias_items = aliases.iter().map(|(at, name, ty)| {
+        let cfg = gates.operation(&api.operations[*at]);
         let ident = format_ident!("{}", name);
         let ty = space.tokens(ty);
-        quote!(pub type #ident = #ty;)
+        quote!(#cfg pub type #ident = #ty;)
     });
-    let error_items = errors.iter().map(|(name, variants)| {
+    let error_items = errors.iter().map(|(at, name, variants)| {
+        let cfg = gates.operation(&api.operations[*at]);
         let ident = format_ident!("{}", name);
         let doc = format!(" How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.");
         let definitions = variants.iter().map(|(v, kind, body)| {
@@ -130,6 +218,7 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
         // enum was a third of a big SDK's check time.
         quote! {
             #[doc = #doc]
+            #cfg
             #[derive(Debug, Clone, serde::Serialize)]
             #partial_eq
             #[serde(tag = "kind")]
@@ -139,6 +228,7 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
                 #[serde(rename = "upstream_error")]
                 UpstreamError { status: u16, reason: String },
             }
+            #cfg
             harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
         }
     });
@@ -154,7 +244,59 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons) -> Types {
         tokens: file,
         fallbacks: space.warnings.clone(),
         ops,
+        gating,
     }
+}
+
+/// What compiles each named type (by id): the operations that use it, directly or through
+/// other types; `None` for a type no operation uses. Needs flow from each operation's types to
+/// the types they use until nothing grows (each type is revisited only when its need grew,
+/// so at most once per group).
+fn needs(api: &Api, space: &TypeSpace, roots: &[Vec<Ty>]) -> Vec<Option<Need>> {
+    let uses = space.uses();
+    let mut needs: Vec<Option<Need>> = vec![None; space.defs.len()];
+    let mut work = Vec::new();
+    for (op, used) in api.operations.iter().zip(roots) {
+        let need = Need {
+            always: op.groups.is_empty(),
+            groups: op.groups.iter().copied().collect(),
+        };
+        let mut ids = Vec::new();
+        for ty in used {
+            TypeSpace::named_in(ty, &mut ids);
+        }
+        for id in ids {
+            if grow(&mut needs[id], &need) {
+                work.push(id);
+            }
+        }
+    }
+    while let Some(id) = work.pop() {
+        let Some(need) = needs[id].clone() else {
+            continue;
+        };
+        for &used in &uses[id] {
+            if grow(&mut needs[used], &need) {
+                work.push(used);
+            }
+        }
+    }
+    needs
+}
+
+/// Adds `more` to `need`; whether that changed it.
+fn grow(need: &mut Option<Need>, more: &Need) -> bool {
+    let need = match need {
+        Some(need) => need,
+        None => {
+            *need = Some(more.clone());
+            return true;
+        }
+    };
+    let before = (need.always, need.groups.len());
+    need.always |= more.always;
+    need.groups.extend(more.groups.iter().copied());
+    before != (need.always, need.groups.len())
 }
 
 /// Formats tokens as a Rust file with the generated-file header.

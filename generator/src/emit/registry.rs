@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::OpTypes;
+use super::{Gates, OpTypes};
 use super::client::type_tokens;
 use crate::model::Api;
 use harness_gen_runtime::schema::listing::Budget;
@@ -13,18 +13,22 @@ use harness_gen_runtime::schema::listing::Budget;
 /// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
 /// A listing budget given at generation is set on the registry (the environment still
-/// overrides it at run time); without one the runtime's default applies.
+/// overrides it at run time); without one the runtime's default applies. Each handler is under
+/// its operation's `gates`; a build without `all-operations` registers the tools it compiled.
 pub fn file(
     api: &Api,
     ops: &[OpTypes],
     catalog: TokenStream,
     listing_budget: Option<Budget>,
+    gates: Gates,
 ) -> TokenStream {
     let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
         let tool = op.entry.name.as_str();
         let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
+        let cfg = gates.operation(op);
         quote! {
+            #cfg
             handlers.insert(
                 #tool.to_string(),
                 typed_handler(client.clone(), |c: Client, input: #input| async move { c.#method(&input).await }),
@@ -36,6 +40,13 @@ pub fn file(
             .map(|registry| registry.with_listing_budget(
                 harness_gen_runtime::schema::listing::Budget { depth: #depth, bytes: #bytes },
             ))
+        }
+    });
+    let narrow = gates.features().then(|| {
+        quote! {
+            // Built with some of the operation features: the tools of the others do not exist.
+            #[cfg(not(feature = "all-operations"))]
+            let catalog = catalog.retain_tools(|entry| handlers.contains_key(entry.name.as_str()));
         }
     });
     quote! {
@@ -59,6 +70,7 @@ pub fn file(
             let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
             let mut handlers = BTreeMap::new();
             #(#handlers)*
+            #narrow
             ToolRegistry::publish_generated(catalog, handlers) #with_budget
         }
     }

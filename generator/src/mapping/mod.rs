@@ -2,6 +2,7 @@
 //! deterministic, collision-free names and CLI paths.
 
 mod check;
+pub mod groups;
 mod operation;
 mod tools;
 
@@ -51,6 +52,7 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
     let tools::Tools {
         operations,
         cli_commands,
+        groups,
     } = tools::build(&mut cx, &ext);
     Api {
         info: info(root),
@@ -59,6 +61,7 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
         operations,
         components,
         cli_commands,
+        groups,
     }
 }
 

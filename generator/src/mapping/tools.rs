@@ -12,16 +12,17 @@ use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
-use super::Cx;
+use super::{Cx, groups};
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
-use crate::model::Operation;
+use crate::model::{Group, Operation};
 use crate::names::{self, Unique};
 use crate::xharn::{self, DocumentExt, MethodHints, OperationExt};
 
 pub struct Tools {
     pub operations: Vec<Operation>,
     pub cli_commands: Vec<CommandSpec>,
+    pub groups: Vec<Group>,
 }
 
 /// One operation before names are settled.
@@ -32,7 +33,8 @@ struct Draft {
     path: String,
     ext: OperationExt,
     parts: Parts,
-    tag: Option<String>,
+    /// Its tags, in document order.
+    tags: Vec<String>,
     summary: Option<String>,
     description: Option<String>,
 }
@@ -48,13 +50,15 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
     let mut operations = Vec::with_capacity(drafts.len());
     let mut paths = CliPaths::default();
     let mut used_tags = Vec::new();
+    let mut grouped = Vec::with_capacity(drafts.len());
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
+        grouped.push((draft.tags.clone(), draft.path.clone()));
         let binding = operation::binding(draft.method, &draft.path, &draft.parts);
         let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (
-                &draft.tag,
+                draft.tags.first(),
                 draft
                     .ext
                     .cli
@@ -73,11 +77,21 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
             output: draft.parts.output.map(|o| o.schema),
             error_bodies: draft.parts.errors.into_iter().map(|e| e.schema).collect(),
             entry,
+            groups: Vec::new(),
         });
+    }
+    let grouped: Vec<groups::Grouped> = grouped
+        .iter()
+        .map(|(tags, path)| groups::Grouped { tags, path })
+        .collect();
+    let (groups, of_operation) = groups::assign(cx, ext, &grouped);
+    for (operation, groups) in operations.iter_mut().zip(of_operation) {
+        operation.groups = groups;
     }
     Tools {
         operations,
         cli_commands: cli_commands(cx, ext, &used_tags),
+        groups,
     }
 }
 
@@ -124,11 +138,14 @@ fn drafts(cx: &mut Cx) -> Vec<Draft> {
                 operation_id,
                 method,
                 path: path.clone(),
-                tag: op
+                tags: op
                     .get("tags")
-                    .and_then(|t| t.get(0))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
                 summary: text("summary"),
                 description: text("description"),
                 ext,
@@ -348,7 +365,7 @@ fn cli_path(
     let explicit = draft.ext.cli.as_ref().and_then(|c| c.command.as_ref());
     let explicit_loc = draft.loc.at("x-harn").at("cli").at("command");
     let derived = || -> Vec<String> {
-        let mut segments: Vec<String> = draft.tag.iter().map(|t| names::kebab(t)).collect();
+        let mut segments: Vec<String> = draft.tags.first().iter().map(|t| names::kebab(t)).collect();
         segments.push(names::kebab(name));
         segments
     };

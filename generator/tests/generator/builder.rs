@@ -167,3 +167,66 @@ fn crate_names_are_checked_as_the_command_checks_them() {
     assert!(!out.join("self.rs").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_group_selection_generates_only_those_operations_their_tools_and_the_types_they_use() {
+    let out = scratch("groups");
+    Builder::new()
+        .openapi(spec())
+        .name("petstore")
+        .out_dir(&out)
+        .cargo_directives(false)
+        .registry(true)
+        .groups(["store"])
+        .generate()
+        .unwrap();
+    let text = std::fs::read_to_string(out.join("petstore.rs")).unwrap();
+    assert!(
+        text.contains("pub async fn get_inventory("),
+        "store's operations"
+    );
+    assert!(
+        !text.contains("pub async fn list_pets("),
+        "no operation of another group"
+    );
+    assert!(!text.contains("pub struct Pet {"), "no type only pets use");
+    assert!(
+        !text.contains("#[cfg("),
+        "a build-script module has no features to gate on"
+    );
+    let catalog: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("petstore.catalog.json")).unwrap())
+            .unwrap();
+    let tools: Vec<&str> = catalog["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !tools.is_empty() && tools.iter().all(|t| !t.contains("pet")),
+        "{tools:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn an_unknown_group_is_an_error_naming_the_valid_ones() {
+    let out = scratch("unknown-group");
+    let error = Builder::new()
+        .openapi(spec())
+        .name("petstore")
+        .out_dir(&out)
+        .cargo_directives(false)
+        .groups(["pets", "shop"])
+        .generate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("error[HG0507]")
+            && error.contains("no operation group is named `shop`: the groups are pets, store"),
+        "{error}"
+    );
+    assert!(!out.join("petstore.rs").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -2,6 +2,7 @@
 //! its catalog and diagnostics.
 #![allow(dead_code, clippy::unwrap_used)]
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use harness_gen::diag::{Code, Diagnostics, Severity};
@@ -28,6 +29,9 @@ pub struct Out {
     pub catalog: Value,
     /// Rendered diagnostics, one per line.
     pub diags: String,
+    /// The operation groups (cargo features of a generated crate): feature → the names of the
+    /// operations' tools, in document order.
+    pub groups: BTreeMap<String, Vec<String>>,
     items: Vec<(Code, Severity, String)>,
 }
 
@@ -42,6 +46,13 @@ impl Out {
         self.items
             .iter()
             .any(|(c, _, p)| *c == code && p == pointer)
+    }
+
+    /// Whether a note with `code` is at `pointer`.
+    pub fn has_note(&self, code: Code, pointer: &str) -> bool {
+        self.items
+            .iter()
+            .any(|(c, s, p)| *c == code && *s == Severity::Note && p == pointer)
     }
 
     /// Whether an error with `code` is at `pointer`.
@@ -67,11 +78,25 @@ pub fn check_named(name: &str, text: &str) -> Out {
     let mut diags = Diagnostics::default();
     let doc = Document::from_text(Path::new(name), text.to_string(), &mut diags)
         .unwrap_or_else(|| panic!("the document did not load:\n{diags}"));
-    let (_, catalog) = harness_gen::catalog::from_document(&doc, None, &mut diags);
+    let (api, catalog) = harness_gen::catalog::from_document(&doc, None, &mut diags);
     diags.finish();
+    let mut groups: BTreeMap<String, Vec<String>> = api
+        .groups
+        .iter()
+        .map(|g| (g.feature.clone(), Vec::new()))
+        .collect();
+    for op in &api.operations {
+        for &g in &op.groups {
+            groups
+                .get_mut(&api.groups[g].feature)
+                .unwrap()
+                .push(op.entry.name.as_str().to_string());
+        }
+    }
     Out {
         catalog: serde_json::to_value(&catalog).unwrap(),
         diags: diags.to_string(),
+        groups,
         items: diags
             .items()
             .iter()

@@ -19,8 +19,11 @@ fn types_of(spec: &str) -> String {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(spec);
     let mut diags = Diagnostics::default();
     let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let generated =
-        harness_gen::emit::types_file(&api, harness_gen::emit::types::Comparisons::Feature);
+    let generated = harness_gen::emit::types_file(
+        &api,
+        harness_gen::emit::types::Comparisons::Feature,
+        harness_gen::emit::Gating::Features,
+    );
     let (types, fallbacks) = (generated.file, generated.fallbacks);
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     types
@@ -98,8 +101,12 @@ components:
     .unwrap();
     let mut diags = Diagnostics::default();
     let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let types =
-        harness_gen::emit::types_file(&api, harness_gen::emit::types::Comparisons::Feature).file;
+    let types = harness_gen::emit::types_file(
+        &api,
+        harness_gen::emit::types::Comparisons::Feature,
+        harness_gen::emit::Gating::Features,
+    )
+    .file;
     let _ = std::fs::remove_dir_all(&dir);
     let structs_with_phone = types.matches("pub phone: Option<String>").count();
     assert_eq!(structs_with_phone, 1, "{types}");

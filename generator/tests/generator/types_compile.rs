@@ -19,7 +19,11 @@ fn root() -> PathBuf {
 }
 
 /// Generates a crate per spec into one scratch workspace and `cargo check`s it all with
-/// warnings denied (dependencies shared, nothing resolved afresh).
+/// warnings denied (dependencies shared, nothing resolved afresh): the SDK alone (default
+/// features, every operation), with the tool registry and the comparison derives (both sides
+/// of every feature-gated item), and narrowed to single operation groups (each crate's
+/// smallest, then its largest, with the registry), so what a group's items need is compiled
+/// with it.
 fn check_compiles(set: &str, specs: &[PathBuf]) {
     let members: Vec<(String, PathBuf)> = specs
         .iter()
@@ -27,27 +31,80 @@ fn check_compiles(set: &str, specs: &[PathBuf]) {
         .map(|(i, spec)| (format!("c{i}"), spec.clone()))
         .collect();
     let dir = scratch_workspace(set, &members, Some(runtime_path()), "", |_| {});
-    // The SDK alone (default features), then with the tool registry and the comparison
-    // derives: both sides of every feature-gated item compile.
-    let registry: Vec<String> = members
+    let per_crate = |extra: &dyn Fn(&str) -> Vec<String>| -> String {
+        members
+            .iter()
+            .flat_map(|(name, _)| {
+                extra(name)
+                    .into_iter()
+                    .map(move |feature| format!("{name}/{feature}"))
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let groups: BTreeMap<String, Vec<(String, usize)>> = members
         .iter()
-        .map(|(name, _)| format!("{name}/registry,{name}/compare"))
+        .map(|(name, _)| {
+            let manifest = std::fs::read_to_string(dir.join(name).join("Cargo.toml")).unwrap();
+            (name.clone(), operation_groups(&manifest))
+        })
         .collect();
-    for features in [String::new(), registry.join(",")] {
-        let out = cargo_check(&dir, &features);
+    // Each crate's smallest (`largest: false`) or largest operation group, with the registry.
+    let one_group = |largest: bool| {
+        per_crate(&|name| {
+            let mut sizes = groups[name].clone();
+            sizes.sort_by_key(|(group, n)| (*n, group.clone()));
+            let pick = if largest { sizes.last() } else { sizes.first() };
+            let mut features = vec!["registry".to_string()];
+            features.extend(pick.map(|(group, _)| group.clone()));
+            features
+        })
+    };
+    let passes = [
+        (String::new(), true),
+        (
+            per_crate(&|_| vec!["registry".into(), "compare".into()]),
+            true,
+        ),
+        (one_group(false), false),
+        (one_group(true), false),
+    ];
+    for (features, defaults) in passes {
+        let out = cargo_check(&dir, &features, defaults);
         assert!(
             out.status.success(),
-            "generated crates do not compile (features: {features:?}):\n{}",
+            "generated crates do not compile (features: {features:?}, default features: {defaults}):\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
     }
 }
 
+/// The operation groups a generated `Cargo.toml` lists (`# N operations: …` above
+/// `group = []`), with their operation counts.
+fn operation_groups(manifest: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut count = None;
+    for line in manifest.lines() {
+        if let Some(rest) = line.strip_prefix("# ")
+            && let Some((n, _)) = rest.split_once(" operation")
+            && let Ok(n) = n.parse::<usize>()
+        {
+            count = Some(n);
+        } else if let (Some(n), Some(group)) = (count.take(), line.strip_suffix(" = []")) {
+            out.push((group.to_string(), n));
+        }
+    }
+    out
+}
+
 /// `cargo check --workspace` of the scratch workspace `dir` with warnings denied, offline, in the
-/// target directory all these checks share.
-fn cargo_check(dir: &Path, features: &str) -> std::process::Output {
+/// target directory all these checks share; `default_features: false` turns every member's off.
+fn cargo_check(dir: &Path, features: &str, default_features: bool) -> std::process::Output {
     let mut command = Command::new(env!("CARGO"));
     command.args(["check", "--workspace", "--quiet", "--offline"]);
+    if !default_features {
+        command.arg("--no-default-features");
+    }
     if !features.is_empty() {
         command.args(["--features", features]);
     }
@@ -129,7 +186,7 @@ fn code_generated_for_another_runtime_api_fails_to_compile_saying_what_to_do() {
         );
         *lib = lib.replace(&current, "require_api!(api = 99, generator = \"9.0.0\")");
     });
-    let out = cargo_check(&dir, "");
+    let out = cargo_check(&dir, "", true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a crate for runtime API 99 compiled");
     let implements = format!(

@@ -718,9 +718,32 @@ impl GeneratedCatalog {
     pub fn into_catalog(self) -> Catalog {
         self.0
     }
+
+    /// The catalog of the tools `keep` keeps ([`Catalog::retain_tools`]): what a generated
+    /// crate built with some of its operation features registers. Dropping tools keeps every
+    /// publish-time rule the catalog passed, so it stays a generated catalog.
+    pub fn retain_tools(mut self, keep: impl FnMut(&Entry) -> bool) -> Self {
+        self.0.retain_tools(keep);
+        self
+    }
 }
 
 impl Catalog {
+    /// Keeps the tools `keep` keeps, and the parent-command metadata of the CLI commands that
+    /// still hold one of them; components stay (tools share them).
+    pub fn retain_tools(&mut self, keep: impl FnMut(&Entry) -> bool) {
+        self.tools.retain(keep);
+        let tools = &self.tools;
+        if let Some(tree) = &mut self.cli {
+            tree.commands.retain(|spec| {
+                let parent = spec.command.segments();
+                tools.iter().any(|entry| {
+                    entry.allows(Audience::Cli) && entry.cli.command.segments().starts_with(parent)
+                })
+            });
+        }
+    }
+
     /// An empty catalog.
     pub fn new(tools: Vec<Entry>) -> Self {
         Self {

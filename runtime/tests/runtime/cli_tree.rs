@@ -213,3 +213,28 @@ fn repeated_aliases_are_refused() {
         "tools[0].cli.aliases[2]",
     );
 }
+
+#[test]
+fn retaining_some_tools_keeps_the_parent_commands_that_still_hold_one() {
+    let mut doc = catalog(vec![
+        at("list", &["pets", "list"]),
+        at("inventory", &["store", "inventory"]),
+        at("ping", &["ping"]),
+    ]);
+    doc["cli"] = json!({"commands": [
+        {"command": ["pets"], "title": "Pets"},
+        {"command": ["store"], "title": "Store", "aliases": ["shop"]},
+    ]});
+    let mut kept = Catalog::from_value(doc).unwrap();
+    kept.retain_tools(|entry| entry.name.as_str() != "inventory");
+    let names: Vec<&str> = kept.tools.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["list", "ping"]);
+    let parents: Vec<String> = kept
+        .cli
+        .iter()
+        .flat_map(|t| &t.commands)
+        .map(|c| c.command.to_string())
+        .collect();
+    assert_eq!(parents, ["pets"], "no `store` parent without its tools");
+    Catalog::from_value(serde_json::to_value(&kept).unwrap()).unwrap();
+}

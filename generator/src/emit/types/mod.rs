@@ -11,6 +11,7 @@
 mod convert;
 mod cycles;
 mod print;
+mod reach;
 
 use std::collections::{BTreeMap, BTreeSet};
 

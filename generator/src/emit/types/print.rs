@@ -35,9 +35,14 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// Every named type as Rust items.
-    pub fn items(&self) -> TokenStream {
-        let items = self.defs.iter().map(|def| self.item(def));
+    /// Every named type as Rust items, each under the attribute `cfg` gives its id (empty for
+    /// none); a type for which it gives `None` is left out.
+    pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>) -> TokenStream {
+        let items = self
+            .defs
+            .iter()
+            .enumerate()
+            .filter_map(|(id, def)| Some(self.item(def, &cfg(id)?)));
         quote!(#(#items)*)
     }
 
@@ -50,7 +55,8 @@ impl TypeSpace<'_> {
         }
     }
 
-    pub(super) fn item(&self, def: &Def) -> TokenStream {
+    /// The items of one type, each under `cfg` (an attribute, or nothing).
+    fn item(&self, def: &Def, cfg: &TokenStream) -> TokenStream {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(def.doc.as_deref());
         let partial_eq = self.compare_derive(quote!(PartialEq));
@@ -77,6 +83,7 @@ impl TypeSpace<'_> {
                 });
                 quote! {
                     #doc
+                    #cfg
                     #[derive(Debug, Clone, serde::Serialize)]
                     #partial_eq
                     #default
@@ -84,6 +91,7 @@ impl TypeSpace<'_> {
                         #(#fields)*
                         #extra
                     }
+                    #cfg
                     #deserialize
                 }
             }
@@ -97,6 +105,7 @@ impl TypeSpace<'_> {
                 let compare = self.compare_derive(quote!(PartialEq, Eq, Hash, PartialOrd, Ord));
                 quote! {
                     #doc
+                    #cfg
                     #[derive(Debug, Clone)]
                     #compare
                     pub enum #name {
@@ -105,6 +114,7 @@ impl TypeSpace<'_> {
                         Other(String),
                     }
 
+                    #cfg
                     impl #name {
                         /// The value as sent on the wire.
                         pub fn as_str(&self) -> &str {
@@ -115,12 +125,14 @@ impl TypeSpace<'_> {
                         }
                     }
 
+                    #cfg
                     impl serde::Serialize for #name {
                         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                             serializer.serialize_str(self.as_str())
                         }
                     }
 
+                    #cfg
                     impl<'de> serde::Deserialize<'de> for #name {
                         fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                             let value = String::deserialize(deserializer)?;
@@ -140,6 +152,7 @@ impl TypeSpace<'_> {
                 });
                 quote! {
                     #doc
+                    #cfg
                     #derive
                     #[serde(untagged)]
                     pub enum #name {
@@ -151,6 +164,7 @@ impl TypeSpace<'_> {
                 let ty = self.tokens(ty);
                 quote! {
                     #doc
+                    #cfg
                     pub type #name = #ty;
                 }
             }
@@ -158,6 +172,7 @@ impl TypeSpace<'_> {
                 let ty = self.tokens(ty);
                 quote! {
                     #doc
+                    #cfg
                     #derive
                     #[serde(transparent)]
                     pub struct #name(pub #ty);
@@ -165,6 +180,7 @@ impl TypeSpace<'_> {
             }
             Kind::Pending => quote! {
                 #doc
+                #cfg
                 pub type #name = serde_json::Value;
             },
         }
