@@ -107,7 +107,7 @@ impl Client {
     /// `GET /store/inventory`: Inventory counts by status
     ///
     /// Inventory counts by status
-    #[cfg(feature = "store")]
+    #[cfg(feature = "shop")]
     pub async fn get_inventory(
         &self,
         input: &GetInventoryInput,
@@ -117,7 +117,7 @@ impl Client {
     /// `GET /store/report`: A plain-text report
     ///
     /// A plain-text report
-    #[cfg(feature = "store")]
+    #[cfg(feature = "shop")]
     pub async fn store_report(
         &self,
         input: &StoreReportInput,
@@ -305,7 +305,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `get_inventory`.
-    #[cfg(feature = "store")]
+    #[cfg(feature = "shop")]
     pub(super) static GET_INVENTORY: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/store/inventory"),
@@ -322,7 +322,7 @@ mod bindings {
         ..Binding::EMPTY
     };
     /// `store_report`.
-    #[cfg(feature = "store")]
+    #[cfg(feature = "shop")]
     pub(super) static STORE_REPORT: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/store/report"),

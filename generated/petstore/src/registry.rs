@@ -76,7 +76,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
-    #[cfg(feature = "store")]
+    #[cfg(feature = "shop")]
     handlers
         .insert(
             "get_inventory".to_string(),

@@ -176,13 +176,13 @@ pub type PetsCreateOutput = Pet;
 pub type GetPetOutput = Pet;
 #[cfg(feature = "pets")]
 pub type GetPetNameOutput = String;
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 pub type StoreReportOutput = String;
 /// How `ListPetsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[cfg(feature = "pets")]
@@ -267,7 +267,7 @@ pub enum GetPetNameError {
 #[cfg(feature = "pets")]
 harness_gen_runtime::operation_error!(GetPetNameError {});
 /// How `GetInventoryError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -276,10 +276,10 @@ pub enum GetInventoryError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 harness_gen_runtime::operation_error!(GetInventoryError {});
 /// How `StoreReportError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -288,5 +288,5 @@ pub enum StoreReportError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-#[cfg(feature = "store")]
+#[cfg(feature = "shop")]
 harness_gen_runtime::operation_error!(StoreReportError {});

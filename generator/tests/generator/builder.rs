@@ -177,7 +177,7 @@ fn a_group_selection_generates_only_those_operations_their_tools_and_the_types_t
         .out_dir(&out)
         .cargo_directives(false)
         .registry(true)
-        .groups(["store"])
+        .groups(["shop"])
         .generate()
         .unwrap();
     let text = std::fs::read_to_string(out.join("petstore.rs")).unwrap();
@@ -218,13 +218,13 @@ fn an_unknown_group_is_an_error_naming_the_valid_ones() {
         .name("petstore")
         .out_dir(&out)
         .cargo_directives(false)
-        .groups(["pets", "shop"])
+        .groups(["pets", "store"])
         .generate()
         .unwrap_err()
         .to_string();
     assert!(
         error.contains("error[HG0507]")
-            && error.contains("no operation group is named `shop`: the groups are pets, store"),
+            && error.contains("no operation group is named `store`: the groups are pets, shop"),
         "{error}"
     );
     assert!(!out.join("petstore.rs").exists());
