@@ -222,6 +222,61 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 }
 
+/// The constructor and setters of a generated struct: `new` takes the required fields (each
+/// anything that converts into its type, so `Pet::new(7, "Rex")` works for an `i64` and a
+/// `String`) and leaves the optional ones unset (absent on the wire); each optional field gets
+/// a chained setter of its name that sets it (an `Option<Option<_>>` field's setter takes
+/// `None` for an explicit null). Code written this way keeps compiling when the API gains an
+/// optional field, which a struct literal would not.
+///
+/// The form: the struct's name, `new(field: Type, …)` for the required fields in schema order,
+/// then `set field: Type, …;` for the optional ones (the type inside their `Option`), then
+/// `+ field` for the map of extra properties, if the struct has one (it starts empty).
+///
+/// ```
+/// #[derive(Debug)]
+/// struct Pet {
+///     id: i64,
+///     name: String,
+///     tag: Option<Option<String>>,
+///     age: Option<u8>,
+///     more: std::collections::BTreeMap<String, i64>,
+/// }
+/// harness_gen_runtime::builder! {
+///     Pet { new(id: i64, name: String) set tag: Option<String>, age: u8; + more }
+/// }
+/// let pet = Pet::new(7, "Rex").age(3).tag(None);
+/// assert_eq!((pet.id, pet.name.as_str(), pet.age, pet.tag), (7, "Rex", Some(3), Some(None)));
+/// assert!(pet.more.is_empty());
+/// ```
+#[macro_export]
+macro_rules! builder {
+    ($name:ident {
+        new($($required:ident: $required_ty:ty),* $(,)?)
+        $(set $($optional:ident: $optional_ty:ty),+;)?
+        $(+ $extra:ident)?
+    }) => {
+        impl $name {
+            /// A value with its required fields; the optional ones are unset.
+            #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+            pub fn new($($required: impl ::core::convert::Into<$required_ty>),*) -> Self {
+                Self {
+                    $($required: $required.into(),)*
+                    $($($optional: ::core::option::Option::None,)+)?
+                    $($extra: ::core::default::Default::default(),)?
+                }
+            }
+            $($(
+                #[doc = concat!("Sets `", stringify!($optional), "`.")]
+                pub fn $optional(mut self, value: impl ::core::convert::Into<$optional_ty>) -> Self {
+                    self.$optional = ::core::option::Option::Some(value.into());
+                    self
+                }
+            )+)?
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

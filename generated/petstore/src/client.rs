@@ -110,9 +110,8 @@ impl Client {
     #[cfg(feature = "shop")]
     pub async fn get_inventory(
         &self,
-        input: &GetInventoryInput,
     ) -> Result<GetInventoryOutput, Error<GetInventoryError>> {
-        self.http.call(&bindings::GET_INVENTORY, input).await
+        self.http.call(&bindings::GET_INVENTORY, &GetInventoryInput::default()).await
     }
     /// `GET /store/report`: A plain-text report
     ///
@@ -120,9 +119,8 @@ impl Client {
     #[cfg(feature = "shop")]
     pub async fn store_report(
         &self,
-        input: &StoreReportInput,
     ) -> Result<StoreReportOutput, Error<StoreReportError>> {
-        self.http.call(&bindings::STORE_REPORT, input).await
+        self.http.call(&bindings::STORE_REPORT, &StoreReportInput::default()).await
     }
 }
 /// How each operation travels: its wire binding, as the runtime's typed record.

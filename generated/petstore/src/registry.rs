@@ -82,9 +82,7 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
             "get_inventory".to_string(),
             typed_handler(
                 client.clone(),
-                |c: Client, input: GetInventoryInput| async move {
-                    c.get_inventory(&input).await
-                },
+                |c: Client, _: GetInventoryInput| async move { c.get_inventory().await },
             ),
         );
     #[cfg(not(feature = "all-operations"))]

@@ -18,6 +18,10 @@ harness_gen_runtime::object! {
     NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
 }
 #[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    NewPet { new(name : String, species : Species) set tag : Option < String >; }
+}
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Pet {
@@ -115,6 +119,11 @@ harness_gen_runtime::object! {
     x_request_id "x_request_id" optional }
 }
 #[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    ListPetsInput { new() set limit : i64, species : Vec < Species >, x_request_id :
+    String; }
+}
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateInput {
@@ -123,6 +132,10 @@ pub struct PetsCreateInput {
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
     PetsCreateInput { 0 body "body" required }
+}
+#[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    PetsCreateInput { new(body : NewPet) }
 }
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -136,6 +149,10 @@ harness_gen_runtime::object! {
     GetPetInput { 0 pet_id "pet_id" required }
 }
 #[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    GetPetInput { new(pet_id : i64) }
+}
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DeletePetInput {
@@ -145,6 +162,10 @@ pub struct DeletePetInput {
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
     DeletePetInput { 0 pet_id "pet_id" required }
+}
+#[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    DeletePetInput { new(pet_id : i64) }
 }
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -159,6 +180,10 @@ harness_gen_runtime::object! {
     PutPetsPetIdPhotoInput { 0 body "body" optional, 1 pet_id "pet_id" required }
 }
 #[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    PutPetsPetIdPhotoInput { new(pet_id : i64) set body : String; }
+}
+#[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
@@ -167,6 +192,10 @@ pub struct GetPetNameInput {
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
     GetPetNameInput { 0 pet_id "pet_id" required }
+}
+#[cfg(feature = "pets")]
+harness_gen_runtime::builder! {
+    GetPetNameInput { new(pet_id : i64) }
 }
 #[cfg(feature = "pets")]
 pub type ListPetsOutput = Vec<Pet>;

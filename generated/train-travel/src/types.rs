@@ -29,6 +29,11 @@ harness_gen_runtime::object! {
     "id" optional, 3 passenger_name "passenger_name" optional, 4 trip_id "trip_id"
     optional }
 }
+#[cfg(feature = "bookings")]
+harness_gen_runtime::builder! {
+    Booking { new() set id : String, trip_id : String, passenger_name : String,
+    has_bicycle : bool, has_dog : bool; }
+}
 /// A payment for a booking.
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -55,6 +60,12 @@ pub struct BookingPayment {
 harness_gen_runtime::object! {
     BookingPayment { 0 amount "amount" optional, 1 currency "currency" optional, 2 id
     "id" optional, 3 source "source" optional, 4 status "status" optional }
+}
+#[cfg(feature = "payments")]
+harness_gen_runtime::builder! {
+    BookingPayment { new() set id : String, amount : f64, currency :
+    BookingPaymentCurrency, source : BookingPaymentSource, status : BookingPaymentStatus;
+    }
 }
 /// The link to the booking resource.
 #[cfg(feature = "payments")]
@@ -346,6 +357,13 @@ harness_gen_runtime::object! {
     "cvc" required, 6 exp_month "exp_month" required, 7 exp_year "exp_year" required, 8
     name "name" required, 9 number "number" required, 10 object "object" optional }
 }
+#[cfg(feature = "payments")]
+harness_gen_runtime::builder! {
+    BookingPaymentSourceCard { new(name : String, number : String, cvc : String,
+    exp_month : i64, exp_year : i64, address_country : String) set object :
+    serde_json::Value, address_line1 : String, address_line2 : String, address_city :
+    String, address_post_code : String; }
+}
 /// Bank Account
 ///
 /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
@@ -373,6 +391,12 @@ harness_gen_runtime::object! {
     BookingPaymentSourceBankAccount { 0 account_type "account_type" required, 1 bank_name
     "bank_name" required, 2 country "country" required, 3 name "name" required, 4 number
     "number" required, 5 object "object" optional, 6 sort_code "sort_code" optional }
+}
+#[cfg(feature = "payments")]
+harness_gen_runtime::builder! {
+    BookingPaymentSourceBankAccount { new(name : String, number : String, account_type :
+    BookingPaymentSourceBankAccountAccountType, bank_name : String, country : String) set
+    object : serde_json::Value, sort_code : String; }
 }
 /// The type of entity that holds the account. This can be either `individual` or `company`.
 #[cfg(feature = "payments")]
@@ -494,6 +518,11 @@ harness_gen_runtime::object! {
     optional }
 }
 #[cfg(feature = "stations")]
+harness_gen_runtime::builder! {
+    GetStationsInput { new() set page : i64, limit : i64, coordinates : String, search :
+    String, country : String; }
+}
+#[cfg(feature = "stations")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -539,6 +568,11 @@ harness_gen_runtime::object! {
     "origin" required, 6 page "page" optional }
 }
 #[cfg(feature = "trips")]
+harness_gen_runtime::builder! {
+    GetTripsInput { new(origin : String, destination : String, date : String) set page :
+    i64, limit : i64, bicycles : bool, dogs : bool; }
+}
+#[cfg(feature = "trips")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -571,6 +605,10 @@ harness_gen_runtime::object! {
     GetBookingsInput { 0 limit "limit" optional, 1 page "page" optional }
 }
 #[cfg(feature = "bookings")]
+harness_gen_runtime::builder! {
+    GetBookingsInput { new() set page : i64, limit : i64; }
+}
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -595,6 +633,10 @@ pub struct CreateBookingInput {
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     CreateBookingInput { 0 body "body" required }
+}
+#[cfg(feature = "bookings")]
+harness_gen_runtime::builder! {
+    CreateBookingInput { new(body : Booking) }
 }
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -637,6 +679,10 @@ harness_gen_runtime::object! {
     GetBookingInput { 0 booking_id "booking_id" required }
 }
 #[cfg(feature = "bookings")]
+harness_gen_runtime::builder! {
+    GetBookingInput { new(booking_id : String) }
+}
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -676,6 +722,10 @@ pub struct DeleteBookingInput {
 harness_gen_runtime::object! {
     DeleteBookingInput { 0 booking_id "booking_id" required }
 }
+#[cfg(feature = "bookings")]
+harness_gen_runtime::builder! {
+    DeleteBookingInput { new(booking_id : String) }
+}
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -688,6 +738,10 @@ pub struct CreateBookingPaymentInput {
 harness_gen_runtime::object! {
     CreateBookingPaymentInput { 0 body "body" required, 1 booking_id "booking_id"
     required }
+}
+#[cfg(feature = "payments")]
+harness_gen_runtime::builder! {
+    CreateBookingPaymentInput { new(booking_id : String, body : BookingPayment) }
 }
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]

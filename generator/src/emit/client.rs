@@ -99,12 +99,19 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             quote!(#[doc = ""] #(#[doc = #lines])*)
         });
         let cfg = gates.operation(op);
+        // An operation without inputs takes none; its (empty) input type is still what the
+        // binding encodes.
+        let (param, arg) = if types.takes_input {
+            (quote!(input: &#input), quote!(input))
+        } else {
+            (TokenStream::new(), quote!(&#input::default()))
+        };
         quote! {
             #[doc = #doc]
             #description
             #cfg
-            pub async fn #name(&self, input: &#input) -> Result<#output, Error<#error>> {
-                self.http.call(&bindings::#binding, input).await
+            pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
+                self.http.call(&bindings::#binding, #arg).await
             }
         }
     });

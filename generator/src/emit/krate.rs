@@ -86,7 +86,8 @@ struct Readme<'a> {
     title: &'a str,
     api_version: &'a str,
     description: &'a str,
-    example: Option<&'a str>,
+    /// The first operation's call, e.g. `list_pets(&input)`.
+    example: Option<String>,
     operations: usize,
     tools: usize,
     base_url_env: String,
@@ -298,7 +299,10 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         title: &api.info.title,
         api_version: &api.info.version,
         description: api.info.description.as_deref().unwrap_or_default(),
-        example: types.ops.first().map(|o| o.method.as_str()),
+        example: types.ops.first().map(|o| {
+            let input = if o.takes_input { "&input" } else { "" };
+            format!("{}({input})", o.method)
+        }),
         operations: api.operations.len(),
         tools: exposed,
         base_url_env: format!("{prefix}_BASE_URL"),

@@ -27,12 +27,14 @@ pub fn file(
         let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
+        let call = if types.takes_input {
+            quote!(|c: Client, input: #input| async move { c.#method(&input).await })
+        } else {
+            quote!(|c: Client, _: #input| async move { c.#method().await })
+        };
         quote! {
             #cfg
-            handlers.insert(
-                #tool.to_string(),
-                typed_handler(client.clone(), |c: Client, input: #input| async move { c.#method(&input).await }),
-            );
+            handlers.insert(#tool.to_string(), typed_handler(client.clone(), #call));
         }
     });
     let with_budget = listing_budget.map(|Budget { depth, bytes }| {

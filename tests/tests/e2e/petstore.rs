@@ -28,11 +28,11 @@ fn client(base: &str) -> petstore::Client {
 async fn the_typed_client_sends_query_parameters_and_reads_typed_output() {
     let base = serve().await;
     let pets = client(&base)
-        .list_pets(&ListPetsInput {
-            limit: Some(2),
-            species: Some(vec![Species::Dog, Species::Bird]),
-            x_request_id: None,
-        })
+        .list_pets(
+            &ListPetsInput::new()
+                .limit(2)
+                .species(vec![Species::Dog, Species::Bird]),
+        )
         .await
         .unwrap();
     assert_eq!(pets.len(), 2);
@@ -46,13 +46,7 @@ async fn the_typed_client_sends_query_parameters_and_reads_typed_output() {
 async fn a_json_body_round_trips() {
     let base = serve().await;
     let pet = client(&base)
-        .pets_create(&PetsCreateInput {
-            body: NewPet {
-                name: "Kit".into(),
-                species: Species::Cat,
-                tag: None,
-            },
-        })
+        .pets_create(&PetsCreateInput::new(NewPet::new("Kit", Species::Cat)))
         .await
         .unwrap();
     assert_eq!(pet.id, 42);
@@ -63,7 +57,7 @@ async fn a_json_body_round_trips() {
 async fn declared_errors_are_typed() {
     let base = serve().await;
     let error = client(&base)
-        .get_pet(&GetPetInput { pet_id: 5 })
+        .get_pet(&GetPetInput::new(5))
         .await
         .unwrap_err();
     match error {
@@ -74,13 +68,7 @@ async fn declared_errors_are_typed() {
         other => panic!("{other:?}"),
     }
     let error = client(&base)
-        .pets_create(&PetsCreateInput {
-            body: NewPet {
-                name: "Rex".into(),
-                species: Species::Dog,
-                tag: None,
-            },
-        })
+        .pets_create(&PetsCreateInput::new(NewPet::new("Rex", Species::Dog)))
         .await
         .unwrap_err();
     assert!(
@@ -96,13 +84,7 @@ async fn declared_errors_are_typed() {
 async fn undeclared_statuses_become_upstream_errors_without_the_body() {
     let base = serve().await;
     let error = client(&base)
-        .pets_create(&PetsCreateInput {
-            body: NewPet {
-                name: "Teapot".into(),
-                species: Species::Dog,
-                tag: None,
-            },
-        })
+        .pets_create(&PetsCreateInput::new(NewPet::new("Teapot", Species::Dog)))
         .await
         .unwrap_err();
     // 418 falls under the declared 4XX, but its body is not JSON: an upstream error.
@@ -116,10 +98,7 @@ async fn undeclared_statuses_become_upstream_errors_without_the_body() {
 #[tokio::test]
 async fn idempotent_calls_are_retried_on_429_and_api_keys_are_sent() {
     let base = serve().await;
-    let counts = client(&base)
-        .get_inventory(&Default::default())
-        .await
-        .unwrap();
+    let counts = client(&base).get_inventory().await.unwrap();
     assert_eq!(counts["available"], 3);
     assert_eq!(counts["key_was_sent"], 1);
 }
@@ -227,4 +206,21 @@ async fn tools_outside_an_audience_and_unexposed_operations_cannot_be_called() {
     );
     // storeReport has x-harn.expose: false: an SDK method, no tool.
     assert!(registry.lookup(Audience::Cli, "store_report").is_none());
+}
+
+#[test]
+fn constructors_take_the_required_fields_and_setters_the_optional_ones() {
+    // `new` takes what converts into each required field; setters chain; an optional nullable
+    // field's setter takes `None` for an explicit null.
+    let pet = NewPet::new("Kit", Species::Cat).tag(None);
+    assert_eq!((pet.name.as_str(), pet.tag), ("Kit", Some(None)));
+    let pet = NewPet::new(String::from("Rex"), Species::Dog).tag(Some("good".to_string()));
+    assert_eq!(pet.tag, Some(Some("good".to_string())));
+    assert_eq!(
+        serde_json::to_value(NewPet::new("Kit", Species::Cat)).unwrap(),
+        serde_json::json!({"name": "Kit", "species": "cat"}),
+        "an unset optional field is absent on the wire"
+    );
+    let all_optional = ListPetsInput::new().limit(3);
+    assert_eq!((all_optional.limit, all_optional.species), (Some(3), None));
 }

@@ -32,10 +32,7 @@ fn client(base: &str) -> petstore_build::Client {
 #[tokio::test]
 async fn the_build_script_client_calls_the_server() {
     let base = serve().await;
-    let pet = client(&base)
-        .get_pet(&GetPetInput { pet_id: 7 })
-        .await
-        .unwrap();
+    let pet = client(&base).get_pet(&GetPetInput::new(7)).await.unwrap();
     assert_eq!(pet.name, "Rex");
     assert_eq!(pet.species, Species::Dog);
 }

@@ -36,13 +36,14 @@ impl TypeSpace<'_> {
     }
 
     /// Every named type as Rust items, each under the attribute `cfg` gives its id (empty for
-    /// none); a type for which it gives `None` is left out.
-    pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>) -> TokenStream {
+    /// none); a type for which it gives `None` is left out. The structs `built` marks (by id)
+    /// get a constructor and setters.
+    pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>, built: &[bool]) -> TokenStream {
         let items = self
             .defs
             .iter()
             .enumerate()
-            .filter_map(|(id, def)| Some(self.item(def, &cfg(id)?)));
+            .filter_map(|(id, def)| Some(self.item(def, &cfg(id)?, built[id])));
         quote!(#(#items)*)
     }
 
@@ -56,7 +57,7 @@ impl TypeSpace<'_> {
     }
 
     /// The items of one type, each under `cfg` (an attribute, or nothing).
-    fn item(&self, def: &Def, cfg: &TokenStream) -> TokenStream {
+    fn item(&self, def: &Def, cfg: &TokenStream, built: bool) -> TokenStream {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(def.doc.as_deref());
         let partial_eq = self.compare_derive(quote!(PartialEq));
@@ -72,6 +73,9 @@ impl TypeSpace<'_> {
                     .all(|f| !f.required)
                     .then(|| quote!(#[derive(Default)]));
                 let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
+                let builder = built
+                    .then(|| self.builder(&def.name, fields, extra.is_some()))
+                    .map(|builder| quote!(#cfg #builder));
                 let fields = fields.iter().map(|f| self.field(f));
                 let extra = extra.as_ref().map(|ty| {
                     let ty = self.tokens(ty);
@@ -93,6 +97,7 @@ impl TypeSpace<'_> {
                     }
                     #cfg
                     #deserialize
+                    #builder
                 }
             }
             Kind::StringEnum(variants) => {
@@ -210,6 +215,35 @@ impl TypeSpace<'_> {
         let extra = extra.then(|| quote!(+ additional_properties));
         quote! {
             harness_gen_runtime::object! { #ident { #(#entries),* } #extra }
+        }
+    }
+
+    /// A struct's constructor and setters through `harness_gen_runtime::builder!`: `new` with
+    /// the required fields in schema order, a setter per optional field. A struct with an
+    /// optional field named `new` gets none (its setter would be the constructor's name).
+    fn builder(&self, name: &str, fields: &[Field], extra: bool) -> TokenStream {
+        if fields.iter().any(|f| !f.required && f.ident == "new") {
+            return TokenStream::new();
+        }
+        let ident = format_ident!("{}", name);
+        let required = fields.iter().filter(|f| f.required).map(|f| {
+            let field = format_ident!("{}", f.ident);
+            let ty = self.tokens(&f.ty);
+            quote!(#field: #ty)
+        });
+        let optional: Vec<TokenStream> = fields
+            .iter()
+            .filter(|f| !f.required)
+            .map(|f| {
+                let field = format_ident!("{}", f.ident);
+                let ty = self.tokens(&f.ty);
+                quote!(#field: #ty)
+            })
+            .collect();
+        let set = (!optional.is_empty()).then(|| quote!(set #(#optional),*;));
+        let extra = extra.then(|| quote!(+ additional_properties));
+        quote! {
+            harness_gen_runtime::builder! { #ident { new(#(#required),*) #set #extra } }
         }
     }
 

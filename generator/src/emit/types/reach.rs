@@ -43,3 +43,21 @@ impl TypeSpace<'_> {
             .collect()
     }
 }
+
+impl TypeSpace<'_> {
+    /// Which named types (by id) `roots` reach, directly or through other named types.
+    pub fn reached(&self, roots: &[&Ty]) -> Vec<bool> {
+        let uses = self.uses();
+        let mut reached = vec![false; self.defs.len()];
+        let mut work = Vec::new();
+        for ty in roots {
+            Self::named_in(ty, &mut work);
+        }
+        while let Some(id) = work.pop() {
+            if !std::mem::replace(&mut reached[id], true) {
+                work.extend(&uses[id]);
+            }
+        }
+        reached
+    }
+}
