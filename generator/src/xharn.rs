@@ -42,6 +42,8 @@ pub struct OperationExt {
     pub execution: Option<Execution>,
     /// The entry's `_meta`.
     pub meta: Option<BTreeMap<MetaKey, Value>>,
+    /// The request header that carries an idempotency key, which the SDK fills per call.
+    pub idempotency_key: Option<String>,
 }
 
 /// `x-harn.governance`.
@@ -99,6 +101,9 @@ pub struct DocumentExt {
     /// Groups of tags compiled behind one cargo feature of the generated crate: feature name →
     /// tags (see `mapping::groups`).
     pub features: Option<BTreeMap<String, Vec<String>>>,
+    /// The idempotency-key header of every operation whose method is not idempotent (POST,
+    /// PATCH), unless the operation says otherwise.
+    pub idempotency_key: Option<String>,
 }
 
 /// `x-harn.annotationDefaults`.

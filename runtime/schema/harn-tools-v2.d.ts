@@ -333,7 +333,14 @@ errors?: Array<ErrorBinding>,
  * have credentials; an alternative lists scheme names that apply together, and an empty
  * alternative means the call may go anonymously.
  */
-security: Array<Array<string>>, };
+security: Array<Array<string>>, 
+/**
+ * The request header that carries an idempotency key (a declared `Idempotency-Key`
+ * header parameter, or `x-harn.idempotencyKey`): the client sends one fresh random key per
+ * call, the same on each of its attempts (unless the input gives one), which makes the
+ * call safe to retry whatever its method.
+ */
+idempotencyKey?: string, };
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "QUERY";
 

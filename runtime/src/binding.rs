@@ -112,6 +112,13 @@ pub struct Binding {
     #[serde(default)]
     #[cfg_attr(feature = "artifacts", ts(as = "Vec<Vec<String>>"))]
     pub security: List<List<Text>>,
+    /// The request header that carries an idempotency key (a declared `Idempotency-Key`
+    /// header parameter, or `x-harn.idempotencyKey`): the client sends one fresh random key per
+    /// call, the same on each of its attempts (unless the input gives one), which makes the
+    /// call safe to retry whatever its method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub idempotency_key: Option<Text>,
 }
 
 /// An HTTP method an OpenAPI operation can use.
@@ -647,6 +654,7 @@ impl Binding {
         response: None,
         errors: Cow::Borrowed(&[]),
         security: Cow::Borrowed(&[]),
+        idempotency_key: None,
     };
 
     /// The declared error response for `status`, most specific first.
@@ -660,6 +668,12 @@ impl Binding {
     /// Whether the method is idempotent (safe to retry).
     pub fn idempotent(&self) -> bool {
         self.method.is_idempotent()
+    }
+
+    /// Whether a failed attempt may be repeated: an idempotent method, or a call that carries
+    /// an idempotency key.
+    pub fn retryable(&self) -> bool {
+        self.idempotent() || self.idempotency_key.is_some()
     }
 }
 
@@ -683,7 +697,7 @@ mod tests {
             body: None,
             response: None,
             errors: vec![error("default"), error("4XX"), error("404")].into(),
-            security: List::default(),
+            ..Binding::EMPTY
         };
         assert_eq!(binding.error_for(404).unwrap().kind(), "http_404");
         assert_eq!(binding.error_for(409).unwrap().kind(), "http_4XX");

@@ -25,6 +25,8 @@ pub const ECHO_ID: &str = "666";
 #[derive(Default)]
 struct Server {
     inventory_hits: AtomicUsize,
+    /// The `Idempotency-Key` of each attempt to create the pet named `Flaky`.
+    flaky_keys: std::sync::Mutex<Vec<String>>,
 }
 
 /// Starts the server; returns its base URL.
@@ -93,9 +95,30 @@ async fn list_pets(headers: HeaderMap, Query(query): Query<Vec<(String, String)>
     axum::Json(pets).into_response()
 }
 
-async fn create_pet(headers: HeaderMap, axum::Json(body): axum::Json<Value>) -> Response {
+async fn create_pet(
+    State(state): State<Arc<Server>>,
+    headers: HeaderMap,
+    axum::Json(body): axum::Json<Value>,
+) -> Response {
     if !authorized(&headers) {
         return StatusCode::UNAUTHORIZED.into_response();
+    }
+    // `Flaky` is created on the second attempt: the first gets a 503 asking to retry at once;
+    // the pet's tag lists the idempotency keys of all attempts.
+    if body["name"] == "Flaky" {
+        let key = headers
+            .get("idempotency-key")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("(none)");
+        let mut keys = state.flaky_keys.lock().expect("no test thread panicked");
+        keys.push(key.to_string());
+        if keys.len() == 1 {
+            return (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "0")]).into_response();
+        }
+        let mut pet = body;
+        pet["id"] = json!(43);
+        pet["tag"] = json!(keys.join(","));
+        return (StatusCode::CREATED, axum::Json(pet)).into_response();
     }
     if body["name"] == "Rex" {
         return (

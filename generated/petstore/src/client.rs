@@ -203,6 +203,7 @@ mod bindings {
             ],
         ),
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
+        idempotency_key: Some(Text::Borrowed("Idempotency-Key")),
         ..Binding::EMPTY
     };
     /// `get_pet`.

@@ -192,6 +192,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         response,
         errors,
         security,
+        idempotency_key,
     } = binding;
     let method = format_ident!("{}", format!("{method:?}"));
     let path = text(path);
@@ -248,6 +249,10 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
                 .map(|all| list(all.iter().map(|scheme| text(scheme)))),
         );
         fields.push(quote!(security: #security));
+    }
+    if let Some(header) = idempotency_key {
+        let header = text(header);
+        fields.push(quote!(idempotency_key: Some(#header)));
     }
     quote!(Binding { #(#fields,)* ..Binding::EMPTY })
 }

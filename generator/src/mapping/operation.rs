@@ -537,7 +537,12 @@ pub fn security(cx: &mut Cx, requirements: &Value, loc: &Loc) -> Vec<Vec<String>
 
 /// The operation's wire binding: the one record the catalog's `source.binding`, the client and
 /// the docs share.
-pub fn binding(method: Method, path: &str, parts: &Parts) -> Binding {
+pub fn binding(
+    method: Method,
+    path: &str,
+    parts: &Parts,
+    idempotency_key: Option<String>,
+) -> Binding {
     Binding {
         method,
         path: path.to_string().into(),
@@ -550,7 +555,48 @@ pub fn binding(method: Method, path: &str, parts: &Parts) -> Binding {
             .iter()
             .map(|all| all.iter().map(|s| s.clone().into()).collect())
             .collect(),
+        idempotency_key: idempotency_key.map(Into::into),
     }
+}
+
+/// The header that carries an operation's idempotency key: `x-harn.idempotency_key` of the
+/// operation (at `at`), else a declared header parameter named `Idempotency-Key` (any case),
+/// else, for a method that is not idempotent, the document's `x-harn.idempotencyKey` (checked
+/// by the caller).
+pub fn idempotency_key(
+    cx: &mut Cx,
+    method: Method,
+    parts: &Parts,
+    (operation, at): (Option<&String>, Loc),
+    document: Option<&str>,
+) -> Option<String> {
+    if let Some(name) = operation {
+        return checked_header(cx, name, &at);
+    }
+    let declared = parts.params.iter().find(|p| {
+        p.binding.location == ParamIn::Header
+            && p.binding.name.eq_ignore_ascii_case("idempotency-key")
+    });
+    if let Some(param) = declared {
+        return Some(param.binding.name.to_string());
+    }
+    document
+        .filter(|_| !method.is_idempotent())
+        .map(str::to_string)
+}
+
+/// `name` if it can name a header (an HTTP token), else `None` with an error at `at`.
+pub fn checked_header(cx: &mut Cx, name: &str, at: &Loc) -> Option<String> {
+    if is_http_token(name) {
+        return Some(name.to_string());
+    }
+    cx.diags.push(cx.doc.diag(
+        Code::XHarnInvalid,
+        Severity::Error,
+        at,
+        "an idempotency-key header must be named by an HTTP token (letters, digits and !#$%&'*+-.^_`|~)".to_string(),
+    ));
+    None
 }
 
 /// The tool's error schema: one variant per declared error response, plus `upstream_error`.

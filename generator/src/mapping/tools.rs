@@ -51,10 +51,23 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
     let mut paths = CliPaths::default();
     let mut used_tags = Vec::new();
     let mut grouped = Vec::with_capacity(drafts.len());
+    let document_key = ext.idempotency_key.as_ref().and_then(|name| {
+        operation::checked_header(cx, name, &Loc::main("/x-harn/idempotencyKey"))
+    });
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
         grouped.push((draft.tags.clone(), draft.path.clone()));
-        let binding = operation::binding(draft.method, &draft.path, &draft.parts);
+        let idempotency_key = operation::idempotency_key(
+            cx,
+            draft.method,
+            &draft.parts,
+            (
+                draft.ext.idempotency_key.as_ref(),
+                draft.loc.at("x-harn").at("idempotency_key"),
+            ),
+            document_key.as_deref(),
+        );
+        let binding = operation::binding(draft.method, &draft.path, &draft.parts, idempotency_key);
         let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (

@@ -555,3 +555,49 @@ fn a_component_that_cannot_stand_alone_is_reported_at_its_keyword() {
     assert!(out.diags.contains("permissive"), "{}", out.diags);
     assert!(!out.has_any_error(), "{}", out.diags);
 }
+
+#[test]
+fn a_declared_idempotency_key_header_is_the_bindings_idempotency_key() {
+    let out = check(&op(
+        "post",
+        "/charges",
+        "operationId: charge\nparameters:\n  - {name: idempotency-key, in: header, schema: {type: string}}\nresponses: {}",
+    ));
+    assert_eq!(
+        out.tool(0)["source"]["binding"]["idempotencyKey"],
+        "idempotency-key"
+    );
+}
+
+#[test]
+fn the_documents_idempotency_key_applies_to_methods_that_are_not_idempotent() {
+    let out = check(&format!(
+        "{HEADER}x-harn: {{idempotencyKey: Idempotency-Key}}\npaths:\n  /a:\n    post: {{operationId: make, responses: {{}}}}\n    get: {{operationId: read, responses: {{}}}}\n    put: {{operationId: put_it, x-harn: {{idempotency_key: X-Key}}, responses: {{}}}}\n"
+    ));
+    let key = |name: &str| {
+        let tools = out.catalog["tools"].as_array().unwrap();
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        tool["source"]["binding"]["idempotencyKey"].clone()
+    };
+    assert_eq!(key("make"), "Idempotency-Key");
+    assert_eq!(
+        key("read"),
+        serde_json::Value::Null,
+        "GET is safe to repeat anyway"
+    );
+    assert_eq!(key("put_it"), "X-Key", "the operation's own key wins");
+}
+
+#[test]
+fn an_idempotency_key_that_is_not_a_header_name_is_an_error() {
+    let out = check(&op(
+        "post",
+        "/a",
+        "operationId: a\nx-harn: {idempotency_key: \"bad key\"}\nresponses: {}",
+    ));
+    assert!(
+        out.has_error(Code::XHarnInvalid, "/paths/~1a/post/x-harn/idempotency_key"),
+        "{}",
+        out.diags
+    );
+}

@@ -1,8 +1,9 @@
 //! The HTTP client generated SDKs call through (feature `client`). One request path for every
 //! operation: the binding says where each input property goes; this module builds the request,
-//! adds credentials, sends it with a timeout and bounded retries (idempotent methods only; on
-//! connect errors, 429 and 503, honouring `Retry-After`), reads at most a bounded body, and
-//! classifies the reply as success, declared error or undeclared error.
+//! adds credentials (and an idempotency key where the binding has one), sends it with a timeout
+//! and bounded retries (see [`RetryPolicy`]: calls safe to repeat only, on connect errors and
+//! 429/500/502/503/504, honouring `Retry-After`, with jittered backoff), reads at most a
+//! bounded body, and classifies the reply as success, declared error or undeclared error.
 //!
 //! Credentials never appear in `Debug`, `Display` or any error, and never come back out of a
 //! reply: a server that echoes the token, key or password it was sent (in an error message, a
@@ -12,7 +13,7 @@ pub mod encode;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use base64::Engine;
 use serde::Serialize;
@@ -153,11 +154,59 @@ pub struct ClientBuilder {
     base_url: String,
     timeout: Duration,
     user_agent: String,
-    max_retries: u32,
+    retry: RetryPolicy,
     max_response_bytes: usize,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
 }
+
+/// How a call's failed attempts are retried. Only a call that is safe to repeat is retried (an
+/// idempotent method, or a call carrying an idempotency key: see `Binding::idempotency_key`),
+/// only after a connect error or a 429, 500, 502, 503 or 504 reply, waiting what the reply's
+/// `Retry-After` says (seconds or an HTTP date) or else an exponential backoff with jitter; no
+/// retry starts once `max_elapsed` would be passed (the last reply is returned instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// The backoff before the first retry; each next one doubles, up to `max_backoff`. A random
+    /// part of the second half of each is waited (jitter), so clients that failed together do
+    /// not retry together.
+    pub initial_backoff: Duration,
+    /// The longest backoff.
+    pub max_backoff: Duration,
+    /// The most time a call may take from its first attempt to the start of its last.
+    pub max_elapsed: Duration,
+}
+
+impl RetryPolicy {
+    /// 2 retries, 200 ms doubling to at most 5 s, within 30 s.
+    pub const DEFAULT: Self = Self {
+        max_retries: 2,
+        initial_backoff: Duration::from_millis(200),
+        max_backoff: Duration::from_secs(5),
+        max_elapsed: Duration::from_secs(30),
+    };
+
+    /// Never retry.
+    pub const NONE: Self = Self {
+        max_retries: 0,
+        ..Self::DEFAULT
+    };
+
+    /// The wait before retry `attempt` (0 for the first) with no `Retry-After`: the doubled
+    /// backoff, of which half is waited for sure and the other half by `jitter` (0 to 1).
+    pub fn backoff(&self, attempt: u32, jitter: f64) -> Duration {
+        let full = self
+            .initial_backoff
+            .saturating_mul(1u32 << attempt.min(20))
+            .min(self.max_backoff);
+        full / 2 + full.mul_f64(jitter.clamp(0.0, 1.0) / 2.0)
+    }
+}
+
+/// Reply statuses worth another attempt: the server is throttling or briefly unable.
+const RETRY_STATUSES: [u16; 5] = [429, 500, 502, 503, 504];
 
 impl ClientBuilder {
     /// A builder for an API served at `base_url`, with defaults: 30 s timeout, 2 retries,
@@ -167,7 +216,7 @@ impl ClientBuilder {
             base_url: base_url.into(),
             timeout: Duration::from_secs(30),
             user_agent: concat!("harness-gen-runtime/", env!("CARGO_PKG_VERSION")).to_string(),
-            max_retries: 2,
+            retry: RetryPolicy::DEFAULT,
             max_response_bytes: 16 * 1024 * 1024,
             schemes: BTreeMap::new(),
             credentials: BTreeMap::new(),
@@ -192,9 +241,15 @@ impl ClientBuilder {
         self
     }
 
-    /// Retries after the first attempt, for idempotent operations only.
+    /// Retries after the first attempt (see [`RetryPolicy`]; 0 turns retries off).
     pub fn max_retries(mut self, retries: u32) -> Self {
-        self.max_retries = retries;
+        self.retry.max_retries = retries;
+        self
+    }
+
+    /// The whole retry policy (default [`RetryPolicy::DEFAULT`]).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
         self
     }
 
@@ -257,7 +312,7 @@ impl ClientBuilder {
         Ok(HttpClient {
             inner,
             base_url: self.base_url.trim_end_matches('/').to_string(),
-            max_retries: self.max_retries,
+            retry: self.retry,
             max_response_bytes: self.max_response_bytes,
             echoes: echoes(&self.credentials),
             schemes: self.schemes,
@@ -450,7 +505,7 @@ where
 pub struct HttpClient {
     inner: reqwest::Client,
     base_url: String,
-    max_retries: u32,
+    retry: RetryPolicy,
     max_response_bytes: usize,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
@@ -492,6 +547,10 @@ impl HttpClient {
         input: &Value,
     ) -> Result<Reply, Error<std::convert::Infallible>> {
         let request = self.request(binding, input)?;
+        let policy = self.retry;
+        let started = std::time::Instant::now();
+        // Whether waiting `wait` more still starts the next attempt within the policy's time.
+        let in_time = |wait: Duration| started.elapsed() + wait <= policy.max_elapsed;
         let mut attempt = 0;
         loop {
             let Some(this) = request.try_clone() else {
@@ -499,23 +558,26 @@ impl HttpClient {
                     "the request cannot be repeated".into(),
                 ));
             };
-            let retries_left = binding.idempotent() && attempt < self.max_retries;
-            match self.inner.execute(this).await {
+            let retries_left = binding.retryable() && attempt < policy.max_retries;
+            let backoff = policy.backoff(attempt, jitter());
+            let wait = match self.inner.execute(this).await {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
-                Err(error) if error.is_connect() && retries_left => {
-                    tokio::time::sleep(backoff(attempt)).await;
-                }
+                Err(error) if error.is_connect() && retries_left && in_time(backoff) => backoff,
                 Err(_) => return Err(Error::Transport),
                 Ok(response) => {
                     let status = response.status().as_u16();
-                    if (status == 429 || status == 503) && retries_left {
-                        let wait = retry_after(&response).unwrap_or_else(|| backoff(attempt));
-                        tokio::time::sleep(wait).await;
-                    } else {
-                        return self.classify(binding, response).await;
+                    let wait = (retries_left && RETRY_STATUSES.contains(&status))
+                        .then(|| {
+                            retry_after(response.headers(), SystemTime::now()).unwrap_or(backoff)
+                        })
+                        .filter(|wait| in_time(*wait));
+                    match wait {
+                        Some(wait) => wait,
+                        None => return self.classify(binding, response).await,
                     }
                 }
-            }
+            };
+            tokio::time::sleep(wait).await;
             attempt += 1;
         }
     }
@@ -548,6 +610,17 @@ impl HttpClient {
                     cookies.push(encode::cookie_pair(param, value).map_err(refused)?)
                 }
             }
+        }
+        // One key per call: the request is built once and cloned for each attempt.
+        if let Some(header) = &binding.idempotency_key
+            && !headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(header))
+        {
+            let key = idempotency_key().ok_or_else(|| {
+                Error::InvalidRequest("no randomness for an idempotency key".into())
+            })?;
+            headers.push((header.to_string(), key));
         }
         self.authorize(binding, &mut query, &mut headers, &mut cookies)?;
         let mut url = format!("{}{path}", self.base_url);
@@ -728,20 +801,99 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
     }
 }
 
-/// 200 ms, 400 ms, 800 ms, … capped at 5 s.
-fn backoff(attempt: u32) -> Duration {
-    Duration::from_millis(200u64.saturating_mul(1 << attempt.min(5))).min(Duration::from_secs(5))
+/// What a reply's `Retry-After` asks to wait at `now`: seconds, or until an HTTP date (no
+/// wait for a date already past).
+fn retry_after(headers: &reqwest::header::HeaderMap, now: SystemTime) -> Option<Duration> {
+    let text = headers.get("retry-after")?.to_str().ok()?.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let date = httpdate::parse_http_date(text).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// `Retry-After` in seconds, capped at 30 s (HTTP dates are not honoured: backoff applies).
-fn retry_after(response: &reqwest::Response) -> Option<Duration> {
-    let seconds: u64 = response
-        .headers()
-        .get("retry-after")?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Duration::from_secs(seconds.min(30)))
+/// Random bytes from the operating system; `None` if it cannot give any.
+fn random<const N: usize>() -> Option<[u8; N]> {
+    let mut bytes = [0; N];
+    getrandom::getrandom(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// A random fraction from 0 to 1 for backoff jitter (0.5 if there is no randomness).
+fn jitter() -> f64 {
+    random::<4>().map_or(0.5, |b| {
+        f64::from(u32::from_le_bytes(b)) / f64::from(u32::MAX)
+    })
+}
+
+/// A fresh idempotency key: a random (version 4) UUID, as Stripe and the IETF draft
+/// recommend; `None` if the system has no randomness (the call is then not sent: a guessable
+/// key could replay another call's result).
+fn idempotency_key() -> Option<String> {
+    let mut b = random::<16>()?;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|byte| format!("{byte:02x}")).collect();
+    Some(format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_to_its_cap_and_jitter_moves_only_its_second_half() {
+        let policy = RetryPolicy::DEFAULT;
+        assert_eq!(policy.backoff(0, 0.0), Duration::from_millis(100));
+        assert_eq!(policy.backoff(0, 1.0), Duration::from_millis(200));
+        assert_eq!(policy.backoff(2, 1.0), Duration::from_millis(800));
+        assert_eq!(
+            policy.backoff(30, 1.0),
+            Duration::from_secs(5),
+            "capped, never overflowing"
+        );
+        let j = policy.backoff(1, 0.5);
+        assert!(
+            j > Duration::from_millis(200) && j < Duration::from_millis(400),
+            "{j:?}"
+        );
+    }
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = httpdate::parse_http_date("Tue, 01 Dec 2026 20:00:00 GMT").unwrap();
+        let with = |value: &str| {
+            let mut headers = reqwest::header::HeaderMap::new();
+            headers.insert("retry-after", value.parse().unwrap());
+            retry_after(&headers, now)
+        };
+        assert_eq!(with("7"), Some(Duration::from_secs(7)));
+        assert_eq!(
+            with("Tue, 01 Dec 2026 20:00:30 GMT"),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            with("Tue, 01 Dec 2026 19:00:00 GMT"),
+            Some(Duration::ZERO),
+            "a date already past: no wait"
+        );
+        assert_eq!(with("soon"), None, "unreadable: the backoff applies");
+        assert_eq!(retry_after(&reqwest::header::HeaderMap::new(), now), None);
+    }
+
+    #[test]
+    fn idempotency_keys_are_fresh_version_4_uuids() {
+        let (a, b) = (idempotency_key().unwrap(), idempotency_key().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 36);
+        assert_eq!(&a[14..15], "4");
+        assert!(matches!(&a[19..20], "8" | "9" | "a" | "b"), "{a}");
+    }
 }

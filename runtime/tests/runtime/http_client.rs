@@ -88,6 +88,7 @@ async fn handler(State(seen): State<Arc<Seen>>, headers: HeaderMap, request: Req
         "/busy" => axum::Json(json!({"ok": true})).into_response(),
         "/down" => StatusCode::SERVICE_UNAVAILABLE.into_response(),
         "/crash" => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        "/later" => (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "3600")]).into_response(),
         "/limited" => (StatusCode::TOO_MANY_REQUESTS, [("retry-after", "0")]).into_response(),
         "/malformed" => {
             ([("content-type", "application/json")], "{\"pets\": [1, 2").into_response()
@@ -444,14 +445,40 @@ async fn a_persistent_503_is_retried_a_bounded_number_of_times() {
 }
 
 #[tokio::test]
-async fn a_500_is_an_undeclared_reply_and_is_not_retried() {
+async fn a_500_is_retried_for_idempotent_calls_then_an_undeclared_reply() {
     let (base, seen) = serve().await;
     let reply = client(&base)
         .send(&binding("GET", "/crash", json!({})), &json!({}))
         .await
         .unwrap();
     assert!(matches!(reply, Reply::Undeclared { status: 500, .. }));
-    assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn a_retry_after_beyond_the_time_budget_returns_the_reply_at_once() {
+    let (base, seen) = serve().await;
+    let started = std::time::Instant::now();
+    let reply = client(&base)
+        .send(&binding("GET", "/later", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 1, "an hour is past 30 s");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn a_post_with_an_idempotency_key_is_retried() {
+    let (base, seen) = serve().await;
+    let keyed = binding(
+        "POST",
+        "/busy",
+        json!({"idempotencyKey": "Idempotency-Key"}),
+    );
+    let reply = client(&base).send(&keyed, &json!({})).await.unwrap();
+    assert_eq!(reply, Reply::Success(json!({"ok": true})));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test]

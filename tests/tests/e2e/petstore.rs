@@ -224,3 +224,22 @@ fn constructors_take_the_required_fields_and_setters_the_optional_ones() {
     let all_optional = ListPetsInput::new().limit(3);
     assert_eq!((all_optional.limit, all_optional.species), (Some(3), None));
 }
+
+#[tokio::test]
+async fn a_post_with_an_idempotency_key_is_retried_after_a_503_with_the_same_key() {
+    let base = serve().await;
+    let pet = client(&base)
+        .pets_create(&PetsCreateInput::new(NewPet::new("Flaky", Species::Cat)))
+        .await
+        .unwrap();
+    assert_eq!(pet.id, 43, "created on the second attempt");
+    let tag = pet.tag.flatten().unwrap();
+    let keys: Vec<&str> = tag.split(',').collect();
+    assert_eq!(keys.len(), 2, "{tag}");
+    assert_eq!(keys[0], keys[1], "one key for both attempts of the call");
+    assert!(
+        keys[0].len() == 36 && keys[0].as_bytes()[14] == b'4',
+        "a random (version 4) UUID: {}",
+        keys[0]
+    );
+}
