@@ -32,6 +32,7 @@
 //!     }),
 //!     errors: wire::List::Borrowed(&[]),
 //!     security: wire::List::Borrowed(&[]),
+//!     idempotency_key: None,
 //! };
 //! assert_eq!(BINDING.method.as_str(), "GET");
 //! ```
@@ -50,6 +51,7 @@
 //!     response: None,
 //!     errors: wire::List::Borrowed(&[]),
 //!     security: wire::List::Borrowed(&[]),
+//!     idempotency_key: None,
 //! };
 //! ```
 //!
@@ -65,6 +67,7 @@
 //!     body: None,
 //!     response: None,
 //!     errors: wire::List::Borrowed(&[]),
+//!     idempotency_key: None,
 //! };
 //! ```
 

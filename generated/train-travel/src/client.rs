@@ -2,6 +2,8 @@
 //! The API's client: one async method per operation.
 #![allow(clippy::all, unused_imports, dead_code)]
 use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
+/// Per-call options (`Client::with`) and the retry policy (`ClientBuilder::retry_policy`).
+pub use harness_gen_runtime::http::{CallOptions, RetryPolicy};
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://try.microcks.io/rest/Train+Travel+API/1.0.0";
@@ -32,6 +34,14 @@ impl Client {
         builder: ClientBuilder,
     ) -> Result<Self, Error<std::convert::Infallible>> {
         Ok(Self { http: builder.build()? })
+    }
+    /// This client with per-call options (timeout, extra headers, retry policy) for
+    /// the calls made through the returned handle:
+    /// `client.with(CallOptions::new().timeout(Duration::from_secs(5))).method(…)`.
+    pub fn with(&self, options: CallOptions) -> Self {
+        Self {
+            http: self.http.with(options),
+        }
     }
     /// `GET /stations`: Get a list of train stations
     ///

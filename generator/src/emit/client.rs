@@ -120,6 +120,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         // An API without operations (webhooks only) leaves the imports unused.
         #![allow(clippy::all, unused_imports, dead_code)]
         use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
+        /// Per-call options (`Client::with`) and the retry policy (`ClientBuilder::retry_policy`).
+        pub use harness_gen_runtime::http::{CallOptions, RetryPolicy};
 
         use super::types::*;
 
@@ -155,6 +157,13 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             /// A client from a configured builder.
             pub fn from_builder(builder: ClientBuilder) -> Result<Self, Error<std::convert::Infallible>> {
                 Ok(Self { http: builder.build()? })
+            }
+
+            /// This client with per-call options (timeout, extra headers, retry policy) for
+            /// the calls made through the returned handle:
+            /// `client.with(CallOptions::new().timeout(Duration::from_secs(5))).method(…)`.
+            pub fn with(&self, options: CallOptions) -> Self {
+                Self { http: self.http.with(options) }
             }
 
             #(#methods)*

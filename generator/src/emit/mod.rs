@@ -139,6 +139,7 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
         "env_builder",
         "from_env",
         "from_builder",
+        "with",
         "clone",
         "fmt",
     ] {

@@ -13,6 +13,7 @@ pub mod encode;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use base64::Engine;
@@ -158,6 +159,8 @@ pub struct ClientBuilder {
     max_response_bytes: usize,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
+    default_headers: Vec<(String, String)>,
+    reqwest: Option<reqwest::Client>,
 }
 
 /// How a call's failed attempts are retried. Only a call that is safe to repeat is retried (an
@@ -220,7 +223,23 @@ impl ClientBuilder {
             max_response_bytes: 16 * 1024 * 1024,
             schemes: BTreeMap::new(),
             credentials: BTreeMap::new(),
+            default_headers: Vec::new(),
+            reqwest: None,
         }
+    }
+
+    /// Sends through this `reqwest` client (its proxies, TLS, middleware, connection pool, user
+    /// agent and redirect policy) instead of one built here; the timeout, retries, credentials
+    /// and response bound still apply per request.
+    pub fn reqwest_client(mut self, client: reqwest::Client) -> Self {
+        self.reqwest = Some(client);
+        self
+    }
+
+    /// A header sent with every call that does not set one of that name.
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.default_headers.push((name.into(), value.into()));
+        self
     }
 
     /// The base URL requests go to.
@@ -303,20 +322,27 @@ impl ClientBuilder {
 
     /// Builds the client.
     pub fn build(self) -> Result<HttpClient, Error<std::convert::Infallible>> {
-        let inner = reqwest::Client::builder()
-            .timeout(self.timeout)
-            .user_agent(self.user_agent)
-            .redirect(reqwest::redirect::Policy::limited(5))
-            .build()
-            .map_err(|_| Error::Transport)?;
+        let inner = match self.reqwest {
+            Some(client) => client,
+            None => reqwest::Client::builder()
+                .user_agent(self.user_agent)
+                .redirect(reqwest::redirect::Policy::limited(5))
+                .build()
+                .map_err(|_| Error::Transport)?,
+        };
         Ok(HttpClient {
-            inner,
-            base_url: self.base_url.trim_end_matches('/').to_string(),
-            retry: self.retry,
-            max_response_bytes: self.max_response_bytes,
-            echoes: echoes(&self.credentials),
-            schemes: self.schemes,
-            credentials: self.credentials,
+            shared: Arc::new(Shared {
+                inner,
+                base_url: self.base_url.trim_end_matches('/').to_string(),
+                timeout: self.timeout,
+                retry: self.retry,
+                max_response_bytes: self.max_response_bytes,
+                default_headers: self.default_headers,
+                echoes: echoes(&self.credentials),
+                schemes: self.schemes,
+                credentials: self.credentials,
+            }),
+            call: CallOptions::default(),
         })
     }
 }
@@ -500,20 +526,75 @@ where
     })
 }
 
-/// A configured client.
+/// A configured client. Cheap to clone: clones share one connection pool and configuration.
 #[derive(Clone, Debug)]
 pub struct HttpClient {
+    shared: Arc<Shared>,
+    /// What [`HttpClient::with`] set for the calls made through this handle.
+    call: CallOptions,
+}
+
+/// What every handle of one client shares.
+#[derive(Debug)]
+struct Shared {
     inner: reqwest::Client,
     base_url: String,
+    timeout: Duration,
     retry: RetryPolicy,
     max_response_bytes: usize,
+    default_headers: Vec<(String, String)>,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
     /// What [`redact`] removes from replies.
     echoes: Vec<Secret>,
 }
 
+/// Options for the calls made through one handle of a client ([`HttpClient::with`]; generated
+/// clients have `Client::with`), without rebuilding it: a timeout, extra headers, a retry
+/// policy. Unset options keep the client's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CallOptions {
+    timeout: Option<Duration>,
+    headers: Vec<(String, String)>,
+    retry: Option<RetryPolicy>,
+}
+
+impl CallOptions {
+    /// No overrides.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The timeout of each attempt.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// A header sent with each call, replacing one of the same name the call would send (a
+    /// value holding CR or LF makes the call fail with an invalid-request error, unsent).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The retry policy (`RetryPolicy::NONE` for none).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = Some(policy);
+        self
+    }
+}
+
 impl HttpClient {
+    /// A handle on the same client (connections, credentials, configuration) whose calls use
+    /// `options` instead of what this handle set.
+    pub fn with(&self, options: CallOptions) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            call: options,
+        }
+    }
+
     /// Calls the operation `binding` describes with a typed input, returning the typed output or
     /// the typed declared error.
     pub async fn call<I, O, E>(&self, binding: &Binding, input: &I) -> Result<O, Error<E>>
@@ -547,7 +628,7 @@ impl HttpClient {
         input: &Value,
     ) -> Result<Reply, Error<std::convert::Infallible>> {
         let request = self.request(binding, input)?;
-        let policy = self.retry;
+        let policy = self.call.retry.unwrap_or(self.shared.retry);
         let started = std::time::Instant::now();
         // Whether waiting `wait` more still starts the next attempt within the policy's time.
         let in_time = |wait: Duration| started.elapsed() + wait <= policy.max_elapsed;
@@ -560,7 +641,7 @@ impl HttpClient {
             };
             let retries_left = binding.retryable() && attempt < policy.max_retries;
             let backoff = policy.backoff(attempt, jitter());
-            let wait = match self.inner.execute(this).await {
+            let wait = match self.shared.inner.execute(this).await {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
                 Err(error) if error.is_connect() && retries_left && in_time(backoff) => backoff,
                 Err(_) => return Err(Error::Transport),
@@ -623,14 +704,34 @@ impl HttpClient {
             headers.push((header.to_string(), key));
         }
         self.authorize(binding, &mut query, &mut headers, &mut cookies)?;
-        let mut url = format!("{}{path}", self.base_url);
+        let mut url = format!("{}{path}", self.shared.base_url);
         if !query.is_empty() {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&query.join("&"));
         }
         let method = reqwest::Method::from_bytes(binding.method.as_str().as_bytes())
             .map_err(|_| Error::InvalidRequest("unknown HTTP method".into()))?;
-        let mut builder = self.inner.request(method, url);
+        let timeout = self.call.timeout.unwrap_or(self.shared.timeout);
+        let mut builder = self.shared.inner.request(method, url).timeout(timeout);
+        // The client's default headers where the call sets none of the name; the handle's
+        // headers replace whatever the call would send.
+        for (name, value) in &self.shared.default_headers {
+            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                headers.push((name.clone(), value.clone()));
+            }
+        }
+        for (name, value) in &self.call.headers {
+            headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            headers.push((name.clone(), value.clone()));
+        }
+        if headers
+            .iter()
+            .any(|(_, value)| value.contains(['\r', '\n']))
+        {
+            return Err(Error::InvalidRequest(
+                "a header value holds CR or LF".into(),
+            ));
+        }
         for (name, value) in headers {
             builder = builder.header(name, value);
         }
@@ -665,7 +766,8 @@ impl HttpClient {
     ) -> Result<(), Error<std::convert::Infallible>> {
         let usable = binding.security.iter().find(|alternative| {
             alternative.iter().all(|s| {
-                self.credentials.contains_key(s.as_ref()) && self.schemes.contains_key(s.as_ref())
+                self.shared.credentials.contains_key(s.as_ref())
+                    && self.shared.schemes.contains_key(s.as_ref())
             })
         });
         let Some(alternative) = usable else {
@@ -673,8 +775,8 @@ impl HttpClient {
         };
         for scheme_name in alternative.iter() {
             let (Some(scheme), Some(credential)) = (
-                self.schemes.get(scheme_name.as_ref()),
-                self.credentials.get(scheme_name.as_ref()),
+                self.shared.schemes.get(scheme_name.as_ref()),
+                self.shared.credentials.get(scheme_name.as_ref()),
             ) else {
                 continue;
             };
@@ -727,7 +829,7 @@ impl HttpClient {
     ) -> Result<Reply, Error<std::convert::Infallible>> {
         let mut reply = self.read(binding, response).await?;
         if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
-            redact(body, &self.echoes);
+            redact(body, &self.shared.echoes);
         }
         Ok(reply)
     }
@@ -742,7 +844,7 @@ impl HttpClient {
         loop {
             match response.chunk().await {
                 Ok(Some(chunk)) => {
-                    if body.len() + chunk.len() > self.max_response_bytes {
+                    if body.len() + chunk.len() > self.shared.max_response_bytes {
                         return Err(Error::TooLarge);
                     }
                     body.extend_from_slice(&chunk);

@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use harness_gen_runtime::binding::Binding;
 use harness_gen_runtime::http::{
-    ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Reply, Scheme, Secret,
-    error_body,
+    CallOptions, ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Reply,
+    Scheme, Secret, error_body,
 };
 use serde_json::{Value, json};
 
@@ -566,4 +566,78 @@ async fn a_server_that_accepts_and_never_answers_times_out() {
         .await
         .unwrap_err();
     assert!(matches!(error, Error::Timeout), "{error:?}");
+}
+
+#[tokio::test]
+async fn per_call_options_change_the_calls_of_one_handle_only() {
+    let (base, _) = serve().await;
+    let client = ClientBuilder::new(&base)
+        .default_header("x-id", "default")
+        .build()
+        .unwrap();
+    let x_id = |reply: Reply| match reply {
+        Reply::Success(echo) => echo["x_id"].clone(),
+        other => panic!("{other:?}"),
+    };
+    let echo = binding("GET", "/echo", json!({}));
+    let call = client.with(CallOptions::new().header("X-Id", "this call"));
+    assert_eq!(
+        x_id(call.send(&echo, &json!({})).await.unwrap()),
+        "this call"
+    );
+    assert_eq!(
+        x_id(client.send(&echo, &json!({})).await.unwrap()),
+        "default",
+        "the client's own calls keep its defaults"
+    );
+    let started = std::time::Instant::now();
+    let hurried = client.with(CallOptions::new().timeout(Duration::from_millis(50)));
+    let slow = hurried
+        .send(&binding("GET", "/slow", json!({})), &json!({}))
+        .await;
+    assert!(matches!(slow, Err(Error::Timeout)), "{slow:?}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn a_header_value_holding_a_line_break_is_refused_unsent() {
+    let (base, seen) = serve().await;
+    let call = client(&base).with(CallOptions::new().header("x-id", "a\r\nx-evil: 1"));
+    let refused = call
+        .send(&binding("GET", "/echo", json!({})), &json!({}))
+        .await;
+    assert!(
+        matches!(refused, Err(Error::InvalidRequest(_))),
+        "{refused:?}"
+    );
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_reqwest_client_of_ones_own_carries_the_calls() {
+    let (base, _) = serve().await;
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert("x-id", "mine".parse().unwrap());
+    let own = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
+    let client = ClientBuilder::new(&base)
+        .reqwest_client(own)
+        .scheme("token", Scheme::Bearer)
+        .credential("token", Credential::Token(Secret::new(TOKEN)))
+        .build()
+        .unwrap();
+    let Reply::Success(echo) = client
+        .send(&binding("GET", "/echo", json!({})), &json!({}))
+        .await
+        .unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(echo["x_id"], "mine");
+    assert_eq!(
+        echo["auth"], "Bearer [redacted]",
+        "our credentials are sent (and their echo redacted)"
+    );
 }
