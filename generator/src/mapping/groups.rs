@@ -92,35 +92,20 @@ pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, V
     }
     // With one group there is nothing to choose between: no note.
     if by_path > 0 && features.len() > 1 {
-        cx.diags.push(cx.doc.diag(
-            Code::Grouped,
-            Severity::Note,
-            &Loc::main("/paths"),
-            format!(
-                "{by_path} operation(s) have no tag: each is compiled behind the cargo feature named after its path's first segment that is not a parameter or version; tag them, or group tags with x-harn.features, to choose otherwise"
-            ),
+        report(cx, Severity::Note, "/paths", format!(
+            "{by_path} operation(s) have no tag: each is compiled behind the cargo feature named after its path's first segment that is not a parameter or version; tag them, or group tags with x-harn.features, to choose otherwise"
         ));
     }
     for (name, feature) in &renamed {
-        cx.diags.push(cx.doc.diag(
-            Code::Grouped,
-            Severity::Note,
-            &Loc::main("/paths"),
-            format!(
-                "the operations of `{name}` are behind the cargo feature `{feature}`: `{}` is taken by the crate or cargo",
-                names::kebab(name)
-            ),
+        report(cx, Severity::Note, "/paths", format!(
+            "the operations of `{name}` are behind the cargo feature `{feature}`: `{}` is taken by the crate or cargo",
+            names::kebab(name)
         ));
     }
     if features.len() > MAX_FEATURES {
-        cx.diags.push(cx.doc.diag(
-            Code::Grouped,
-            Severity::Warning,
-            &Loc::main("/x-harn"),
-            format!(
-                "the crate gets {} operation features, and crates.io refuses a crate with more than {MAX_FEATURES}: group tags with x-harn.features",
-                features.len()
-            ),
+        report(cx, Severity::Warning, "/x-harn", format!(
+            "the crate gets {} operation features, and crates.io refuses a crate with more than {MAX_FEATURES}: group tags with x-harn.features",
+            features.len()
         ));
     }
     let index: BTreeMap<&str, usize> = features
@@ -145,6 +130,12 @@ pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, V
         })
         .collect();
     (groups, of_op)
+}
+
+/// Reports how operations were grouped (HG0507) at `pointer`.
+fn report(cx: &mut Cx, severity: Severity, pointer: &str, message: String) {
+    cx.diags
+        .push(cx.doc.diag(Code::Grouped, severity, &Loc::main(pointer), message));
 }
 
 /// The groups `x-harn.features` declares, by tag. A group name must be a feature name cargo

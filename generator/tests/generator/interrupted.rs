@@ -53,14 +53,29 @@ fn generated(out: &Path, with_harness: bool) -> BTreeMap<String, Vec<u8>> {
 
 /// Every file under `dir` (hidden ones included) by relative path.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    // Taken while a run may be renaming files: one that is gone between listing and reading
+    // (renamed or removed) is left out; the next poll sees where it went.
+    fn present<T>(result: std::io::Result<T>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => panic!("{error}"),
+        }
+    }
     fn walk(root: &Path, dir: &Path, into: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
+        let Some(entries) = present(std::fs::read_dir(dir)) else {
+            return;
+        };
+        for entry in entries {
+            let Some(entry) = present(entry) else {
+                continue;
+            };
+            let path = entry.path();
             if path.is_dir() {
                 walk(root, &path, into);
-            } else {
+            } else if let Some(bytes) = present(std::fs::read(&path)) {
                 let relative = path.strip_prefix(root).unwrap().display().to_string();
-                into.insert(relative, std::fs::read(&path).unwrap());
+                into.insert(relative, bytes);
             }
         }
     }
