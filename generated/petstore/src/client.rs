@@ -2,8 +2,8 @@
 //! The API's client: one async method per operation.
 #![allow(clippy::all, unused_imports, dead_code)]
 use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
-/// Per-call options (`Client::with`) and the retry policy (`ClientBuilder::retry_policy`).
-pub use harness_gen_runtime::http::{CallOptions, RetryPolicy};
+/// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
+pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://eu.pets.example.com/v1";

@@ -120,8 +120,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         // An API without operations (webhooks only) leaves the imports unused.
         #![allow(clippy::all, unused_imports, dead_code)]
         use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
-        /// Per-call options (`Client::with`) and the retry policy (`ClientBuilder::retry_policy`).
-        pub use harness_gen_runtime::http::{CallOptions, RetryPolicy};
+        /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
+        pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 
         use super::types::*;
 

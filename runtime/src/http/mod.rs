@@ -557,7 +557,88 @@ pub struct CallOptions {
     timeout: Option<Duration>,
     headers: Vec<(String, String)>,
     retry: Option<RetryPolicy>,
+    record: Option<Replies>,
 }
+
+/// Where the calls of a handle leave what the last reply said ([`CallOptions::record`]): its
+/// status, headers and request id, and for a reply outside the contract (an undeclared status,
+/// an unparsable body) the start of its body. Credentials a server echoes are redacted in all
+/// of it, as in parsed values.
+///
+/// ```no_run
+/// # async fn example(client: harness_gen_runtime::http::HttpClient) {
+/// use harness_gen_runtime::http::{CallOptions, Replies};
+/// let replies = Replies::new();
+/// let recorded = client.with(CallOptions::new().record(&replies));
+/// // … a call through `recorded` (a generated `Client::with` works the same) …
+/// if let Some(reply) = replies.last() {
+///     println!("{} {:?}", reply.status, reply.request_id);
+/// }
+/// # }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Replies(Arc<std::sync::Mutex<Option<ReplyInfo>>>);
+
+impl PartialEq for Replies {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Replies {
+    /// An empty record.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What the last reply said, if a call got one.
+    pub fn last(&self) -> Option<ReplyInfo> {
+        self.0.lock().ok()?.clone()
+    }
+
+    fn keep(&self, info: ReplyInfo) {
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some(info);
+        }
+    }
+}
+
+/// What one reply said besides its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyInfo {
+    /// The HTTP status.
+    pub status: u16,
+    /// The headers, in the order received (names lowercase; values that are not text left out).
+    pub headers: Vec<(String, String)>,
+    /// The request id the server gave it ([`REQUEST_ID_HEADERS`], first found).
+    pub request_id: Option<String>,
+    /// For a reply outside the contract: the first [`KEPT_BODY_BYTES`] of its body, as text.
+    pub body: Option<String>,
+}
+
+impl ReplyInfo {
+    /// The first value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Headers that carry a request id, in the order they are looked for.
+pub const REQUEST_ID_HEADERS: [&str; 7] = [
+    "x-request-id",
+    "request-id",
+    "x-github-request-id",
+    "x-amzn-requestid",
+    "x-amz-request-id",
+    "x-ms-request-id",
+    "x-correlation-id",
+];
+
+/// How much of a body outside the contract [`ReplyInfo::body`] keeps.
+pub const KEPT_BODY_BYTES: usize = 4096;
 
 impl CallOptions {
     /// No overrides.
@@ -581,6 +662,12 @@ impl CallOptions {
     /// The retry policy (`RetryPolicy::NONE` for none).
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = Some(policy);
+        self
+    }
+
+    /// Leaves what each reply said in `replies` (the last one stays).
+    pub fn record(mut self, replies: &Replies) -> Self {
+        self.record = Some(replies.clone());
         self
     }
 }
@@ -827,19 +914,71 @@ impl HttpClient {
         binding: &Binding,
         response: reqwest::Response,
     ) -> Result<Reply, Error<std::convert::Infallible>> {
-        let mut reply = self.read(binding, response).await?;
+        let status = response.status().as_u16();
+        let headers = self
+            .call
+            .record
+            .as_ref()
+            .map(|_| response.headers().clone());
+        let body = self.read(response).await?;
+        let mut reply = interpret(binding, status, &body);
         if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
             redact(body, &self.shared.echoes);
+        }
+        if let (Some(record), Some(headers)) = (&self.call.record, headers) {
+            record.keep(self.reply_info(status, &headers, &reply, &body));
         }
         Ok(reply)
     }
 
+    /// What a reply said, credentials echoed in it redacted.
+    fn reply_info(
+        &self,
+        status: u16,
+        headers: &reqwest::header::HeaderMap,
+        reply: &Reply,
+        body: &[u8],
+    ) -> ReplyInfo {
+        let redacted = |text: String| {
+            let mut value = Value::String(text);
+            redact(&mut value, &self.shared.echoes);
+            match value {
+                Value::String(text) => text,
+                _ => String::new(),
+            }
+        };
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((
+                    name.as_str().to_string(),
+                    redacted(value.to_str().ok()?.to_string()),
+                ))
+            })
+            .collect();
+        let request_id = REQUEST_ID_HEADERS.iter().find_map(|wanted| {
+            headers
+                .iter()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, value)| value.clone())
+        });
+        let body = matches!(reply, Reply::Undeclared { .. }).then(|| {
+            let kept = &body[..body.len().min(KEPT_BODY_BYTES)];
+            redacted(String::from_utf8_lossy(kept).into_owned())
+        });
+        ReplyInfo {
+            status,
+            headers,
+            request_id,
+            body,
+        }
+    }
+
+    /// The whole body, within the response bound.
     async fn read(
         &self,
-        binding: &Binding,
         mut response: reqwest::Response,
-    ) -> Result<Reply, Error<std::convert::Infallible>> {
-        let status = response.status().as_u16();
+    ) -> Result<Vec<u8>, Error<std::convert::Infallible>> {
         let mut body = Vec::new();
         loop {
             match response.chunk().await {
@@ -854,41 +993,46 @@ impl HttpClient {
                 Err(_) => return Err(Error::Transport),
             }
         }
-        if (200..300).contains(&status) {
-            // Without a declared output, whatever body came back is not part of the contract.
-            let value = match binding.response.as_ref().map(|r| r.encoding) {
-                None => Value::Null,
-                Some(Encoding::Json) => match serde_json::from_slice(&body) {
-                    Ok(value) => value,
-                    Err(_) => {
-                        return Ok(Reply::Undeclared {
-                            status,
-                            reason: "the success body is not valid JSON".into(),
-                        });
-                    }
-                },
-                Some(Encoding::Text) => Value::String(String::from_utf8_lossy(&body).into_owned()),
-                Some(_) => Value::String(base64::engine::general_purpose::STANDARD.encode(&body)),
-            };
-            return Ok(Reply::Success(value));
-        }
-        match binding.error_for(status) {
-            Some(declared) => match serde_json::from_slice(&body) {
-                Ok(parsed) => Ok(Reply::Declared {
-                    kind: declared.kind(),
-                    status,
-                    body: parsed,
-                }),
-                Err(_) => Ok(Reply::Undeclared {
-                    status,
-                    reason: "the error body is not valid JSON".into(),
-                }),
+        Ok(body)
+    }
+}
+
+/// The reply a status and body make under `binding`.
+fn interpret(binding: &Binding, status: u16, body: &[u8]) -> Reply {
+    if (200..300).contains(&status) {
+        // Without a declared output, whatever body came back is not part of the contract.
+        let value = match binding.response.as_ref().map(|r| r.encoding) {
+            None => Value::Null,
+            Some(Encoding::Json) => match serde_json::from_slice(body) {
+                Ok(value) => value,
+                Err(_) => {
+                    return Reply::Undeclared {
+                        status,
+                        reason: "the success body is not valid JSON".into(),
+                    };
+                }
             },
-            None => Ok(Reply::Undeclared {
+            Some(Encoding::Text) => Value::String(String::from_utf8_lossy(body).into_owned()),
+            Some(_) => Value::String(base64::engine::general_purpose::STANDARD.encode(body)),
+        };
+        return Reply::Success(value);
+    }
+    match binding.error_for(status) {
+        Some(declared) => match serde_json::from_slice(body) {
+            Ok(parsed) => Reply::Declared {
+                kind: declared.kind(),
                 status,
-                reason: "undeclared status".into(),
-            }),
-        }
+                body: parsed,
+            },
+            Err(_) => Reply::Undeclared {
+                status,
+                reason: "the error body is not valid JSON".into(),
+            },
+        },
+        None => Reply::Undeclared {
+            status,
+            reason: "undeclared status".into(),
+        },
     }
 }
 

@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use harness_gen_runtime::binding::Binding;
 use harness_gen_runtime::http::{
-    CallOptions, ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Reply,
-    Scheme, Secret, error_body,
+    CallOptions, ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Replies,
+    Reply, Scheme, Secret, error_body,
 };
 use serde_json::{Value, json};
 
@@ -88,6 +88,14 @@ async fn handler(State(seen): State<Arc<Seen>>, headers: HeaderMap, request: Req
         "/busy" => axum::Json(json!({"ok": true})).into_response(),
         "/down" => StatusCode::SERVICE_UNAVAILABLE.into_response(),
         "/crash" => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        "/traced" => (
+            [
+                ("x-request-id", "req_7"),
+                ("x-echo", &format!("token {TOKEN}") as &str),
+            ],
+            axum::Json(json!({"ok": true})),
+        )
+            .into_response(),
         "/later" => (StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "3600")]).into_response(),
         "/limited" => (StatusCode::TOO_MANY_REQUESTS, [("retry-after", "0")]).into_response(),
         "/malformed" => {
@@ -639,5 +647,36 @@ async fn a_reqwest_client_of_ones_own_carries_the_calls() {
     assert_eq!(
         echo["auth"], "Bearer [redacted]",
         "our credentials are sent (and their echo redacted)"
+    );
+}
+
+#[tokio::test]
+async fn a_record_keeps_status_headers_and_request_id_with_echoed_credentials_redacted() {
+    let (base, _) = serve().await;
+    let replies = Replies::new();
+    let recorded = client(&base).with(CallOptions::new().record(&replies));
+    let reply = recorded
+        .send(&binding("GET", "/traced", json!({})), &json!({}))
+        .await
+        .unwrap();
+    assert_eq!(reply, Reply::Success(json!({"ok": true})));
+    let info = replies.last().unwrap();
+    assert_eq!(info.status, 200);
+    assert_eq!(info.request_id.as_deref(), Some("req_7"));
+    assert_eq!(info.header("X-Echo"), Some("token [redacted]"));
+    assert_eq!(
+        info.body, None,
+        "a body within the contract is the value, not kept twice"
+    );
+    recorded
+        .send(&binding("GET", "/teapot", json!({})), &json!({}))
+        .await
+        .unwrap();
+    let info = replies.last().unwrap();
+    assert_eq!(info.status, 418);
+    assert_eq!(
+        info.body.as_deref(),
+        Some("secret body [redacted]"),
+        "an undeclared reply keeps its (redacted) body for the caller"
     );
 }

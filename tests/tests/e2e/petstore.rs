@@ -243,3 +243,24 @@ async fn a_post_with_an_idempotency_key_is_retried_after_a_503_with_the_same_key
         keys[0]
     );
 }
+
+#[tokio::test]
+async fn a_generated_client_records_what_replies_said_per_handle() {
+    let base = serve().await;
+    let replies = petstore::client::Replies::new();
+    let client = client(&base);
+    let recorded = client.with(petstore::client::CallOptions::new().record(&replies));
+    let error = recorded.get_pet(&GetPetInput::new(5)).await.unwrap_err();
+    assert!(matches!(error, Error::Api(GetPetError::Http404 { .. })));
+    assert_eq!(replies.last().unwrap().status, 404);
+    recorded.get_inventory().await.unwrap();
+    let info = replies.last().unwrap();
+    assert_eq!(info.status, 200);
+    assert!(info.header("content-type").is_some());
+    client.get_pet(&GetPetInput::new(5)).await.unwrap_err();
+    assert_eq!(
+        replies.last().unwrap().status,
+        200,
+        "the client's own calls leave the record alone"
+    );
+}
