@@ -68,17 +68,12 @@ impl Source {
                 message: strip_position(&e.to_string()),
                 position: Some((e.line(), e.column())),
             }),
-            Format::Yaml => {
-                let yaml: yaml_serde::Value =
-                    yaml_serde::from_str(&self.text).map_err(|e| SyntaxError {
-                        message: strip_position(&e.to_string()),
-                        position: e.location().map(|l| (l.line(), l.column())),
-                    })?;
-                yaml_to_json(yaml).map_err(|ComplexKey| SyntaxError {
-                    message: "a mapping key is itself a mapping or a list (a YAML `? ` complex key); OpenAPI keys are strings: write the key as a string".into(),
-                    position: None,
-                })
-            }
+            Format::Yaml => yaml_serde::from_str::<YamlJson>(&self.text)
+                .map(|YamlJson(value)| value)
+                .map_err(|e| SyntaxError {
+                    message: strip_position(&e.to_string()),
+                    position: e.location().map(|l| (l.line(), l.column())),
+                }),
         }
     }
 
@@ -107,48 +102,112 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// A mapping key that is not a scalar: JSON has no such thing.
-struct ComplexKey;
+/// A YAML document read straight into JSON: mapping keys become strings (a key that is itself
+/// a mapping or a list is an error, located), tags are dropped, and integers keep their exact
+/// value when it fits 64 bits and are JSON numbers (floating point) beyond (OpenAI's YAML says
+/// `minimum: -9223372036854776000`, which YAML's own value type refuses).
+struct YamlJson(Value);
 
-fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, ComplexKey> {
-    use yaml_serde::Value as Y;
-    Ok(match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map_or(Value::Null, Value::Number)
-            }
+impl<'de> serde::Deserialize<'de> for YamlJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(YamlJsonVisitor).map(YamlJson)
+    }
+}
+
+struct YamlJsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for YamlJsonVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_i128<E>(self, n: i128) -> Result<Value, E> {
+        Ok(match (i64::try_from(n), u64::try_from(n)) {
+            (Ok(n), _) => Value::from(n),
+            (_, Ok(n)) => Value::from(n),
+            _ => float(n as f64),
+        })
+    }
+
+    fn visit_u128<E>(self, n: u128) -> Result<Value, E> {
+        Ok(u64::try_from(n).map_or_else(|_| float(n as f64), Value::from))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(float(n))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(YamlJson(item)) = seq.next_element()? {
+            items.push(item);
         }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(
-            items
-                .into_iter()
-                .map(yaml_to_json)
-                .collect::<Result<_, _>>()?,
-        ),
-        Y::Mapping(mapping) => {
-            let mut out = Map::new();
-            for (key, value) in mapping {
-                // Scalar keys only: stringifying a mapping key that holds mapping keys would
-                // double its length with each level of quoting.
-                let key = match yaml_to_json(key)? {
-                    Value::String(s) => s,
-                    Value::Array(_) | Value::Object(_) => return Err(ComplexKey),
-                    scalar => scalar.to_string(),
-                };
-                out.insert(key, yaml_to_json(value)?);
-            }
-            Value::Object(out)
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(YamlJson(key)) = map.next_key()? {
+            let key = match key {
+                Value::String(s) => s,
+                Value::Array(_) | Value::Object(_) => {
+                    return Err(serde::de::Error::custom(
+                        "a mapping key is itself a mapping or a list (a YAML `? ` complex key); OpenAPI keys are strings: write the key as a string",
+                    ));
+                }
+                scalar => scalar.to_string(),
+            };
+            let YamlJson(value) = map.next_value()?;
+            out.insert(key, value);
         }
-        Y::Tagged(tagged) => yaml_to_json(tagged.value)?,
-    })
+        Ok(Value::Object(out))
+    }
+
+    /// A tagged value (`!Tag value`): the value.
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        use serde::de::VariantAccess;
+        let (_tag, variant): (serde::de::IgnoredAny, _) = data.variant()?;
+        variant.newtype_variant::<YamlJson>().map(|YamlJson(value)| value)
+    }
+}
+
+/// A JSON number for a float (`null` for NaN and infinities, which JSON has not).
+fn float(n: f64) -> Value {
+    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
 }
 
 fn push_segment(pointer: &str, segment: &str) -> String {

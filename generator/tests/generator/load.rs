@@ -214,3 +214,22 @@ fn the_model_keeps_servers_info_and_security_schemes_for_the_emitters() {
         S::Unsupported("mutualTLS".into())
     );
 }
+
+#[test]
+fn yaml_integers_beyond_64_bits_load_exact_where_they_fit_and_as_numbers_beyond() {
+    // OpenAI's YAML description bounds `seed` by -9223372036854776000, below i64::MIN.
+    let out = check(&op(
+        "post",
+        "/chat",
+        "operationId: chat\nparameters:\n  - {name: seed, in: query, schema: {type: integer, minimum: -9223372036854776000, maximum: 18446744073709551615}}\n  - {name: huge, in: query, schema: {type: integer, maximum: 123456789012345678901234567890}}\nresponses: {}",
+    ));
+    assert!(!out.has_any_error(), "{}", out.diags);
+    let properties = &out.tool(0)["inputSchema"]["properties"];
+    assert_eq!(properties["seed"]["minimum"], json!(-9.223372036854776e18));
+    assert_eq!(
+        properties["seed"]["maximum"],
+        json!(u64::MAX),
+        "exact where it fits"
+    );
+    assert_eq!(properties["huge"]["maximum"], json!(1.2345678901234568e29));
+}

@@ -267,8 +267,24 @@ pub fn body(
     }
 }
 
+/// A `multipart/form-data` body with a random boundary per request (a fixed one could be
+/// forged by a field's text), one that no field's text contains.
 fn multipart(map: &Map<String, Value>) -> Result<(Vec<u8>, String), Refused> {
-    let boundary = "harness-gen-part-7c1d0b5e3f";
+    let texts: Vec<String> = map
+        .values()
+        .map(|value| match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    let boundary = (0..4)
+        .find_map(|_| {
+            let bytes = super::random::<12>()?;
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let boundary = format!("harness-gen-{hex}");
+            (!texts.iter().any(|t| t.contains(&boundary))).then_some(boundary)
+        })
+        .ok_or_else(|| Refused("no random multipart boundary could be made".to_string()))?;
     let mut out = Vec::new();
     for (name, value) in map {
         if name.contains(['"', '\r', '\n']) {
@@ -280,11 +296,6 @@ fn multipart(map: &Map<String, Value>) -> Result<(Vec<u8>, String), Refused> {
             Value::String(s) => (s.clone(), "text/plain; charset=utf-8"),
             other => (other.to_string(), "application/json"),
         };
-        if text.contains(boundary) {
-            return Err(Refused(format!(
-                "multipart field `{name}` contains the part boundary"
-            )));
-        }
         out.extend_from_slice(
             format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\nContent-Type: {kind}\r\n\r\n").as_bytes(),
         );
@@ -414,5 +425,21 @@ mod tests {
         .unwrap();
         assert!(ct.starts_with("multipart/form-data; boundary="));
         assert!(String::from_utf8(bytes).unwrap().contains("name=\"a\""));
+    }
+
+    #[test]
+    fn each_multipart_body_gets_its_own_random_boundary() {
+        let encode = |value: Value| {
+            body(Encoding::Multipart, "multipart/form-data", &value, "body").unwrap()
+        };
+        let (_, first) = encode(json!({"a": "1"}));
+        let (_, second) = encode(json!({"a": "1"}));
+        assert_ne!(first, second);
+        let boundary = first.trim_start_matches("multipart/form-data; boundary=");
+        // A field quoting an earlier boundary cannot end its part.
+        let (bytes, ct) = encode(json!({"a": format!("--{boundary}--")}));
+        let own = ct.trim_start_matches("multipart/form-data; boundary=");
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.matches(&format!("--{own}")).count(), 2, "{text}");
     }
 }
