@@ -201,11 +201,12 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
     }
     space.box_cycles();
     let gates = Gates::new(api, gating);
-    let needs = needs(api, &space, &roots);
+    let uses = space.uses();
+    let needs = needs(api, &space, &uses, &roots);
     // Constructors and setters for what callers build (inputs, bodies and what they nest),
     // not for replies: they cost check time (GHES: 8 % for every struct).
     let inputs: Vec<&Ty> = input_types.iter().collect();
-    let built = space.reached(&inputs);
+    let built = space.reached(&uses, &inputs);
     let items = space.items(|id| gates.of_type(needs[id].as_ref()), &built);
     let alias_items = aliases.iter().map(|(at, name, ty)| {
         let cfg = gates.operation(&api.operations[*at]);
@@ -268,9 +269,13 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
 /// What compiles each named type (by id): the operations that use it, directly or through
 /// other types; `None` for a type no operation uses. Needs flow from each operation's types to
 /// the types they use until nothing grows (each type is revisited only when its need grew,
-/// so at most once per group).
-fn needs(api: &Api, space: &TypeSpace, roots: &[Vec<Ty>]) -> Vec<Option<Need>> {
-    let uses = space.uses();
+/// so at most once per group). `uses` is [`TypeSpace::uses`].
+fn needs(
+    api: &Api,
+    space: &TypeSpace,
+    uses: &[Vec<usize>],
+    roots: &[Vec<Ty>],
+) -> Vec<Option<Need>> {
     let mut needs: Vec<Option<Need>> = vec![None; space.defs.len()];
     let mut work = Vec::new();
     for (op, used) in api.operations.iter().zip(roots) {

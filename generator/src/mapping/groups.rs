@@ -3,9 +3,9 @@
 //!
 //! The rule, in order: a tag named in `x-harn.features` belongs to that group; any other tag is
 //! its own group, named by the one kebab-case rule; an operation without tags belongs to the
-//! group of its path's first segment that is neither a parameter nor a version (`/v1/customers/
-//! {id}` → `customers`; a note says so, once per document with several groups); an operation with neither is in no
-//! group and always compiled. An operation with several tags is compiled when any of its groups
+//! group of its path's first segment that is neither a parameter nor a version
+//! (`/v1/customers/{id}` → `customers`; a note says so, once per document with several groups);
+//! an operation with neither is in no group and always compiled. An operation with several tags is compiled when any of its groups
 //! is enabled. Names the crate already uses are suffixed `-ops` (a note each).
 
 use std::collections::BTreeMap;
@@ -47,9 +47,9 @@ pub struct Grouped<'a> {
 
 /// The groups, sorted by feature name, and each operation's groups (indexes into them).
 pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, Vec<Vec<usize>>) {
-    let declared = declared_groups(cx, ext, ops);
-    // Feature name → (description, where it came from); a BTreeMap keeps Cargo.toml sorted.
-    let mut features: BTreeMap<String, String> = BTreeMap::new();
+    let (declared, mut features) = declared_groups(cx, ext, ops);
+    // Feature name → description; a BTreeMap keeps Cargo.toml sorted. The declared groups are
+    // in it already, so a tag's own group never takes a declared group's description.
     let mut keys_per_op: Vec<Vec<String>> = Vec::with_capacity(ops.len());
     let mut renamed: BTreeMap<String, String> = BTreeMap::new();
     let mut by_path = 0usize;
@@ -79,16 +79,6 @@ pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, V
             keys.push(feature);
         }
         keys_per_op.push(keys);
-    }
-    for (group, tags) in ext.features.iter().flatten() {
-        if feature_name_problem(group).is_some() {
-            continue;
-        }
-        let tags: Vec<String> = tags.iter().map(|t| format!("`{t}`")).collect();
-        features.insert(
-            group.clone(),
-            format!("Operations tagged {}.", tags.join(", ")),
-        );
     }
     // With one group there is nothing to choose between: no note.
     if by_path > 0 && features.len() > 1 {
@@ -138,15 +128,16 @@ fn report(cx: &mut Cx, severity: Severity, pointer: &str, message: String) {
         .push(cx.doc.diag(Code::Grouped, severity, &Loc::main(pointer), message));
 }
 
-/// The groups `x-harn.features` declares, by tag. A group name must be a feature name cargo
-/// accepts and the crate does not use; a tag may be in one group only and should be used by
-/// some operation.
+/// The groups `x-harn.features` declares: each tag's group, and each valid group's
+/// description. A group name must be a feature name cargo accepts and the crate does not use;
+/// a tag may be in one group only and should be used by some operation.
 fn declared_groups<'a>(
     cx: &mut Cx,
     ext: &'a DocumentExt,
     ops: &[Grouped],
-) -> BTreeMap<&'a str, String> {
+) -> (BTreeMap<&'a str, String>, BTreeMap<String, String>) {
     let mut out: BTreeMap<&str, String> = BTreeMap::new();
+    let mut groups = BTreeMap::new();
     for (group, tags) in ext.features.iter().flatten() {
         let at = Loc::main("/x-harn/features").at(group);
         if let Some(problem) = feature_name_problem(group) {
@@ -158,6 +149,11 @@ fn declared_groups<'a>(
             ));
             continue;
         }
+        let named: Vec<String> = tags.iter().map(|t| format!("`{t}`")).collect();
+        groups.insert(
+            group.clone(),
+            format!("Operations tagged {}.", named.join(", ")),
+        );
         for (i, tag) in tags.iter().enumerate() {
             let at = at.at(&i.to_string());
             if let Some(first) = out.get(tag.as_str()) {
@@ -180,7 +176,7 @@ fn declared_groups<'a>(
             out.insert(tag, group.clone());
         }
     }
-    out
+    (out, groups)
 }
 
 /// Why `name` cannot be a group's feature, if it cannot.

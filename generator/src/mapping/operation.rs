@@ -559,18 +559,18 @@ pub fn binding(
     }
 }
 
-/// The header that carries an operation's idempotency key: `x-harn.idempotency_key` of the
-/// operation (at `at`), else a declared header parameter named `Idempotency-Key` (any case),
-/// else, for a method that is not idempotent, the document's `x-harn.idempotencyKey` (checked
-/// by the caller).
+/// The header that carries an operation's idempotency key: the operation's
+/// `x-harn.idempotency_key` (with where it is), else a declared header parameter named
+/// `Idempotency-Key` (any case), else, for a method that is not idempotent, the document's
+/// `x-harn.idempotencyKey` (checked by the caller).
 pub fn idempotency_key(
     cx: &mut Cx,
     method: Method,
     parts: &Parts,
-    (operation, at): (Option<&String>, Loc),
+    operation: Option<(&str, Loc)>,
     document: Option<&str>,
 ) -> Option<String> {
-    if let Some(name) = operation {
+    if let Some((name, at)) = operation {
         return checked_header(cx, name, &at);
     }
     let declared = parts.params.iter().find(|p| {

@@ -50,21 +50,22 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
     let mut operations = Vec::with_capacity(drafts.len());
     let mut paths = CliPaths::default();
     let mut used_tags = Vec::new();
-    let mut grouped = Vec::with_capacity(drafts.len());
+    // Each kept operation's tags, for grouping (its path is in its binding).
+    let mut tags = Vec::with_capacity(drafts.len());
     let document_key = ext.idempotency_key.as_ref().and_then(|name| {
         operation::checked_header(cx, name, &Loc::main("/x-harn/idempotencyKey"))
     });
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
-        grouped.push((draft.tags.clone(), draft.path.clone()));
         let idempotency_key = operation::idempotency_key(
             cx,
             draft.method,
             &draft.parts,
-            (
-                draft.ext.idempotency_key.as_ref(),
-                draft.loc.at("x-harn").at("idempotency_key"),
-            ),
+            draft
+                .ext
+                .idempotency_key
+                .as_deref()
+                .map(|name| (name, draft.loc.at("x-harn").at("idempotency_key"))),
             document_key.as_deref(),
         );
         let binding = operation::binding(draft.method, &draft.path, &draft.parts, idempotency_key);
@@ -83,6 +84,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
         {
             used_tags.push(tag.clone());
         }
+        tags.push(draft.tags);
         operations.push(Operation {
             loc: draft.loc,
             expose: draft.ext.expose.unwrap_or(true),
@@ -93,9 +95,13 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
             groups: Vec::new(),
         });
     }
-    let grouped: Vec<groups::Grouped> = grouped
+    let grouped: Vec<groups::Grouped> = tags
         .iter()
-        .map(|(tags, path)| groups::Grouped { tags, path })
+        .zip(&operations)
+        .map(|(tags, op)| groups::Grouped {
+            tags,
+            path: &op.binding.path,
+        })
         .collect();
     let (groups, of_operation) = groups::assign(cx, ext, &grouped);
     for (operation, groups) in operations.iter_mut().zip(of_operation) {

@@ -552,7 +552,7 @@ struct Shared {
 /// Options for the calls made through one handle of a client ([`HttpClient::with`]; generated
 /// clients have `Client::with`), without rebuilding it: a timeout, extra headers, a retry
 /// policy. Unset options keep the client's.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct CallOptions {
     timeout: Option<Duration>,
     headers: Vec<(String, String)>,
@@ -578,12 +578,6 @@ pub struct CallOptions {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Replies(Arc<std::sync::Mutex<Option<ReplyInfo>>>);
-
-impl PartialEq for Replies {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 impl Replies {
     /// An empty record.
@@ -727,16 +721,20 @@ impl HttpClient {
                 ));
             };
             let retries_left = binding.retryable() && attempt < policy.max_retries;
-            let backoff = policy.backoff(attempt, jitter());
+            // Only a failed attempt asks the system for randomness.
+            let backoff = || policy.backoff(attempt, jitter());
             let wait = match self.shared.inner.execute(this).await {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
-                Err(error) if error.is_connect() && retries_left && in_time(backoff) => backoff,
+                Err(error) if error.is_connect() && retries_left => Some(backoff())
+                    .filter(|wait| in_time(*wait))
+                    .ok_or(Error::Transport)?,
                 Err(_) => return Err(Error::Transport),
                 Ok(response) => {
                     let status = response.status().as_u16();
                     let wait = (retries_left && RETRY_STATUSES.contains(&status))
                         .then(|| {
-                            retry_after(response.headers(), SystemTime::now()).unwrap_or(backoff)
+                            retry_after(response.headers(), SystemTime::now())
+                                .unwrap_or_else(backoff)
                         })
                         .filter(|wait| in_time(*wait));
                     match wait {

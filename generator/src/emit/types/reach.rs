@@ -45,9 +45,9 @@ impl TypeSpace<'_> {
 }
 
 impl TypeSpace<'_> {
-    /// Which named types (by id) `roots` reach, directly or through other named types.
-    pub fn reached(&self, roots: &[&Ty]) -> Vec<bool> {
-        let uses = self.uses();
+    /// Which named types (by id) `roots` reach, directly or through other named types (`uses`
+    /// is [`TypeSpace::uses`]).
+    pub fn reached(&self, uses: &[Vec<usize>], roots: &[&Ty]) -> Vec<bool> {
         let mut reached = vec![false; self.defs.len()];
         let mut work = Vec::new();
         for ty in roots {
