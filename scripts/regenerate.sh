@@ -16,5 +16,6 @@ run() {
   "$gen" openapi "$@" --runtime-path ../../runtime "${check[@]}" || status=1
 }
 run specs/petstore.yaml --out generated/petstore --crate-name petstore --harness specs/petstore.harness
+run specs/pages.yaml --out generated/pages --crate-name pages
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
 exit $status

@@ -66,6 +66,9 @@ pub enum Code {
     /// HG0507: how operations were grouped into the generated crate's cargo features, where a
     /// rule (not a tag or `x-harn.features`) decided, or a group's name had to change.
     Grouped,
+    /// HG0508: an operation found to list in pages by a rule (not `x-harn.pagination`), or one
+    /// that looks paginated but is ambiguous.
+    Paginated,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
@@ -99,6 +102,7 @@ impl Code {
             Code::InvalidSchema => "HG0505",
             Code::Rebound => "HG0506",
             Code::Grouped => "HG0507",
+            Code::Paginated => "HG0508",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
         }

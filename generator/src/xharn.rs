@@ -44,6 +44,44 @@ pub struct OperationExt {
     pub meta: Option<BTreeMap<MetaKey, Value>>,
     /// The request header that carries an idempotency key, which the SDK fills per call.
     pub idempotency_key: Option<String>,
+    /// How the operation's replies continue on further pages (or `kind: none`: they do not).
+    pub pagination: Option<PaginationExt>,
+}
+
+/// `x-harn.pagination`: the runtime's `Pagination` with the request parameter by its name in
+/// the document, and `kind: none` to switch detection off.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaginationExt {
+    /// `cursor`, `offset`, `page`, `link` or `none`.
+    pub kind: PageKindExt,
+    /// The request parameter (its `name`) that carries the cursor, offset or page number.
+    pub param: Option<String>,
+    /// JSON pointer to the items in the reply (default: the reply when it is a list, else its
+    /// one list property).
+    pub items: Option<String>,
+    /// JSON pointer to the next cursor (`cursor`) or the next page's URL (`link`).
+    pub next: Option<String>,
+    /// JSON pointer into the last item to the next cursor (`cursor`).
+    pub last_item: Option<String>,
+    /// JSON pointer to the flag that is false on the last page.
+    pub has_more: Option<String>,
+}
+
+/// `x-harn.pagination.kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageKindExt {
+    /// An opaque cursor.
+    Cursor,
+    /// The offset of the first item.
+    Offset,
+    /// The page number.
+    Page,
+    /// A next-page URL.
+    Link,
+    /// Not paginated (detection off).
+    None,
 }
 
 /// `x-harn.governance`.

@@ -10,6 +10,8 @@ pub const OUTPUT_FORMAT: &str = "output-format";
 pub const BASE_URL: &str = "base-url";
 /// `--completions`: print shell completions.
 pub const COMPLETIONS: &str = "completions";
+/// `--paginate`: follow every page of a tool that lists in pages and print every item.
+pub const PAGINATE: &str = "paginate";
 
 /// Long options every generated CLI defines itself (`help` and `version` by clap, the others by
 /// [`crate::cli`] from the constants above); no tool argument may use them.
@@ -20,6 +22,7 @@ pub const RESERVED_LONG: &[&str] = &[
     OUTPUT_FORMAT,
     BASE_URL,
     COMPLETIONS,
+    PAGINATE,
 ];
 
 /// Short options every generated CLI defines itself.

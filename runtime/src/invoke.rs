@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::catalog::{Audience, SchemaDoc};
 use crate::error::RuntimeCategory;
-use crate::registry::{LiveTool, Thrown, ToolRegistry};
+use crate::registry::{LiveTool, Thrown, ToolOutput, ToolRegistry};
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,6 +163,18 @@ impl ToolRegistry {
         name: &str,
         input: Value,
     ) -> Result<Value, ToolError> {
+        Ok(self.invoke_page(audience, name, input).await?.value)
+    }
+
+    /// [`ToolRegistry::invoke`], keeping what a tool that lists in pages says about the next
+    /// page: the input properties to change, typed by the input schema (a page number read
+    /// from a link is a number where the schema says so).
+    pub async fn invoke_page(
+        &self,
+        audience: Audience,
+        name: &str,
+        input: Value,
+    ) -> Result<ToolOutput, ToolError> {
         let Some(tool) = self.live(audience, name) else {
             return Err(ToolError::UnknownTool {
                 name: name.to_string(),
@@ -189,8 +201,13 @@ impl ToolRegistry {
                 tool: tool_name(),
                 category: RuntimeCategory::Panic,
             }),
-            Ok(Ok(output)) => match self.check(tool, Slot::Output, &output) {
-                Checked::Valid => Ok(output),
+            Ok(Ok(mut output)) => match self.check(tool, Slot::Output, &output.value) {
+                Checked::Valid => {
+                    if let Some(next) = &mut output.next_page {
+                        typed_arguments(tool.entry.input_schema.as_value(), next);
+                    }
+                    Ok(output)
+                }
                 Checked::Invalid(issues) => Err(ToolError::ContractViolation {
                     tool: tool_name(),
                     phase: Phase::Output,
@@ -282,4 +299,30 @@ enum Checked {
     Valid,
     Invalid(Vec<Issue>),
     Uncompilable,
+}
+
+/// Text arguments read from a URL, as the numbers or booleans the input schema's properties
+/// say they are (a text that does not parse stays text, and validation of the next call says
+/// what is wrong).
+fn typed_arguments(input_schema: &Value, arguments: &mut serde_json::Map<String, Value>) {
+    for (name, value) in arguments.iter_mut() {
+        let Some(kind) = input_schema
+            .pointer(&format!("/properties/{}/type", crate::schema::escape(name)))
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        let Value::String(text) = value else { continue };
+        let typed = match kind {
+            "integer" => text.parse::<i64>().ok().map(Value::from),
+            "number" => text.parse::<f64>().ok().and_then(|n| {
+                serde_json::Number::from_f64(n).map(Value::Number)
+            }),
+            "boolean" => text.parse::<bool>().ok().map(Value::Bool),
+            _ => None,
+        };
+        if let Some(typed) = typed {
+            *value = typed;
+        }
+    }
 }

@@ -28,9 +28,21 @@ pub enum Thrown {
 /// The future a handler returns.
 pub type HandlerFuture = BoxFuture<'static, Result<Value, Thrown>>;
 
+/// What a tool call produced: the output, and for a tool that lists in pages the input
+/// properties that fetch the next page (merged into this call's input), absent on the last page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    /// The output value (valid against the tool's output schema).
+    pub value: Value,
+    /// The arguments of the next page: the input properties that change.
+    pub next_page: Option<serde_json::Map<String, Value>>,
+}
+
+type PagedFuture = BoxFuture<'static, Result<ToolOutput, Thrown>>;
+
 /// An in-process async handler. It receives the validated input and returns the output value.
 #[derive(Clone)]
-pub struct Handler(Arc<dyn Fn(Value) -> HandlerFuture + Send + Sync>);
+pub struct Handler(Arc<dyn Fn(Value) -> PagedFuture + Send + Sync>);
 
 impl Handler {
     /// Wraps an async closure.
@@ -39,10 +51,28 @@ impl Handler {
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Value, Thrown>> + Send + 'static,
     {
+        Self(Arc::new(move |input| {
+            let output = f(input);
+            Box::pin(async move {
+                Ok(ToolOutput {
+                    value: output.await?,
+                    next_page: None,
+                })
+            })
+        }))
+    }
+
+    /// Wraps an async closure of a tool that lists in pages: one page per call, with the
+    /// arguments of the next.
+    pub fn paged<F, Fut>(f: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, Thrown>> + Send + 'static,
+    {
         Self(Arc::new(move |input| Box::pin(f(input))))
     }
 
-    pub(crate) fn call(&self, input: Value) -> HandlerFuture {
+    pub(crate) fn call(&self, input: Value) -> PagedFuture {
         (self.0)(input)
     }
 }

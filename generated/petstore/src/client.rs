@@ -4,6 +4,8 @@
 use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
+/// The pages of a call that lists in pages (the `_pages` methods).
+pub use harness_gen_runtime::http::Pages;
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://eu.pets.example.com/v1";

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use harness_gen_runtime::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, ParamBinding, ParamIn, ResponseBinding,
-    StatusKey,
+    Binding, BodyBinding, Encoding, ErrorBinding, Pagination, ParamBinding, ParamIn,
+    ResponseBinding, StatusKey, Text,
 };
 
 use super::{Gates, OpTypes};
@@ -106,6 +106,20 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         } else {
             (TokenStream::new(), quote!(&#input::default()))
         };
+        let pages = types.pages.as_ref().map(|(method, item)| {
+            let method = format_ident!("{}", method);
+            let doc = format!(
+                " Every page of [`Client::{}`], each fetched when read (`.items()` streams their items).",
+                types.method
+            );
+            quote! {
+                #[doc = #doc]
+                #cfg
+                pub fn #method(&self, #param) -> Pages<#output, #item, #error> {
+                    self.http.pages(&bindings::#binding, #arg)
+                }
+            }
+        });
         quote! {
             #[doc = #doc]
             #description
@@ -113,6 +127,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
                 self.http.call(&bindings::#binding, #arg).await
             }
+            #pages
         }
     });
     quote! {
@@ -122,6 +137,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
         /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
+        /// The pages of a call that lists in pages (the `_pages` methods).
+        pub use harness_gen_runtime::http::Pages;
 
         use super::types::*;
 
@@ -202,6 +219,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         errors,
         security,
         idempotency_key,
+        pagination,
     } = binding;
     let method = format_ident!("{}", format!("{method:?}"));
     let path = text(path);
@@ -262,6 +280,39 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
     if let Some(header) = idempotency_key {
         let header = text(header);
         fields.push(quote!(idempotency_key: Some(#header)));
+    }
+    if let Some(pagination) = pagination {
+        let Pagination {
+            kind,
+            param,
+            items,
+            next,
+            last_item,
+            has_more,
+        } = pagination;
+        let kind = format_ident!("{}", format!("{kind:?}"));
+        let optional = |value: &Option<Text>| match value {
+            Some(value) => {
+                let value = text(value);
+                quote!(Some(#value))
+            }
+            None => quote!(None),
+        };
+        let (param, next, last_item, has_more) = (
+            optional(param),
+            optional(next),
+            optional(last_item),
+            optional(has_more),
+        );
+        let items = text(items);
+        fields.push(quote!(pagination: Some(Pagination {
+            kind: PageKind::#kind,
+            param: #param,
+            items: #items,
+            next: #next,
+            last_item: #last_item,
+            has_more: #has_more,
+        })));
     }
     quote!(Binding { #(#fields,)* ..Binding::EMPTY })
 }

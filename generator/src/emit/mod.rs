@@ -30,6 +30,8 @@ pub struct OpTypes {
     pub error: String,
     /// Whether the operation has inputs at all; a method without them takes no input argument.
     pub takes_input: bool,
+    /// For an operation that lists in pages: the page-stream method's name and the item type.
+    pub pages: Option<(String, TokenStream)>,
 }
 
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
@@ -132,6 +134,7 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
     let mut errors: Vec<(usize, String, Vec<ErrorVariantType>)> = Vec::new();
     let mut roots: Vec<Vec<Ty>> = Vec::new();
     let mut input_types: Vec<Ty> = Vec::new();
+    let mut output_types: Vec<Option<Ty>> = Vec::new();
     let mut ops = Vec::new();
     let mut methods = crate::names::Unique::default();
     for reserved in [
@@ -167,9 +170,13 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
             Some(schema) => {
                 let hint = format!("{base}Output");
                 let ty = space.inline(schema, &hint, &pointer);
+                output_types.push(Some(ty.clone()));
                 named(&mut space, ty, hint)
             }
-            None => "()".to_string(),
+            None => {
+                output_types.push(None);
+                "()".to_string()
+            }
         };
         let error = space.claim_name(&format!("{base}Error"));
         let mut variants = Vec::new();
@@ -197,9 +204,18 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
             output,
             error,
             takes_input,
+            pages: None,
         });
     }
     space.box_cycles();
+    // Page streams, named after every operation's own method so none of those changes.
+    for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {
+        if let (Some(pagination), Some(output)) = (&op.binding.pagination, output) {
+            let method = methods.claim(&format!("{}_pages", types.method), "_");
+            let item = space.item_at(output, &pagination.items);
+            types.pages = Some((method, space.tokens(&item)));
+        }
+    }
     let gates = Gates::new(api, gating);
     let uses = space.uses();
     let needs = needs(api, &space, &uses, &roots);

@@ -27,14 +27,27 @@ pub fn file(
         let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
-        let call = if types.takes_input {
-            quote!(|c: Client, input: #input| async move { c.#method(&input).await })
-        } else {
-            quote!(|c: Client, _: #input| async move { c.#method().await })
+        let handler = match (&types.pages, types.takes_input) {
+            (Some((pages, _)), true) => {
+                let pages = format_ident!("{}", pages);
+                quote!(paged_handler(client.clone(), |c: &Client, input: #input| c.#pages(&input)))
+            }
+            (Some((pages, _)), false) => {
+                let pages = format_ident!("{}", pages);
+                quote!(paged_handler(client.clone(), |c: &Client, _: #input| c.#pages()))
+            }
+            (None, true) => quote!(typed_handler(
+                client.clone(),
+                |c: Client, input: #input| async move { c.#method(&input).await }
+            )),
+            (None, false) => quote!(typed_handler(
+                client.clone(),
+                |c: Client, _: #input| async move { c.#method().await }
+            )),
         };
         quote! {
             #cfg
-            handlers.insert(#tool.to_string(), typed_handler(client.clone(), #call));
+            handlers.insert(#tool.to_string(), #handler);
         }
     });
     let with_budget = listing_budget.map(|Budget { depth, bytes }| {
@@ -57,7 +70,7 @@ pub fn file(
         #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
-        use harness_gen_runtime::http::typed_handler;
+        use harness_gen_runtime::http::{paged_handler, typed_handler};
         use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::client::Client;

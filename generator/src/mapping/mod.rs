@@ -4,6 +4,7 @@
 mod check;
 pub mod groups;
 mod operation;
+mod pagination;
 mod tools;
 
 use std::collections::BTreeMap;
@@ -53,7 +54,7 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
         operations,
         cli_commands,
         groups,
-    } = tools::build(&mut cx, &ext);
+    } = tools::build(&mut cx, &ext, &components);
     Api {
         info: info(root),
         servers: servers(root),

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use harness_gen_runtime::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, Method, ParamBinding, ParamIn, ResponseBinding,
-    StatusKey, Style,
+    Binding, BodyBinding, Encoding, ErrorBinding, Method, Pagination, ParamBinding, ParamIn,
+    ResponseBinding, StatusKey, Style,
 };
 use serde_json::{Map, Value, json};
 
@@ -42,6 +42,8 @@ pub struct Body {
 pub struct Output {
     pub binding: ResponseBinding,
     pub schema: Value,
+    /// The response headers it declares, lowercase.
+    pub headers: Vec<String>,
 }
 
 /// A declared error response with a JSON body, and the body's schema.
@@ -496,6 +498,11 @@ fn body_output(cx: &mut Cx, status: StatusKey, response: &Value, loc: &Loc) -> O
             encoding,
         },
         schema,
+        headers: response
+            .get("headers")
+            .and_then(Value::as_object)
+            .map(|headers| headers.keys().map(|h| h.to_ascii_lowercase()).collect())
+            .unwrap_or_default(),
     })
 }
 
@@ -542,6 +549,7 @@ pub fn binding(
     path: &str,
     parts: &Parts,
     idempotency_key: Option<String>,
+    pagination: Option<Pagination>,
 ) -> Binding {
     Binding {
         method,
@@ -556,6 +564,7 @@ pub fn binding(
             .map(|all| all.iter().map(|s| s.clone().into()).collect())
             .collect(),
         idempotency_key: idempotency_key.map(Into::into),
+        pagination,
     }
 }
 

@@ -12,7 +12,7 @@ use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
-use super::{Cx, groups};
+use super::{Cx, groups, pagination};
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
 use crate::model::{Group, Operation};
@@ -39,7 +39,7 @@ struct Draft {
     description: Option<String>,
 }
 
-pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
+pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value>) -> Tools {
     let drafts = drafts(cx);
     let names = tool_names(cx, &drafts);
     let open_world = ext
@@ -55,6 +55,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
     let document_key = ext.idempotency_key.as_ref().and_then(|name| {
         operation::checked_header(cx, name, &Loc::main("/x-harn/idempotencyKey"))
     });
+    let mut paginated = pagination::Found::default();
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
         let idempotency_key = operation::idempotency_key(
@@ -68,7 +69,22 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
                 .map(|name| (name, draft.loc.at("x-harn").at("idempotency_key"))),
             document_key.as_deref(),
         );
-        let binding = operation::binding(draft.method, &draft.path, &draft.parts, idempotency_key);
+        let pagination = pagination::of_operation(
+            cx,
+            &mut paginated,
+            (&name, &draft.loc),
+            draft.method,
+            draft.ext.pagination.as_ref(),
+            &draft.parts,
+            components,
+        );
+        let binding = operation::binding(
+            draft.method,
+            &draft.path,
+            &draft.parts,
+            idempotency_key,
+            pagination,
+        );
         let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (
@@ -95,6 +111,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt) -> Tools {
             groups: Vec::new(),
         });
     }
+    paginated.report(cx);
     let grouped: Vec<groups::Grouped> = tags
         .iter()
         .zip(&operations)

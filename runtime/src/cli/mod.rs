@@ -17,7 +17,8 @@ use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use crate::catalog::{Audience, CommandSpec, Entry};
-use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT};
+use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
+use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT, PAGINATE};
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
 
@@ -117,12 +118,77 @@ pub fn run(
         Ok(runtime) => runtime,
         Err(_) => return exit_code::RUNTIME,
     };
+    if matches.get_flag(PAGINATE) {
+        let pagination = tool
+            .source
+            .as_ref()
+            .and_then(|s| s.openapi_binding())
+            .and_then(|b| b.pagination.as_ref());
+        let Some(pagination) = pagination else {
+            let why = format!("`{}` does not list in pages, so --paginate has nothing to follow", tool.cli.command);
+            let _ = writeln!(err, "error: {why}");
+            let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
+            return exit_code::INVALID_INPUT;
+        };
+        let pages = Paginated { registry: &registry, tool, pagination, format };
+        return runtime.block_on(pages.follow(input, out, err));
+    }
     match runtime.block_on(registry.invoke(Audience::Cli, &tool.name, input)) {
         Ok(value) => {
             let _ = out.write_all(output::render(&value, format).as_bytes());
             exit_code::SUCCESS
         }
         Err(error) => fail(&error, out, err),
+    }
+}
+
+/// `--paginate`: one call per page through the invocation path, each next page's arguments
+/// merged into the input, until the last page (at most [`MAX_PAGES`], never a page twice).
+struct Paginated<'a> {
+    registry: &'a ToolRegistry,
+    tool: &'a Entry,
+    pagination: &'a Pagination,
+    format: output::Format,
+}
+
+impl Paginated<'_> {
+    async fn follow(&self, mut input: Value, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+        let lines = self.format == output::Format::Jsonl;
+        let mut trail = PageTrail::new(MAX_PAGES);
+        let mut items = Vec::new();
+        loop {
+            if let Err(PageFault(why)) = trail.admit(&input) {
+                let error = ToolError::Runtime {
+                    tool: self.tool.name.to_string(),
+                    category: crate::RuntimeCategory::Internal,
+                };
+                let _ = writeln!(err, "error: {why}");
+                return fail(&error, out, err);
+            }
+            let page = self
+                .registry
+                .invoke_page(Audience::Cli, &self.tool.name, input.clone())
+                .await;
+            let page = match page {
+                Ok(page) => page,
+                Err(error) => return fail(&error, out, err),
+            };
+            let received = self.pagination.items(&page.value).cloned().unwrap_or_default();
+            if lines {
+                let _ = out.write_all(output::jsonl(&Value::Array(received)).as_bytes());
+                let _ = out.flush();
+            } else {
+                items.extend(received);
+            }
+            match (page.next_page, &mut input) {
+                (Some(next), Value::Object(map)) => map.extend(next),
+                _ => break,
+            }
+        }
+        if !lines {
+            let _ = out.write_all(output::render(&Value::Array(items), self.format).as_bytes());
+        }
+        exit_code::SUCCESS
     }
 }
 
@@ -204,7 +270,8 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
         .subcommand_required(false)
         .arg_required_else_help(true)
         .arg(Arg::new(INPUT_JSON).long(INPUT_JSON).global(true).value_name("JSON|@FILE|-").help("The whole input as JSON: inline, @file, or - for standard input; options override its fields"))
-        .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text"]).help("Output format (default: pretty on a terminal, json otherwise)"))
+        .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text", "jsonl"]).help("Output format (default: pretty on a terminal, json otherwise)"))
+        .arg(Arg::new(PAGINATE).long(PAGINATE).global(true).action(clap::ArgAction::SetTrue).help("For a command that lists in pages: follow every page and print every item (one JSON array, or one line per item with --output-format jsonl)"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();

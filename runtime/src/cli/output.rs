@@ -12,6 +12,9 @@ pub enum Format {
     Pretty,
     /// Text: scalars as they are, objects as `key: value` lines, arrays of objects as a table.
     Text,
+    /// JSON lines: one line per item of an array (per item of every page with `--paginate`),
+    /// else the value on one line.
+    Jsonl,
 }
 
 impl Format {
@@ -21,6 +24,7 @@ impl Format {
             Some("json") => Format::Json,
             Some("pretty") => Format::Pretty,
             Some("text") => Format::Text,
+            Some("jsonl") => Format::Jsonl,
             _ if is_tty => Format::Pretty,
             _ => Format::Json,
         }
@@ -33,11 +37,20 @@ pub fn render(value: &Value, format: Format) -> String {
         Format::Json => value.to_string(),
         Format::Pretty => serde_json::to_string_pretty(value).unwrap_or_default(),
         Format::Text => text(value),
+        Format::Jsonl => return jsonl(value),
     };
     if !text.ends_with('\n') {
         text.push('\n');
     }
     text
+}
+
+/// One line per item of an array (nothing for an empty one), else the value on one line.
+pub fn jsonl(value: &Value) -> String {
+    match value {
+        Value::Array(items) => items.iter().map(|item| format!("{item}\n")).collect(),
+        other => format!("{other}\n"),
+    }
 }
 
 fn cell(value: &Value) -> String {

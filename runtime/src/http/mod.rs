@@ -10,6 +10,9 @@
 //! "who am I" body) has each occurrence replaced by [`REDACTED`] before anyone sees the value.
 
 pub mod encode;
+pub mod page;
+
+pub use page::Pages;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -526,6 +529,38 @@ where
     })
 }
 
+#[cfg(feature = "registry")]
+/// The handler of one generated tool that lists in pages: [`typed_handler`], fetching one page
+/// through `pages` and returning it with the arguments of the next one.
+pub fn paged_handler<C, I, O, T, E, F>(client: C, pages: F) -> crate::Handler
+where
+    C: Clone + Send + Sync + 'static,
+    I: DeserializeOwned + Send + 'static,
+    O: Serialize + DeserializeOwned + Send + 'static,
+    T: DeserializeOwned + 'static,
+    E: Serialize + OperationError + Send + 'static,
+    F: Fn(&C, I) -> Pages<O, T, E> + Send + Sync + 'static,
+{
+    let pages = std::sync::Arc::new(pages);
+    crate::Handler::paged(move |input: Value| {
+        let (client, pages) = (client.clone(), pages.clone());
+        async move {
+            let input: I = serde_json::from_value(input)
+                .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
+            let mut pages = pages(&client, input);
+            let page = match pages.next_page().await {
+                Some(page) => page.map_err(Error::into_thrown)?,
+                None => return Err(Thrown::Fault(RuntimeCategory::Internal)),
+            };
+            Ok(crate::ToolOutput {
+                value: serde_json::to_value(page)
+                    .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?,
+                next_page: pages.next_arguments().cloned(),
+            })
+        }
+    })
+}
+
 /// A configured client. Cheap to clone: clones share one connection pool and configuration.
 #[derive(Clone, Debug)]
 pub struct HttpClient {
@@ -687,19 +722,20 @@ impl HttpClient {
         let input = serde_json::to_value(input)
             .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
         let reply = self.send(binding, &input).await.map_err(retype)?;
-        match reply {
-            Reply::Success(value) => serde_json::from_value(value)
-                .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))),
-            Reply::Declared { kind, status, body } => Err(Error::Api(
-                E::declared(&kind, status, body).unwrap_or_else(|| {
-                    E::upstream(
-                        status,
-                        "the error body does not match its declared schema".to_owned(),
-                    )
-                }),
-            )),
-            Reply::Undeclared { status, reason } => Err(Error::Api(E::upstream(status, reason))),
-        }
+        serde_json::from_value(success_value(reply)?)
+            .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string())))
+    }
+
+    /// The pages of a paginated operation (its binding has a `pagination`), starting with
+    /// `input`: see [`Pages`].
+    pub fn pages<I, O, T, E>(&self, binding: &'static Binding, input: &I) -> Pages<O, T, E>
+    where
+        I: Serialize,
+        O: DeserializeOwned,
+        T: DeserializeOwned,
+        E: OperationError,
+    {
+        Pages::new(self, binding, input)
     }
 
     /// Sends the request for `input` and classifies the reply.
@@ -708,6 +744,16 @@ impl HttpClient {
         binding: &Binding,
         input: &Value,
     ) -> Result<Reply, Error<std::convert::Infallible>> {
+        Ok(self.exchange(binding, input).await?.0)
+    }
+
+    /// [`HttpClient::send`], with the target of the reply's `Link: <…>; rel="next"` header
+    /// when the binding pages by that header.
+    async fn exchange(
+        &self,
+        binding: &Binding,
+        input: &Value,
+    ) -> Result<(Reply, Option<String>), Error<std::convert::Infallible>> {
         let request = self.request(binding, input)?;
         let policy = self.call.retry.unwrap_or(self.shared.retry);
         let started = std::time::Instant::now();
@@ -911,8 +957,17 @@ impl HttpClient {
         &self,
         binding: &Binding,
         response: reqwest::Response,
-    ) -> Result<Reply, Error<std::convert::Infallible>> {
+    ) -> Result<(Reply, Option<String>), Error<std::convert::Infallible>> {
         let status = response.status().as_u16();
+        let by_header = binding
+            .pagination
+            .as_ref()
+            .is_some_and(|p| p.kind == crate::binding::PageKind::Link && p.next.is_none());
+        let link = by_header
+            .then(|| response.headers().get_all("link").iter().find_map(|value| {
+                page::link_next(value.to_str().ok()?).map(str::to_string)
+            }))
+            .flatten();
         let headers = self
             .call
             .record
@@ -926,7 +981,7 @@ impl HttpClient {
         if let (Some(record), Some(headers)) = (&self.call.record, headers) {
             record.keep(self.reply_info(status, &headers, &reply, &body));
         }
-        Ok(reply)
+        Ok((reply, link))
     }
 
     /// What a reply said, credentials echoed in it redacted.
@@ -992,6 +1047,22 @@ impl HttpClient {
             }
         }
         Ok(body)
+    }
+}
+
+/// The value of a success reply, or the typed error another reply is.
+fn success_value<E: OperationError>(reply: Reply) -> Result<Value, Error<E>> {
+    match reply {
+        Reply::Success(value) => Ok(value),
+        Reply::Declared { kind, status, body } => Err(Error::Api(
+            E::declared(&kind, status, body).unwrap_or_else(|| {
+                E::upstream(
+                    status,
+                    "the error body does not match its declared schema".to_owned(),
+                )
+            }),
+        )),
+        Reply::Undeclared { status, reason } => Err(Error::Api(E::upstream(status, reason))),
     }
 }
 

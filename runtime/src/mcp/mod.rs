@@ -160,8 +160,8 @@ impl McpServer {
         arguments: Option<Map<String, Value>>,
     ) -> Result<CallToolResult, McpError> {
         let input = Value::Object(arguments.unwrap_or_default());
-        match self.inner.registry.invoke(Audience::Mcp, name, input).await {
-            Ok(value) => Ok(CallToolResult::structured(value)),
+        match self.inner.registry.invoke_page(Audience::Mcp, name, input).await {
+            Ok(output) => Ok(page_result(name, output)),
             Err(error) => {
                 match mcp_failure(&error) {
                     McpFailure::InvalidParams { message } => {
@@ -179,6 +179,27 @@ impl McpServer {
         }
     }
 }
+
+/// The result of a successful call: the output as structured content (and its JSON text), and
+/// for a tool that lists in pages with more to come, the next page's arguments as a second text
+/// block the model reads and under `_meta["com.harnlang/nextPage"]`: one page per call, paged
+/// explicitly.
+fn page_result(name: &str, output: crate::ToolOutput) -> CallToolResult {
+    let mut result = CallToolResult::structured(output.value);
+    if let Some(next) = output.next_page {
+        let next = Value::Object(next);
+        result.content.push(rmcp::model::ContentBlock::text(format!(
+            "More results: call `{name}` again with the same arguments and these changed: {next}"
+        )));
+        let mut meta = rmcp::model::MetaObject::default();
+        meta.0.insert(NEXT_PAGE_META_KEY.to_owned(), next);
+        result.meta = Some(meta);
+    }
+    result
+}
+
+/// The `_meta` key of a call result that holds the next page's arguments.
+pub const NEXT_PAGE_META_KEY: &str = "com.harnlang/nextPage";
 
 impl McpServer {
     /// Whether `name` (an MCP tool) may or must run as a task.

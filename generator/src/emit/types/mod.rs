@@ -187,6 +187,50 @@ impl<'a> TypeSpace<'a> {
         self.names.claim(&type_name(name), "")
     }
 
+    /// The type of the list items a JSON pointer leads to in values of `ty` (through struct
+    /// fields by wire name; aliases, options and boxes seen through); `Value` where the types
+    /// do not say.
+    pub fn item_at(&self, ty: &Ty, pointer: &str) -> Ty {
+        let mut here = ty.clone();
+        let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
+        for segment in segments.into_iter().flatten() {
+            let segment = harness_gen_runtime::schema::unescape(segment);
+            let field = match self.see_through(&here) {
+                Ty::Named(id) => match &self.defs[id].kind {
+                    Kind::Struct { fields, .. } => {
+                        fields.iter().find(|f| f.wire == segment).map(|f| f.ty.clone())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match field {
+                Some(ty) => here = ty,
+                None => return Ty::Value,
+            }
+        }
+        match self.see_through(&here) {
+            Ty::Vec(item) => *item,
+            _ => Ty::Value,
+        }
+    }
+
+    /// `ty` without the options, boxes, aliases and newtypes around it.
+    fn see_through(&self, ty: &Ty) -> Ty {
+        let mut ty = ty.clone();
+        for _ in 0..64 {
+            ty = match ty {
+                Ty::Nullable(inner) | Ty::Boxed(inner) => *inner,
+                Ty::Named(id) => match &self.defs[id].kind {
+                    Kind::Alias(inner) => inner.clone(),
+                    _ => return Ty::Named(id),
+                },
+                other => return other,
+            };
+        }
+        ty
+    }
+
     /// The name of a named type.
     pub fn name_of(&self, ty: &Ty) -> Option<&str> {
         match ty {
