@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::{Value, json};
 
+pub mod pages;
 pub mod sweep;
 pub mod tools;
 
@@ -195,6 +196,12 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     built_once("petstore", "--bin", bin, feature)
 }
 
+/// Builds binary `bin` of the generated `pages` crate with `feature` ([`built_once`]); returns
+/// its path.
+pub fn pages_binary(bin: &str, feature: &str) -> std::path::PathBuf {
+    built_once("pages", "--bin", bin, feature)
+}
+
 /// Builds example `name` of harness-gen-runtime with `features` ([`built_once`]); returns its
 /// path.
 pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
@@ -299,10 +306,15 @@ impl McpStdio {
     /// Starts the server against the API at `base` with the token and `env` in its
     /// environment; standard error is captured for [`McpStdio::finish`].
     pub fn spawn(base: &str, env: &[(&str, &str)]) -> McpStdio {
+        let mut all = vec![("PETSTORE_BASE_URL", base), ("PETSTORE_TOKEN", TOKEN)];
+        all.extend_from_slice(env);
+        McpStdio::spawn_program(&petstore_binary("petstore-mcp", "mcp"), &all)
+    }
+
+    /// Starts the MCP program at `program` with `env` in its environment.
+    pub fn spawn_program(program: &std::path::Path, env: &[(&str, &str)]) -> McpStdio {
         use tokio::io::AsyncBufReadExt;
-        let mut child = tokio::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
-            .env("PETSTORE_BASE_URL", base)
-            .env("PETSTORE_TOKEN", TOKEN)
+        let mut child = tokio::process::Command::new(program)
             .envs(env.iter().copied())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -322,7 +334,11 @@ impl McpStdio {
 
     /// Starts the server and completes an `initialize` handshake (protocol 2025-11-25).
     pub async fn initialized(base: &str, env: &[(&str, &str)]) -> McpStdio {
-        let mut session = McpStdio::spawn(base, env);
+        McpStdio::handshake(McpStdio::spawn(base, env)).await
+    }
+
+    /// Completes an `initialize` handshake (protocol 2025-11-25) with a started server.
+    pub async fn handshake(mut session: McpStdio) -> McpStdio {
         session
             .send(
                 &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

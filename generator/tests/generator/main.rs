@@ -15,6 +15,7 @@ mod interrupted;
 mod load;
 mod mapping;
 mod no_panic;
+mod pagination;
 mod sample;
 mod secrets;
 mod types_compile;
