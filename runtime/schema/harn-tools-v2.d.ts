@@ -340,7 +340,11 @@ security: Array<Array<string>>,
  * call, the same on each of its attempts (unless the input gives one), which makes the
  * call safe to retry whatever its method.
  */
-idempotencyKey?: string, };
+idempotencyKey?: string, 
+/**
+ * How the reply continues on a next page, for an operation that lists in pages.
+ */
+pagination?: Pagination, };
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "QUERY";
 
@@ -431,6 +435,38 @@ status: StatusKey,
  * The JSON media type its body is read as.
  */
 contentType: string, };
+
+export type Pagination = { 
+/**
+ * How the next page is asked for.
+ */
+kind: PageKind, 
+/**
+ * The input property the next page sets: the cursor (`cursor`), the offset of its first
+ * item (`offset`) or its number (`page`). None for `link`, whose next URL says everything.
+ */
+param?: string, 
+/**
+ * A JSON pointer to the page's items (an array) in the reply; empty when the reply is
+ * the array.
+ */
+items: string, 
+/**
+ * `cursor`: a JSON pointer to the next cursor in the reply. `link`: to the next page's
+ * URL in the reply; without it, the `Link` header's `rel="next"` (RFC 8288).
+ */
+next?: string, 
+/**
+ * `cursor` without `next`: a JSON pointer into the last item to the value that is the
+ * next cursor (Stripe: `/id`, sent as `starting_after`).
+ */
+lastItem?: string, 
+/**
+ * A JSON pointer to a boolean in the reply that is false (or absent) on the last page.
+ */
+hasMore?: string, };
+
+export type PageKind = "cursor" | "offset" | "page" | "link";
 
 export type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | "default";
 

@@ -103,6 +103,8 @@ pub fn typescript() -> String {
         Encoding::decl(&cfg),
         ResponseBinding::decl(&cfg),
         ErrorBinding::decl(&cfg),
+        Pagination::decl(&cfg),
+        PageKind::decl(&cfg),
         StatusKey::decl(&cfg),
         Policy::decl(&cfg),
         PolicyKind::decl(&cfg),

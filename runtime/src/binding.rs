@@ -264,7 +264,11 @@ impl Pagination {
         let items = self.items(page).ok_or_else(|| {
             PageFault(format!(
                 "the reply has no list of items at `{}`",
-                if self.items.is_empty() { "(root)" } else { &self.items }
+                if self.items.is_empty() {
+                    "(root)"
+                } else {
+                    &self.items
+                }
             ))
         })?;
         if items.is_empty() {
@@ -283,7 +287,9 @@ impl Pagination {
             match input.get(name) {
                 None | Some(Value::Null) => Ok(first),
                 Some(value) => value.as_i64().ok_or_else(|| {
-                    PageFault(format!("`{name}` is not an integer, so the next page cannot be counted"))
+                    PageFault(format!(
+                        "`{name}` is not an integer, so the next page cannot be counted"
+                    ))
                 }),
             }
         };
@@ -296,7 +302,9 @@ impl Pagination {
                     (None, None) => None,
                 };
                 match cursor {
-                    Some(Value::String(text)) if !text.is_empty() => one(Value::String(text.clone())),
+                    Some(Value::String(text)) if !text.is_empty() => {
+                        one(Value::String(text.clone()))
+                    }
                     Some(Value::Number(n)) => one(Value::Number(n.clone())),
                     _ => None,
                 }

@@ -315,9 +315,10 @@ fn typed_arguments(input_schema: &Value, arguments: &mut serde_json::Map<String,
         let Value::String(text) = value else { continue };
         let typed = match kind {
             "integer" => text.parse::<i64>().ok().map(Value::from),
-            "number" => text.parse::<f64>().ok().and_then(|n| {
-                serde_json::Number::from_f64(n).map(Value::Number)
-            }),
+            "number" => text
+                .parse::<f64>()
+                .ok()
+                .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
             "boolean" => text.parse::<bool>().ok().map(Value::Bool),
             _ => None,
         };

@@ -64,13 +64,25 @@ pub async fn serve() -> (String, Requests) {
 
 /// Seven toys, `per_page` (default 3) a page, the next and last pages in a `Link` header whose
 /// URLs name another path for the same listing, as GitHub's do.
-async fn toys(State(seen): State<Requests>, headers: HeaderMap, Query(query): Q) -> impl IntoResponse {
+async fn toys(
+    State(seen): State<Requests>,
+    headers: HeaderMap,
+    Query(query): Q,
+) -> impl IntoResponse {
     seen.keep("/toys", &query);
-    let (page, per_page) = (number(&query, "page", 1).max(1), number(&query, "per_page", 3).max(1));
+    let (page, per_page) = (
+        number(&query, "page", 1).max(1),
+        number(&query, "per_page", 3).max(1),
+    );
     let all: Vec<Value> = (1..=7)
         .map(|id| json!({"id": id, "name": format!("toy {id}")}))
         .collect();
-    let items: Vec<Value> = all.iter().skip((page - 1) * per_page).take(per_page).cloned().collect();
+    let items: Vec<Value> = all
+        .iter()
+        .skip((page - 1) * per_page)
+        .take(per_page)
+        .cloned()
+        .collect();
     let last = all.len().div_ceil(per_page);
     let host = headers
         .get("host")
@@ -82,7 +94,10 @@ async fn toys(State(seen): State<Requests>, headers: HeaderMap, Query(query): Q)
         links.push(format!("<{}>; rel=\"next\"", url(page + 1)));
     }
     links.push(format!("<{}>; rel=\"last\"", url(last)));
-    ([("link", links.join(", "))], axum::Json(Value::Array(items)))
+    (
+        [("link", links.join(", "))],
+        axum::Json(Value::Array(items)),
+    )
 }
 
 /// Five customers, `limit` (default 2) a page after `starting_after`, with `has_more`.
@@ -90,7 +105,10 @@ async fn customers(State(seen): State<Requests>, Query(query): Q) -> axum::Json<
     seen.keep("/customers", &query);
     let ids: Vec<String> = (1..=5).map(|i| format!("cus_{i}")).collect();
     let start = match query.get("starting_after") {
-        Some(after) => ids.iter().position(|id| id == after).map_or(ids.len(), |i| i + 1),
+        Some(after) => ids
+            .iter()
+            .position(|id| id == after)
+            .map_or(ids.len(), |i| i + 1),
         None => 0,
     };
     let limit = number(&query, "limit", 2);
@@ -108,11 +126,20 @@ async fn files(State(seen): State<Requests>, Query(query): Q) -> axum::Json<Valu
     seen.keep("/files", &query);
     let ids: Vec<String> = (1..=4).map(|i| format!("file-{i}")).collect();
     let start = match query.get("after") {
-        Some(after) => ids.iter().position(|id| id == after).map_or(ids.len(), |i| i + 1),
+        Some(after) => ids
+            .iter()
+            .position(|id| id == after)
+            .map_or(ids.len(), |i| i + 1),
         None => 0,
     };
-    let page: Vec<&String> = ids[start..].iter().take(number(&query, "limit", 3)).collect();
-    let data: Vec<Value> = page.iter().map(|id| json!({"id": id, "bytes": 10})).collect();
+    let page: Vec<&String> = ids[start..]
+        .iter()
+        .take(number(&query, "limit", 3))
+        .collect();
+    let data: Vec<Value> = page
+        .iter()
+        .map(|id| json!({"id": id, "bytes": 10}))
+        .collect();
     axum::Json(json!({
         "object": "list",
         "data": data,

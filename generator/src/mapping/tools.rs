@@ -371,7 +371,7 @@ fn entry(
                 .operation_id
                 .clone()
                 .and_then(|id| NonBlank::new(id).ok()),
-            binding: Some(SourceBinding::OpenApi(binding.clone())),
+            binding: Some(SourceBinding::OpenApi(Box::new(binding.clone()))),
         }),
         policy: Some(Policy {
             kind: if safe {

@@ -23,16 +23,25 @@ fn listing(params: &[&str], response: &str) -> String {
 }
 
 fn json_reply(schema: &str) -> String {
-    format!("          description: ok\n          content:\n            application/json:\n              schema: {schema}\n")
+    format!(
+        "          description: ok\n          content:\n            application/json:\n              schema: {schema}\n"
+    )
 }
 
 #[test]
 fn a_declared_link_header_pages_by_it() {
     let response = format!(
         "          headers:\n            Link: {{schema: {{type: string}}}}\n{}",
-        json_reply("{type: array, items: {type: string}}").replacen("          description: ok\n", "", 1)
+        json_reply("{type: array, items: {type: string}}").replacen(
+            "          description: ok\n",
+            "",
+            1
+        )
     );
-    let out = check(&listing(&["page"], &format!("          description: ok\n{response}")));
+    let out = check(&listing(
+        &["page"],
+        &format!("          description: ok\n{response}"),
+    ));
     assert_eq!(*pagination(&out), json!({"kind": "link", "items": ""}));
     assert!(out.has_note(Code::Paginated, "/paths"), "{}", out.diags);
     assert!(out.diags.contains("`link-header`"), "{}", out.diags);
@@ -42,7 +51,9 @@ fn a_declared_link_header_pages_by_it() {
 fn has_more_with_last_id_pages_by_the_reply_cursor_as_openai_does() {
     let out = check(&listing(
         &["after", "limit"],
-        &json_reply("{type: object, properties: {data: {type: array, items: {type: object}}, last_id: {type: string}, has_more: {type: boolean}}}"),
+        &json_reply(
+            "{type: object, properties: {data: {type: array, items: {type: object}}, last_id: {type: string}, has_more: {type: boolean}}}",
+        ),
     ));
     assert_eq!(
         *pagination(&out),
@@ -55,7 +66,9 @@ fn has_more_with_last_id_pages_by_the_reply_cursor_as_openai_does() {
 fn has_more_with_starting_after_pages_by_the_last_items_id_as_stripe_does() {
     let out = check(&listing(
         &["starting_after", "limit"],
-        &json_reply("{type: object, properties: {object: {type: string}, data: {type: array, items: {type: object}}, has_more: {type: boolean}, url: {type: string}}}"),
+        &json_reply(
+            "{type: object, properties: {object: {type: string}, data: {type: array, items: {type: object}}, has_more: {type: boolean}, url: {type: string}}}",
+        ),
     ));
     assert_eq!(
         *pagination(&out),
@@ -68,7 +81,9 @@ fn has_more_with_starting_after_pages_by_the_last_items_id_as_stripe_does() {
 fn a_page_token_pages_by_the_next_token_as_google_does() {
     let out = check(&listing(
         &["pageToken", "maxResults"],
-        &json_reply("{type: object, properties: {items: {type: array, items: {type: object}}, nextPageToken: {type: string}}}"),
+        &json_reply(
+            "{type: object, properties: {items: {type: array, items: {type: object}}, nextPageToken: {type: string}}}",
+        ),
     ));
     assert_eq!(
         *pagination(&out),
@@ -80,7 +95,9 @@ fn a_page_token_pages_by_the_next_token_as_google_does() {
 fn a_next_url_in_the_reply_is_followed_by_its_query() {
     let out = check(&listing(
         &["offset"],
-        &json_reply("{type: object, properties: {count: {type: integer}, next: {type: [string, 'null']}, results: {type: array, items: {type: object}}}}"),
+        &json_reply(
+            "{type: object, properties: {count: {type: integer}, next: {type: [string, 'null']}, results: {type: array, items: {type: object}}}}",
+        ),
     ));
     assert_eq!(
         *pagination(&out),
@@ -92,7 +109,9 @@ fn a_next_url_in_the_reply_is_followed_by_its_query() {
 fn a_shape_whose_items_are_ambiguous_is_not_paginated_and_a_note_says_why() {
     let out = check(&listing(
         &["after"],
-        &json_reply("{type: object, properties: {users: {type: array}, groups: {type: array}, last_id: {type: string}, has_more: {type: boolean}}}"),
+        &json_reply(
+            "{type: object, properties: {users: {type: array}, groups: {type: array}, last_id: {type: string}, has_more: {type: boolean}}}",
+        ),
     ));
     assert_eq!(*pagination(&out), Value::Null);
     assert!(
@@ -111,7 +130,10 @@ fn only_reads_are_recognised_and_plain_lists_are_not_pages() {
         "operationId: search\nparameters: [{name: after, in: query, schema: {type: string}}]\nresponses:\n  '200':\n    description: ok\n    content: {application/json: {schema: {type: object, properties: {data: {type: array}, has_more: {type: boolean}}}}}",
     );
     assert_eq!(*pagination(&check(&post)), Value::Null);
-    let plain = check(&listing(&["q"], &json_reply("{type: array, items: {type: string}}")));
+    let plain = check(&listing(
+        &["q"],
+        &json_reply("{type: array, items: {type: string}}"),
+    ));
     assert_eq!(*pagination(&plain), Value::Null);
     assert!(!plain.diags.contains("HG0508"), "{}", plain.diags);
 }
@@ -133,7 +155,11 @@ fn a_declared_pagination_is_used_as_written_with_its_parameter_by_property() {
         *pagination(&out),
         json!({"kind": "cursor", "param": "from", "items": "/entries", "next": "/cursor", "hasMore": "/more"})
     );
-    assert!(!out.diags.contains("HG0508"), "declared, so no note: {}", out.diags);
+    assert!(
+        !out.diags.contains("HG0508"),
+        "declared, so no note: {}",
+        out.diags
+    );
     let by_last = declared("{kind: cursor, param: from, items: /entries, last_item: /key}");
     assert!(!by_last.has_any_error(), "{}", by_last.diags);
     let offset = declared("{kind: offset, param: skip}");
@@ -145,14 +171,38 @@ fn a_declared_pagination_that_contradicts_the_operation_is_a_located_error() {
     let at = "/paths/~1things/get/x-harn/pagination";
     for (written, field, says) in [
         ("{kind: cursor, next: /cursor}", "param", "needs `param`"),
-        ("{kind: cursor, param: nope, next: /cursor}", "param", "`from`, `skip`"),
+        (
+            "{kind: cursor, param: nope, next: /cursor}",
+            "param",
+            "`from`, `skip`",
+        ),
         ("{kind: cursor, param: from}", "next", "needs `next`"),
-        ("{kind: cursor, param: from, next: /nowhere}", "next", "does not lead anywhere"),
-        ("{kind: page, param: skip, has_more: /gone}", "has_more", "does not lead anywhere"),
-        ("{kind: offset, param: skip, items: /more}", "items", "does not lead to a list"),
-        ("{kind: cursor, param: from, last_item: /missing}", "last_item", "an item's schema"),
+        (
+            "{kind: cursor, param: from, next: /nowhere}",
+            "next",
+            "does not lead anywhere",
+        ),
+        (
+            "{kind: page, param: skip, has_more: /gone}",
+            "has_more",
+            "does not lead anywhere",
+        ),
+        (
+            "{kind: offset, param: skip, items: /more}",
+            "items",
+            "does not lead to a list",
+        ),
+        (
+            "{kind: cursor, param: from, last_item: /missing}",
+            "last_item",
+            "an item's schema",
+        ),
         ("{kind: link, param: from}", "param", "takes no `param`"),
-        ("{kind: offset, param: skip, next: /cursor}", "next", "takes no `next`"),
+        (
+            "{kind: offset, param: skip, next: /cursor}",
+            "next",
+            "takes no `next`",
+        ),
     ] {
         let out = declared(written);
         assert!(

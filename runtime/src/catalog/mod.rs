@@ -574,8 +574,8 @@ pub struct Source {
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
 #[serde(untagged)]
 pub enum SourceBinding {
-    /// The binding of an `openapi` source.
-    OpenApi(Binding),
+    /// The binding of an `openapi` source (boxed: it is most of an entry's size).
+    OpenApi(Box<Binding>),
     /// The binding of any other kind of source, kept as it was written.
     Other(
         #[cfg_attr(

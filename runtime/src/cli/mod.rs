@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
-use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
+use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT, PAGINATE};
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
@@ -125,12 +125,20 @@ pub fn run(
             .and_then(|s| s.openapi_binding())
             .and_then(|b| b.pagination.as_ref());
         let Some(pagination) = pagination else {
-            let why = format!("`{}` does not list in pages, so --paginate has nothing to follow", tool.cli.command);
+            let why = format!(
+                "`{}` does not list in pages, so --paginate has nothing to follow",
+                tool.cli.command
+            );
             let _ = writeln!(err, "error: {why}");
             let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
             return exit_code::INVALID_INPUT;
         };
-        let pages = Paginated { registry: &registry, tool, pagination, format };
+        let pages = Paginated {
+            registry: &registry,
+            tool,
+            pagination,
+            format,
+        };
         return runtime.block_on(pages.follow(input, out, err));
     }
     match runtime.block_on(registry.invoke(Audience::Cli, &tool.name, input)) {
@@ -173,7 +181,11 @@ impl Paginated<'_> {
                 Ok(page) => page,
                 Err(error) => return fail(&error, out, err),
             };
-            let received = self.pagination.items(&page.value).cloned().unwrap_or_default();
+            let received = self
+                .pagination
+                .items(&page.value)
+                .cloned()
+                .unwrap_or_default();
             if lines {
                 let _ = out.write_all(output::jsonl(&Value::Array(received)).as_bytes());
                 let _ = out.flush();

@@ -964,9 +964,13 @@ impl HttpClient {
             .as_ref()
             .is_some_and(|p| p.kind == crate::binding::PageKind::Link && p.next.is_none());
         let link = by_header
-            .then(|| response.headers().get_all("link").iter().find_map(|value| {
-                page::link_next(value.to_str().ok()?).map(str::to_string)
-            }))
+            .then(|| {
+                response
+                    .headers()
+                    .get_all("link")
+                    .iter()
+                    .find_map(|value| page::link_next(value.to_str().ok()?).map(str::to_string))
+            })
             .flatten();
         let headers = self
             .call

@@ -264,7 +264,7 @@ pub fn next_arguments(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binding::{ParamBinding, Pagination};
+    use crate::binding::{Pagination, ParamBinding};
     use serde_json::json;
 
     #[test]
@@ -350,9 +350,15 @@ mod tests {
         let next = stripe.next_arguments(&json!({}), &page, None).unwrap();
         assert_eq!(next.unwrap()["starting_after"], "b");
         let last = json!({"data": [{"id": "c"}], "has_more": false});
-        assert_eq!(stripe.next_arguments(&json!({}), &last, None).unwrap(), None);
+        assert_eq!(
+            stripe.next_arguments(&json!({}), &last, None).unwrap(),
+            None
+        );
         let empty = json!({"data": [], "has_more": true});
-        assert_eq!(stripe.next_arguments(&json!({}), &empty, None).unwrap(), None);
+        assert_eq!(
+            stripe.next_arguments(&json!({}), &empty, None).unwrap(),
+            None
+        );
         let no_items = json!({"has_more": true});
         assert!(stripe.next_arguments(&json!({}), &no_items, None).is_err());
 
@@ -366,7 +372,10 @@ mod tests {
         let next = google.next_arguments(&json!({}), &page, None).unwrap();
         assert_eq!(next.unwrap()["page_token"], "t2");
         let last = json!({"items": [1], "nextPageToken": ""});
-        assert_eq!(google.next_arguments(&json!({}), &last, None).unwrap(), None);
+        assert_eq!(
+            google.next_arguments(&json!({}), &last, None).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -160,7 +160,12 @@ impl McpServer {
         arguments: Option<Map<String, Value>>,
     ) -> Result<CallToolResult, McpError> {
         let input = Value::Object(arguments.unwrap_or_default());
-        match self.inner.registry.invoke_page(Audience::Mcp, name, input).await {
+        match self
+            .inner
+            .registry
+            .invoke_page(Audience::Mcp, name, input)
+            .await
+        {
             Ok(output) => Ok(page_result(name, output)),
             Err(error) => {
                 match mcp_failure(&error) {

@@ -5,12 +5,12 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
+use ::pages::client::Client;
+use ::pages::types::*;
 use futures::{StreamExt, TryStreamExt};
 use harness_e2e::{McpStdio, pages as server, pages_binary};
 use harness_gen_runtime::Audience;
-use ::pages::client::Client;
 use harness_gen_runtime::http::Error;
-use ::pages::types::*;
 use serde_json::json;
 
 fn client(base: &str) -> Client {
@@ -113,7 +113,11 @@ async fn a_repeated_cursor_ends_the_pages_with_an_error_instead_of_looping() {
     assert_eq!(errors.len(), 1);
     let error = errors.into_iter().next().unwrap().unwrap_err().to_string();
     assert!(error.contains("repeated cursor"), "{error}");
-    assert_eq!(seen.to("/reports").len(), 2, "the repeated page is never asked for");
+    assert_eq!(
+        seen.to("/reports").len(),
+        2,
+        "the repeated page is never asked for"
+    );
 }
 
 #[tokio::test]
@@ -141,11 +145,18 @@ async fn a_tool_returns_one_page_and_the_next_pages_arguments_typed_by_its_input
     assert_eq!(first.value.as_array().unwrap().len(), 3);
     assert_eq!(
         first.next_page.unwrap(),
-        json!({"page": 2, "per_page": 3}).as_object().cloned().unwrap(),
+        json!({"page": 2, "per_page": 3})
+            .as_object()
+            .cloned()
+            .unwrap(),
         "numbers read from the link are numbers where the schema says so"
     );
     let last = registry
-        .invoke_page(Audience::Agent, "list_toys", json!({"per_page": 3, "page": 3}))
+        .invoke_page(
+            Audience::Agent,
+            "list_toys",
+            json!({"per_page": 3, "page": 3}),
+        )
         .await
         .unwrap();
     assert_eq!(last.next_page, None);
@@ -175,7 +186,10 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
     let (base, seen) = server::serve().await;
     let base2 = base.clone();
     let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(&base2, &["catalogue", "list-customers", "--limit", "2", "--paginate"])
+        cli(
+            &base2,
+            &["catalogue", "list-customers", "--limit", "2", "--paginate"],
+        )
     })
     .await
     .unwrap();
@@ -192,7 +206,18 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
 
     let base2 = base.clone();
     let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(&base2, &["catalogue", "list-toys", "--per-page", "3", "--paginate", "--output-format", "jsonl"])
+        cli(
+            &base2,
+            &[
+                "catalogue",
+                "list-toys",
+                "--per-page",
+                "3",
+                "--paginate",
+                "--output-format",
+                "jsonl",
+            ],
+        )
     })
     .await
     .unwrap();
@@ -220,12 +245,16 @@ async fn over_mcp_a_call_returns_one_page_and_says_how_to_ask_for_the_next() {
     let program = tokio::task::spawn_blocking(|| pages_binary("pages-mcp", "mcp"))
         .await
         .unwrap();
-    let mut session =
-        McpStdio::handshake(McpStdio::spawn_program(&program, &[("PAGES_BASE_URL", &base)]))
-            .await;
+    let mut session = McpStdio::handshake(McpStdio::spawn_program(
+        &program,
+        &[("PAGES_BASE_URL", &base)],
+    ))
+    .await;
     let reply = session
-        .request(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "list_customers", "arguments": {"limit": 2}}}))
+        .request(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "list_customers", "arguments": {"limit": 2}}}),
+        )
         .await;
     let result = &reply["result"];
     assert_eq!(result["structuredContent"]["data"][1]["id"], "cus_2");
@@ -236,8 +265,10 @@ async fn over_mcp_a_call_returns_one_page_and_says_how_to_ask_for_the_next() {
     let said = result["content"][1]["text"].as_str().unwrap();
     assert!(said.contains(r#"{"starting_after":"cus_2"}"#), "{said}");
     let last = session
-        .request(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "name": "list_customers", "arguments": {"limit": 2, "starting_after": "cus_4"}}}))
+        .request(
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "list_customers", "arguments": {"limit": 2, "starting_after": "cus_4"}}}),
+        )
         .await;
     assert!(last["result"].get("_meta").is_none(), "{last}");
     assert_eq!(last["result"]["content"].as_array().unwrap().len(), 1);
