@@ -246,6 +246,18 @@ impl PageTrail {
 }
 
 impl Pagination {
+    /// Pagination of `kind` whose reply is the list of items, with nothing else said.
+    pub const fn of(kind: PageKind) -> Self {
+        Pagination {
+            kind,
+            param: None,
+            items: Cow::Borrowed(""),
+            next: None,
+            last_item: None,
+            has_more: None,
+        }
+    }
+
     /// The items of one page (`None` when the reply has no array where `items` points).
     pub fn items<'v>(&self, page: &'v serde_json::Value) -> Option<&'v Vec<serde_json::Value>> {
         page.pointer(&self.items)?.as_array()

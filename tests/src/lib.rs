@@ -46,6 +46,11 @@ pub async fn serve() -> String {
         .route("/pets/{id}/name", get(pet_name))
         .route("/store/inventory", get(inventory))
         .with_state(state);
+    listen(app).await
+}
+
+/// Serves `app` on a free loopback port; returns its base URL.
+pub async fn listen(app: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("the test server starts");

@@ -50,16 +50,7 @@ pub async fn serve() -> (String, Requests) {
         .route("/reports", get(reports))
         .route("/events", get(events))
         .with_state(requests.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("the test server starts");
-    let addr = listener.local_addr().expect("the test server starts");
-    tokio::spawn(async move {
-        axum::serve(listener, app)
-            .await
-            .expect("the test server starts")
-    });
-    (format!("http://{addr}"), requests)
+    (crate::listen(app).await, requests)
 }
 
 /// Seven toys, `per_page` (default 3) a page, the next and last pages in a `Link` header whose

@@ -95,6 +95,8 @@ struct Readme<'a> {
     env: Vec<(String, Vec<String>)>,
     command: &'a str,
     groups: &'a [GroupLine],
+    /// The first page-stream method, e.g. `list_pets_pages(&input)`, and how many there are.
+    pages: Option<(String, usize)>,
 }
 
 /// A valid crate name from `text`: kebab-case, starting with a letter.
@@ -310,6 +312,15 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         env: client::credential_env(api, &prefix),
         command: &options.command,
         groups: &groups,
+        pages: types
+            .ops
+            .iter()
+            .find_map(|o| {
+                let (method, _) = o.pages.as_ref()?;
+                let input = if o.takes_input { "&input" } else { "" };
+                Some(format!("{method}({input})"))
+            })
+            .map(|first| (first, types.ops.iter().filter(|o| o.pages.is_some()).count())),
     };
     files.insert("README.md".to_string(), render_template(&readme));
     Crate {

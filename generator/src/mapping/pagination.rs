@@ -17,10 +17,11 @@ use crate::xharn::{PageKindExt, PaginationExt};
 
 /// The shapes recognised without `x-harn.pagination`, in the order they are tried: (name, what
 /// it looks for). Each needs a `GET` with a JSON reply whose items are one list.
-pub const RULES: [(&str, &str); 6] = [
+pub const RULES: [(&str, &str); 7] = [
     ("link-header", "the reply declares a `Link` header (RFC 8288 `rel=\"next\"`, as GitHub)"),
     ("has-more-last-id", "an `after` parameter, and `has_more` and `last_id` in the reply (as OpenAI)"),
     ("has-more-last-item", "a `starting_after` or `after` parameter, and `has_more` in the reply: the last item's `id` is the cursor (as Stripe)"),
+    ("has-more-next-page", "a `page` parameter, and `has_more` and `next_page` in the reply (as Stripe's searches)"),
     ("next-page-token", "a `pageToken` or `page_token` parameter, and `nextPageToken` or `next_page_token` in the reply (as Google)"),
     ("next-cursor", "a `cursor` parameter, and `next_cursor` in the reply"),
     ("next-url", "a `next` URL in the reply, and query parameters it can set"),
@@ -76,13 +77,17 @@ pub fn of_operation(
     let items = match schemas.items_pointer(&output.schema) {
         Ok(items) => items,
         Err(candidates) => {
+            let why = if candidates.is_empty() {
+                "its reply has no list of items".to_string()
+            } else {
+                format!("which list holds its items is ambiguous ({})", candidates.join(", "))
+            };
             cx.diags.push(cx.doc.diag(
                 Code::Paginated,
                 Severity::Note,
                 at,
                 format!(
-                    "`{name}` looks paginated by rule `{rule}`, but which list holds its items is ambiguous ({}); it is not paginated. Declare x-harn.pagination with `items` to page it",
-                    if candidates.is_empty() { "none found".to_string() } else { candidates.join(", ") }
+                    "`{name}` looks paginated by rule `{rule}`, but {why}; it is not paginated. Declare x-harn.pagination (with `items`) to page it"
                 ),
             ));
             return None;
@@ -107,14 +112,7 @@ fn detect(parts: &Parts, schemas: &Schemas) -> Option<(&'static str, Pagination)
             .copied()
             .find(|name| schemas.property(&output.schema, name).is_some())
     };
-    let base = |kind: PageKind| Pagination {
-        kind,
-        param: None,
-        items: "".into(),
-        next: None,
-        last_item: None,
-        has_more: None,
-    };
+    let base = Pagination::of;
     let pointer = |name: &str| Some(format!("/{name}").into());
     if output.headers.iter().any(|h| h == "link") {
         return Some(("link-header", base(PageKind::Link)));
@@ -134,6 +132,14 @@ fn detect(parts: &Parts, schemas: &Schemas) -> Option<(&'static str, Pagination)
         return Some(("has-more-last-item", Pagination {
             param: Some(after.binding.property.clone()),
             last_item: Some("/id".into()),
+            has_more: pointer(flag),
+            ..base(PageKind::Cursor)
+        }));
+    }
+    if let (Some(page), Some(flag), Some(next)) = (query(&["page"]), has_more, has(&["next_page"])) {
+        return Some(("has-more-next-page", Pagination {
+            param: Some(page.binding.property.clone()),
+            next: pointer(next),
             has_more: pointer(flag),
             ..base(PageKind::Cursor)
         }));

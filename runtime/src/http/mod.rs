@@ -536,9 +536,9 @@ pub fn paged_handler<C, I, O, T, E, F>(client: C, pages: F) -> crate::Handler
 where
     C: Clone + Send + Sync + 'static,
     I: DeserializeOwned + Send + 'static,
-    O: Serialize + DeserializeOwned + Send + 'static,
+    O: Serialize + DeserializeOwned + 'static,
     T: DeserializeOwned + 'static,
-    E: Serialize + OperationError + Send + 'static,
+    E: Serialize + OperationError + 'static,
     F: Fn(&C, I) -> Pages<O, T, E> + Send + Sync + 'static,
 {
     let pages = std::sync::Arc::new(pages);

@@ -89,6 +89,10 @@ fn decode(text: &str) -> String {
         .into_owned()
 }
 
+/// Names types a value is about without holding any (so it is `Send` and `Sync` whatever
+/// they are).
+type Unheld<T> = PhantomData<fn() -> T>;
+
 /// The pages of one paginated call: [`Pages::next_page`] one at a time, or as a stream of
 /// pages ([`Pages::into_stream`]) or of their items ([`Pages::items`]). Each page is fetched
 /// when asked for; dropping the value stops.
@@ -99,13 +103,15 @@ pub struct Pages<O, T, E> {
     binding: &'static Binding,
     /// The next request's input; `None` once the pages ended.
     input: Option<Value>,
-    /// A fault to report instead of the next page.
-    fault: Option<Error<E>>,
+    /// Why there is no next page after all, reported instead of it. (Text, not an `Error<E>`:
+    /// a page stream then holds no value of the API's types across an `await`, so it is `Send`
+    /// without asking the compiler to prove that of every type a big API has.)
+    fault: Option<String>,
     /// The arguments that changed for the next page.
     next: Option<Map<String, Value>>,
     /// The pages asked for so far.
     trail: PageTrail,
-    types: PhantomData<fn() -> (O, T)>,
+    types: Unheld<(O, T, E)>,
 }
 
 impl<O, T, E> Pages<O, T, E>
@@ -118,12 +124,7 @@ where
     pub fn new<I: Serialize>(http: &HttpClient, binding: &'static Binding, input: &I) -> Self {
         let (input, fault) = match serde_json::to_value(input) {
             Ok(value) => (Some(value), None),
-            Err(error) => (
-                None,
-                Some(Error::InvalidRequest(crate::mask_serde_message(
-                    &error.to_string(),
-                ))),
-            ),
+            Err(error) => (None, Some(crate::mask_serde_message(&error.to_string()))),
         };
         Self {
             http: http.clone(),
@@ -197,7 +198,7 @@ where
     async fn next_value(&mut self) -> Option<Result<Value, Error<E>>> {
         if let Some(fault) = self.fault.take() {
             self.input = None;
-            return Some(Err(fault));
+            return Some(Err(Error::InvalidResponse(fault)));
         }
         let input = self.input.take()?;
         if self.trail.is_empty() {
@@ -216,7 +217,7 @@ where
         };
         self.next = None;
         match next_arguments(self.binding, &input, &page, link.as_deref()) {
-            Err(PageFault(why)) => self.fault = Some(Error::InvalidResponse(why)),
+            Err(PageFault(why)) => self.fault = Some(why),
             Ok(None) => {}
             Ok(Some(arguments)) => {
                 let mut next = input.clone();
@@ -225,7 +226,7 @@ where
                 }
                 // A next page that is this page again has no next arguments worth giving.
                 match self.trail.admit(&next) {
-                    Err(PageFault(why)) => self.fault = Some(Error::InvalidResponse(why)),
+                    Err(PageFault(why)) => self.fault = Some(why),
                     Ok(()) => {
                         self.next = Some(arguments);
                         self.input = Some(next);
@@ -305,14 +306,7 @@ mod tests {
     }
 
     fn pagination(kind: PageKind) -> Pagination {
-        Pagination {
-            kind,
-            param: None,
-            items: "".into(),
-            next: None,
-            last_item: None,
-            has_more: None,
-        }
+        Pagination::of(kind)
     }
 
     #[test]
