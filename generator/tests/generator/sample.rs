@@ -112,3 +112,65 @@ components:
     assert_eq!(structs_with_phone, 1, "{types}");
     assert!(types.contains("Who looks after the pet."), "{types}");
 }
+
+/// `allOf` of one schema beside nothing but annotations (a reference given its own
+/// description, as Nexus writes every `Name`) is that schema, not `serde_json::Value`; with a
+/// constraint beside it, it is still merged (and a non-object one still falls back).
+#[test]
+fn an_all_of_of_one_schema_with_only_annotations_is_that_schema() {
+    let dir = std::env::temp_dir().join(format!("hg-allof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("allof.yaml");
+    std::fs::write(
+        &spec,
+        r##"openapi: 3.1.0
+info: {title: Names, version: '1'}
+paths:
+  /things:
+    get:
+      operationId: getThing
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Thing'}
+components:
+  schemas:
+    Name:
+      type: string
+      pattern: '^[a-z]+$'
+    Thing:
+      type: object
+      properties:
+        name:
+          description: The thing's unique name.
+          allOf:
+            - $ref: '#/components/schemas/Name'
+        alias:
+          allOf:
+            - $ref: '#/components/schemas/Name'
+          maxLength: 3
+"##,
+    )
+    .unwrap();
+    let mut diags = Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let generated = harness_gen::emit::types_file(
+        &api,
+        harness_gen::emit::types::Comparisons::Feature,
+        harness_gen::emit::Gating::Features,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        generated.file.contains("pub name: Option<Name>"),
+        "{}",
+        generated.file
+    );
+    assert_eq!(generated.fallbacks.len(), 1, "{:?}", generated.fallbacks);
+    assert!(
+        generated.fallbacks[0].0.ends_with("/properties/alias"),
+        "{:?}",
+        generated.fallbacks
+    );
+}

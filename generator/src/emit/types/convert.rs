@@ -266,6 +266,13 @@ impl<'a> TypeSpace<'a> {
         pointer: &str,
         depth: usize,
     ) -> Ty {
+        // `allOf` of one schema beside nothing but annotations (a reference given its own
+        // description, as generators of documents write it) means that schema.
+        if let [only] = parts
+            && map.keys().all(|k| k == "allOf" || !is_constraint(k))
+        {
+            return self.convert(only, target, hint, &format!("{pointer}/allOf/0"), depth + 1);
+        }
         let mut merged = Map::new();
         let mut properties = Map::new();
         let mut required: Vec<Value> = Vec::new();

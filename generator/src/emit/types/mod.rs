@@ -5,7 +5,8 @@
 //! What a schema means maps to Rust as follows: objects → structs (`Option` for optional
 //! fields, `Option<Option<T>>` where a field may be absent or null), string enums → enums with
 //! an `Other(String)` fallback, `oneOf`/`anyOf` → untagged enums, `allOf` of objects → one
-//! merged struct, a null alternative → `Option`. Anything else becomes `serde_json::Value`,
+//! merged struct, `allOf` of one schema beside only annotations → that schema's type, a null
+//! alternative → `Option`. Anything else becomes `serde_json::Value`,
 //! with a warning naming the schema's pointer; nothing aborts the run.
 
 mod convert;
