@@ -211,38 +211,55 @@ pub struct PageTrail {
 }
 
 impl PageTrail {
-    /// A trail allowing `max_pages` pages.
-    pub fn new(max_pages: u32) -> Self {
-        Self {
+    /// The trail of a read whose first page is asked for with `first`, allowing `max_pages`
+    /// pages in all.
+    pub fn starting(first: &serde_json::Value, max_pages: u32) -> Self {
+        let mut trail = Self {
             sent: std::collections::HashSet::new(),
             max_pages,
+        };
+        trail.sent.insert(fingerprint(first));
+        trail
+    }
+
+    /// Allows `max_pages` pages in all.
+    pub fn limit(&mut self, max_pages: u32) {
+        self.max_pages = max_pages;
+    }
+
+    /// The input of the page after the one asked for with `input`: `input` with the next
+    /// page's `arguments` merged in, recorded; or why it must not be asked for.
+    pub fn next(
+        &mut self,
+        input: &serde_json::Value,
+        arguments: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<serde_json::Value, PageFault> {
+        let mut next = input.clone();
+        if let serde_json::Value::Object(map) = &mut next {
+            map.extend(arguments.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
-    }
-
-    /// Whether no page was asked for yet.
-    pub fn is_empty(&self) -> bool {
-        self.sent.is_empty()
-    }
-
-    /// Records the request of the next page (its whole input), or says why it must not be made.
-    pub fn admit(&mut self, input: &serde_json::Value) -> Result<(), PageFault> {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        input.to_string().hash(&mut hasher);
         if u32::try_from(self.sent.len()).unwrap_or(u32::MAX) >= self.max_pages {
             return Err(PageFault(format!(
                 "more than {} pages; the pages stop here (allow more to read further)",
                 self.max_pages
             )));
         }
-        if !self.sent.insert(hasher.finish()) {
+        if !self.sent.insert(fingerprint(&next)) {
             return Err(PageFault(
                 "the server led back to a page already read (a repeated cursor); the pages stop here"
                     .into(),
             ));
         }
-        Ok(())
+        Ok(next)
     }
+}
+
+/// A hash of a request's input, for [`PageTrail`].
+fn fingerprint(input: &serde_json::Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    input.to_string().hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Pagination {
@@ -258,9 +275,22 @@ impl Pagination {
         }
     }
 
+    /// Whether the next page's URL comes from the reply's `Link` header.
+    pub fn by_link_header(&self) -> bool {
+        self.kind == PageKind::Link && self.next.is_none()
+    }
+
     /// The items of one page (`None` when the reply has no array where `items` points).
     pub fn items<'v>(&self, page: &'v serde_json::Value) -> Option<&'v Vec<serde_json::Value>> {
         page.pointer(&self.items)?.as_array()
+    }
+
+    /// The items of one page, taken out of it (none when the reply has no array there).
+    pub fn take_items(&self, page: &mut serde_json::Value) -> Vec<serde_json::Value> {
+        match page.pointer_mut(&self.items) {
+            Some(serde_json::Value::Array(items)) => std::mem::take(items),
+            _ => Vec::new(),
+        }
     }
 
     /// The input properties that change for the page after `page` (the reply to `input`),

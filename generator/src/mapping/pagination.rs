@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use harness_gen_runtime::binding::{Encoding, Method, PageKind, Pagination, ParamIn};
+use harness_gen_runtime::schema::standalone::{self, RefTarget};
 use serde_json::Value;
 
 use super::Cx;
@@ -117,9 +118,10 @@ fn detect(parts: &Parts, schemas: &Schemas) -> Option<(&'static str, Pagination)
     if output.headers.iter().any(|h| h == "link") {
         return Some(("link-header", base(PageKind::Link)));
     }
-    let has_more = has(&["has_more"]).filter(|name| {
-        schemas.is_type(schemas.property(&output.schema, name).unwrap_or(&Value::Null), "boolean")
-    });
+    let has_more = schemas
+        .property(&output.schema, "has_more")
+        .filter(|flag| schemas.is_type(flag, "boolean"))
+        .map(|_| "has_more");
     if let (Some(after), Some(flag), Some(last)) = (query(&["after"]), has_more, has(&["last_id"])) {
         return Some(("has-more-last-id", Pagination {
             param: Some(after.binding.property.clone()),
@@ -249,10 +251,11 @@ fn checked(
             }
         },
     };
-    let item_schema = schemas.at(&output.schema, &items).and_then(|list| {
-        schemas.is_type(list, "array").then(|| schemas.resolve(list).get("items")).flatten()
-    });
-    if declared.items.is_some() && item_schema.is_none() && schemas.at(&output.schema, &items).is_none_or(|l| !schemas.is_type(l, "array")) {
+    let list = schemas
+        .at(&output.schema, &items)
+        .filter(|list| schemas.is_type(list, "array"));
+    let item_schema = list.and_then(|list| schemas.resolve(list).get("items"));
+    if declared.items.is_some() && list.is_none() {
         problems.push(("items", format!("`{items}` does not lead to a list in the reply's schema")));
     }
     match (kind, &declared.next, &declared.last_item) {
@@ -308,13 +311,13 @@ impl Schemas<'_> {
     /// schema and `null`) taken as that schema.
     fn resolve<'s>(&'s self, mut schema: &'s Value) -> &'s Value {
         for _ in 0..32 {
-            if let Some(name) = schema
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix("#/components/schemas/"))
-            {
-                let name = harness_gen_runtime::schema::unescape(name);
-                match self.components.get(name.as_str()) {
+            let reference = schema.get("$ref").and_then(Value::as_str).map(standalone::classify);
+            if let Some(RefTarget::Component { name, rest }) = reference {
+                match self
+                    .components
+                    .get(&name)
+                    .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                {
                     Some(target) => schema = target,
                     None => return schema,
                 }

@@ -30,18 +30,11 @@ fn json_reply(schema: &str) -> String {
 
 #[test]
 fn a_declared_link_header_pages_by_it() {
-    let response = format!(
-        "          headers:\n            Link: {{schema: {{type: string}}}}\n{}",
-        json_reply("{type: array, items: {type: string}}").replacen(
-            "          description: ok\n",
-            "",
-            1
-        )
+    let reply = format!(
+        "{}          headers:\n            Link: {{schema: {{type: string}}}}\n",
+        json_reply("{type: array, items: {type: string}}")
     );
-    let out = check(&listing(
-        &["page"],
-        &format!("          description: ok\n{response}"),
-    ));
+    let out = check(&listing(&["page"], &reply));
     assert_eq!(*pagination(&out), json!({"kind": "link", "items": ""}));
     assert!(out.has_note(Code::Paginated, "/paths"), "{}", out.diags);
     assert!(out.diags.contains("`link-header`"), "{}", out.diags);

@@ -16,17 +16,32 @@ fn the_sample_catalog_matches_its_snapshot() {
 }
 
 fn types_of(spec: &str) -> String {
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(spec);
-    let mut diags = Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let generated = harness_gen::emit::types_file(
-        &api,
-        harness_gen::emit::types::Comparisons::Feature,
-        harness_gen::emit::Gating::Features,
-    );
+    let generated = types_from(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(spec));
     let (types, fallbacks) = (generated.file, generated.fallbacks);
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     types
+}
+
+/// `types.rs` of the document at `spec`.
+fn types_from(spec: &Path) -> harness_gen::emit::Types {
+    let mut diags = Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(spec, None, &mut diags).unwrap();
+    harness_gen::emit::types_file(
+        &api,
+        harness_gen::emit::types::Comparisons::Feature,
+        harness_gen::emit::Gating::Features,
+    )
+}
+
+/// `types.rs` of the document `text`, written as `name` in a scratch folder.
+fn types_of_document(name: &str, text: &str) -> harness_gen::emit::Types {
+    let dir = std::env::temp_dir().join(format!("hg-sample-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join(name);
+    std::fs::write(&spec, text).unwrap();
+    let generated = types_from(&spec);
+    let _ = std::fs::remove_dir_all(&dir);
+    generated
 }
 
 #[test]
@@ -58,11 +73,8 @@ fn hostile_text_stays_inside_doc_strings_and_names_stay_distinct() {
 /// `allOf` copy or a reference into the component — is one Rust type.
 #[test]
 fn a_schema_reached_twice_is_one_type() {
-    let dir = std::env::temp_dir().join(format!("hg-memo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join("memo.yaml");
-    std::fs::write(
-        &spec,
+    let types = types_of_document(
+        "memo.yaml",
         r##"openapi: 3.1.0
 info: {title: Memo, version: '1'}
 paths:
@@ -98,16 +110,7 @@ components:
             barks: {type: boolean}
 "##,
     )
-    .unwrap();
-    let mut diags = Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let types = harness_gen::emit::types_file(
-        &api,
-        harness_gen::emit::types::Comparisons::Feature,
-        harness_gen::emit::Gating::Features,
-    )
     .file;
-    let _ = std::fs::remove_dir_all(&dir);
     let structs_with_phone = types.matches("pub phone: Option<String>").count();
     assert_eq!(structs_with_phone, 1, "{types}");
     assert!(types.contains("Who looks after the pet."), "{types}");
@@ -118,11 +121,8 @@ components:
 /// constraint beside it, it is still merged (and a non-object one still falls back).
 #[test]
 fn an_all_of_of_one_schema_with_only_annotations_is_that_schema() {
-    let dir = std::env::temp_dir().join(format!("hg-allof-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join("allof.yaml");
-    std::fs::write(
-        &spec,
+    let generated = types_of_document(
+        "allof.yaml",
         r##"openapi: 3.1.0
 info: {title: Names, version: '1'}
 paths:
@@ -152,16 +152,7 @@ components:
             - $ref: '#/components/schemas/Name'
           maxLength: 3
 "##,
-    )
-    .unwrap();
-    let mut diags = Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
-    let generated = harness_gen::emit::types_file(
-        &api,
-        harness_gen::emit::types::Comparisons::Feature,
-        harness_gen::emit::Gating::Features,
     );
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         generated.file.contains("pub name: Option<Name>"),
         "{}",

@@ -162,40 +162,36 @@ struct Paginated<'a> {
 impl Paginated<'_> {
     async fn follow(&self, mut input: Value, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         let lines = self.format == output::Format::Jsonl;
-        let mut trail = PageTrail::new(MAX_PAGES);
+        let mut trail = PageTrail::starting(&input, MAX_PAGES);
         let mut items = Vec::new();
         loop {
-            if let Err(PageFault(why)) = trail.admit(&input) {
-                let error = ToolError::Runtime {
-                    tool: self.tool.name.to_string(),
-                    category: crate::RuntimeCategory::Internal,
-                };
-                let _ = writeln!(err, "error: {why}");
-                return fail(&error, out, err);
-            }
             let page = self
                 .registry
                 .invoke_page(Audience::Cli, &self.tool.name, input.clone())
                 .await;
-            let page = match page {
+            let mut page = match page {
                 Ok(page) => page,
                 Err(error) => return fail(&error, out, err),
             };
-            let received = self
-                .pagination
-                .items(&page.value)
-                .cloned()
-                .unwrap_or_default();
+            let received = self.pagination.take_items(&mut page.value);
             if lines {
                 let _ = out.write_all(output::jsonl(&Value::Array(received)).as_bytes());
                 let _ = out.flush();
             } else {
                 items.extend(received);
             }
-            match (page.next_page, &mut input) {
-                (Some(next), Value::Object(map)) => map.extend(next),
-                _ => break,
-            }
+            let Some(next) = page.next_page else { break };
+            input = match trail.next(&input, &next) {
+                Ok(next) => next,
+                Err(PageFault(why)) => {
+                    let error = ToolError::Runtime {
+                        tool: self.tool.name.to_string(),
+                        category: crate::RuntimeCategory::Internal,
+                    };
+                    let _ = writeln!(err, "error: {why}");
+                    return fail(&error, out, err);
+                }
+            };
         }
         if !lines {
             let _ = out.write_all(output::render(&Value::Array(items), self.format).as_bytes());

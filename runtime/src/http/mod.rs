@@ -521,12 +521,23 @@ where
     crate::Handler::new(move |input: Value| {
         let (client, call) = (client.clone(), call.clone());
         async move {
-            let input: I = serde_json::from_value(input)
-                .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-            let output = call(client, input).await.map_err(Error::into_thrown)?;
-            serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+            let output = call(client, tool_input(input)?).await;
+            tool_output(output.map_err(Error::into_thrown)?)
         }
     })
+}
+
+#[cfg(feature = "registry")]
+/// A validated tool input as the operation's input type (it always fits: the schema it was
+/// validated against is the type's).
+fn tool_input<I: DeserializeOwned>(input: Value) -> Result<I, Thrown> {
+    serde_json::from_value(input).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+}
+
+#[cfg(feature = "registry")]
+/// An operation's output as the tool's output value.
+fn tool_output<O: Serialize>(output: O) -> Result<Value, Thrown> {
+    serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
 }
 
 #[cfg(feature = "registry")]
@@ -545,16 +556,13 @@ where
     crate::Handler::paged(move |input: Value| {
         let (client, pages) = (client.clone(), pages.clone());
         async move {
-            let input: I = serde_json::from_value(input)
-                .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?;
-            let mut pages = pages(&client, input);
+            let mut pages = pages(&client, tool_input(input)?);
             let page = match pages.next_page().await {
                 Some(page) => page.map_err(Error::into_thrown)?,
                 None => return Err(Thrown::Fault(RuntimeCategory::Internal)),
             };
             Ok(crate::ToolOutput {
-                value: serde_json::to_value(page)
-                    .map_err(|_| Thrown::Fault(RuntimeCategory::Internal))?,
+                value: tool_output(page)?,
                 next_page: pages.next_arguments().cloned(),
             })
         }
@@ -722,8 +730,7 @@ impl HttpClient {
         let input = serde_json::to_value(input)
             .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
         let reply = self.send(binding, &input).await.map_err(retype)?;
-        serde_json::from_value(success_value(reply)?)
-            .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string())))
+        decoded(success_value(reply)?)
     }
 
     /// The pages of a paginated operation (its binding has a `pagination`), starting with
@@ -962,7 +969,7 @@ impl HttpClient {
         let by_header = binding
             .pagination
             .as_ref()
-            .is_some_and(|p| p.kind == crate::binding::PageKind::Link && p.next.is_none());
+            .is_some_and(|p| p.by_link_header());
         let link = by_header
             .then(|| {
                 response
@@ -1052,6 +1059,12 @@ impl HttpClient {
         }
         Ok(body)
     }
+}
+
+/// A reply's value as `T`; one that does not fit is an invalid response (its value unsaid).
+fn decoded<T: DeserializeOwned, E>(value: Value) -> Result<T, Error<E>> {
+    serde_json::from_value(value)
+        .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string())))
 }
 
 /// The value of a success reply, or the typed error another reply is.

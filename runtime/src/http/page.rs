@@ -129,17 +129,17 @@ where
         Self {
             http: http.clone(),
             binding,
+            trail: PageTrail::starting(input.as_ref().unwrap_or(&Value::Null), MAX_PAGES),
             input,
             fault,
             next: None,
-            trail: PageTrail::new(MAX_PAGES),
             types: PhantomData,
         }
     }
 
     /// At most `pages` pages: asking for one more is an error (not a silent end).
     pub fn max_pages(mut self, pages: u32) -> Self {
-        self.trail = PageTrail::new(pages);
+        self.trail.limit(pages);
         self
     }
 
@@ -151,10 +151,7 @@ where
 
     /// The next page, typed; `None` after the last one (or after an error).
     pub async fn next_page(&mut self) -> Option<Result<O, Error<E>>> {
-        Some(self.next_value().await?.and_then(|page| {
-            serde_json::from_value(page)
-                .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string())))
-        }))
+        Some(self.next_value().await?.and_then(super::decoded))
     }
 
     /// Every page, in order, as a stream.
@@ -171,42 +168,29 @@ where
         futures::stream::unfold(state, |(mut pages, mut buffer)| async move {
             loop {
                 if let Some(item) = buffer.pop_front() {
-                    let item = serde_json::from_value(item).map_err(|e| {
-                        Error::InvalidResponse(crate::mask_serde_message(&e.to_string()))
-                    });
-                    return Some((item, (pages, buffer)));
+                    return Some((super::decoded(item), (pages, buffer)));
                 }
                 match pages.next_value().await? {
                     Err(error) => return Some((Err(error), (pages, buffer))),
                     Ok(mut page) => {
-                        buffer.extend(pages.take_items(&mut page));
+                        let pagination = pages.binding.pagination.as_ref();
+                        buffer.extend(
+                            pagination
+                                .map(|p| p.take_items(&mut page))
+                                .unwrap_or_default(),
+                        );
                     }
                 }
             }
         })
     }
 
-    fn take_items(&self, page: &mut Value) -> Vec<Value> {
-        let pointer = self.binding.pagination.as_ref().map(|p| p.items.as_ref());
-        match page.pointer_mut(pointer.unwrap_or_default()) {
-            Some(Value::Array(items)) => std::mem::take(items),
-            _ => Vec::new(),
-        }
-    }
-
     /// The next page as its JSON value.
     async fn next_value(&mut self) -> Option<Result<Value, Error<E>>> {
         if let Some(fault) = self.fault.take() {
-            self.input = None;
             return Some(Err(Error::InvalidResponse(fault)));
         }
         let input = self.input.take()?;
-        if self.trail.is_empty() {
-            // The first page; each next one is admitted when its arguments are known.
-            if let Err(PageFault(why)) = self.trail.admit(&input) {
-                return Some(Err(Error::InvalidResponse(why)));
-            }
-        }
         let (reply, link) = match self.http.exchange(self.binding, &input).await {
             Ok(answer) => answer,
             Err(error) => return Some(Err(retype(error))),
@@ -219,20 +203,14 @@ where
         match next_arguments(self.binding, &input, &page, link.as_deref()) {
             Err(PageFault(why)) => self.fault = Some(why),
             Ok(None) => {}
-            Ok(Some(arguments)) => {
-                let mut next = input.clone();
-                if let Value::Object(map) = &mut next {
-                    map.extend(arguments.clone());
+            // A next page that is this page again has no next arguments worth giving.
+            Ok(Some(arguments)) => match self.trail.next(&input, &arguments) {
+                Err(PageFault(why)) => self.fault = Some(why),
+                Ok(next) => {
+                    self.next = Some(arguments);
+                    self.input = Some(next);
                 }
-                // A next page that is this page again has no next arguments worth giving.
-                match self.trail.admit(&next) {
-                    Err(PageFault(why)) => self.fault = Some(why),
-                    Ok(()) => {
-                        self.next = Some(arguments);
-                        self.input = Some(next);
-                    }
-                }
-            }
+            },
         }
         Some(Ok(page))
     }
