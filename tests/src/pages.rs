@@ -11,9 +11,12 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde_json::{Value, json};
 
+/// One request's query parameters.
+pub type Params = BTreeMap<String, String>;
+
 /// The queries the server was sent, in order: (path, query parameters).
 #[derive(Clone, Default)]
-pub struct Requests(Arc<Mutex<Vec<(String, BTreeMap<String, String>)>>>);
+pub struct Requests(Arc<Mutex<Vec<(String, Params)>>>);
 
 impl Requests {
     /// The query parameters of each request to `path`, in order.
