@@ -149,6 +149,36 @@ impl fmt::Display for ContractErrors {
 
 impl std::error::Error for ContractErrors {}
 
+/// Reads `value` as a `T`; where it does not fit, the JSON pointer of the part that does not
+/// and why (the offending value masked out, see [`mask_serde_message`]). A tagged union's
+/// member reports where inside it the problem is (`at `/pointer`: why`, see `tagged::member`);
+/// that pointer is joined to the union's.
+pub(crate) fn typed_value<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, (String, String)> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let mut pointer = String::new();
+        for segment in error.path().iter() {
+            use serde_path_to_error::Segment;
+            match segment {
+                Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+                Segment::Map { key } => {
+                    pointer.push('/');
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                }
+                Segment::Enum { .. } | Segment::Unknown => {}
+            }
+        }
+        let message = error.inner().to_string();
+        if let Some(rest) = message.strip_prefix("at `")
+            && let Some((inner, reason)) = rest.split_once("`: ")
+        {
+            return (pointer + inner, reason.to_string());
+        }
+        (pointer, mask_serde_message(&message))
+    })
+}
+
 /// Removes the offending value from a serde message, keeping what was expected:
 /// `invalid type: string "x", expected a boolean` becomes `invalid type, expected a boolean`.
 pub fn mask_serde_message(message: &str) -> String {
@@ -157,6 +187,8 @@ pub fn mask_serde_message(message: &str) -> String {
         ("invalid value: ", "invalid value"),
         ("unknown variant ", "unknown variant"),
         ("invalid length ", "invalid length"),
+        // The uuid crate names the offending character and where it is.
+        ("UUID parsing failed", "invalid UUID"),
     ] {
         if message.starts_with(prefix) {
             return match message.find(", expected ") {
@@ -185,6 +217,10 @@ mod tests {
         assert_eq!(
             mask_serde_message("unknown field `extra`, expected `name`"),
             "unknown field `extra`, expected `name`"
+        );
+        assert_eq!(
+            mask_serde_message("UUID parsing failed: invalid character: found `k` at 3"),
+            "invalid UUID"
         );
     }
 }

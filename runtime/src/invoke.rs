@@ -219,6 +219,10 @@ impl ToolRegistry {
                 tool: tool_name(),
                 category,
             }),
+            Ok(Err(Thrown::InvalidInput(issues))) => Err(ToolError::InvalidInput {
+                tool: tool_name(),
+                issues,
+            }),
             Ok(Err(Thrown::Value(value))) => {
                 if tool.entry.error_schema.is_none() {
                     // Undeclared: the value is dropped here and never rendered.

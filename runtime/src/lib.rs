@@ -45,6 +45,7 @@ pub mod cli;
 #[cfg(feature = "registry")]
 pub mod cli_names;
 mod error;
+pub mod formats;
 #[cfg(feature = "registry")]
 pub mod harness;
 #[cfg(feature = "client")]
@@ -60,6 +61,7 @@ mod registry;
 pub mod render;
 #[cfg(feature = "registry")]
 pub mod schema;
+pub mod tagged;
 
 #[cfg(feature = "registry")]
 pub use agent::Provider;

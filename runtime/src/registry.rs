@@ -23,6 +23,9 @@ pub enum Thrown {
     Value(Value),
     /// The handler failed without a value to show (transport, timeout, …).
     Fault(crate::RuntimeCategory),
+    /// The input passed the schema but the handler cannot take it (a format the schema names
+    /// but does not assert, such as a `date-time` that is not one): reported as invalid input.
+    InvalidInput(Vec<crate::Issue>),
 }
 
 /// The future a handler returns.

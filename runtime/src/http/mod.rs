@@ -103,8 +103,15 @@ pub enum Error<E> {
     Timeout,
     /// The response body exceeded the configured bound.
     TooLarge,
-    /// A success response did not match the declared output type.
-    InvalidResponse(String),
+    /// A success response did not match the declared output type (a page that cannot be
+    /// followed is one too).
+    InvalidResponse {
+        /// The JSON pointer into the reply body of the part that does not fit (empty: the
+        /// whole reply).
+        pointer: String,
+        /// What was expected; never the value the server sent.
+        reason: String,
+    },
 }
 
 impl<E> Error<E> {
@@ -145,7 +152,12 @@ impl<E> fmt::Display for Error<E> {
             Error::Transport => f.write_str("could not reach the server"),
             Error::Timeout => f.write_str("the server did not answer in time"),
             Error::TooLarge => f.write_str("the response was larger than the configured bound"),
-            Error::InvalidResponse(why) => write!(f, "unexpected response: {why}"),
+            Error::InvalidResponse { pointer, reason } if pointer.is_empty() => {
+                write!(f, "unexpected response: {reason}")
+            }
+            Error::InvalidResponse { pointer, reason } => {
+                write!(f, "unexpected response at `{pointer}`: {reason}")
+            }
         }
     }
 }
@@ -528,10 +540,16 @@ where
 }
 
 #[cfg(feature = "registry")]
-/// A validated tool input as the operation's input type (it always fits: the schema it was
-/// validated against is the type's).
+/// A validated tool input as the operation's input type. The schema it was validated against
+/// is the type's, but formats are not asserted there: a `date-time` that is not one, or an
+/// `int32` out of range, is refused here, as invalid input at its pointer.
 fn tool_input<I: DeserializeOwned>(input: Value) -> Result<I, Thrown> {
-    serde_json::from_value(input).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+    crate::error::typed_value(input).map_err(|(pointer, _)| {
+        Thrown::InvalidInput(vec![crate::Issue {
+            pointer,
+            keyword: "format".into(),
+        }])
+    })
 }
 
 #[cfg(feature = "registry")]
@@ -1063,8 +1081,8 @@ impl HttpClient {
 
 /// A reply's value as `T`; one that does not fit is an invalid response (its value unsaid).
 fn decoded<T: DeserializeOwned, E>(value: Value) -> Result<T, Error<E>> {
-    serde_json::from_value(value)
-        .map_err(|e| Error::InvalidResponse(crate::mask_serde_message(&e.to_string())))
+    crate::error::typed_value(value)
+        .map_err(|(pointer, reason)| Error::InvalidResponse { pointer, reason })
 }
 
 /// The value of a success reply, or the typed error another reply is.
@@ -1129,7 +1147,7 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
         Error::Transport => Error::Transport,
         Error::Timeout => Error::Timeout,
         Error::TooLarge => Error::TooLarge,
-        Error::InvalidResponse(why) => Error::InvalidResponse(why),
+        Error::InvalidResponse { pointer, reason } => Error::InvalidResponse { pointer, reason },
     }
 }
 

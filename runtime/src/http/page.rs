@@ -188,7 +188,10 @@ where
     /// The next page as its JSON value.
     async fn next_value(&mut self) -> Option<Result<Value, Error<E>>> {
         if let Some(fault) = self.fault.take() {
-            return Some(Err(Error::InvalidResponse(fault)));
+            return Some(Err(Error::InvalidResponse {
+                pointer: String::new(),
+                reason: fault,
+            }));
         }
         let input = self.input.take()?;
         let (reply, link) = match self.http.exchange(self.binding, &input).await {

@@ -28,10 +28,14 @@ use crate::names::{RUST_KEYWORDS, Unique};
 pub enum Ty {
     /// `String`.
     String,
-    /// `i64`.
-    Integer,
+    /// An integer of the width its `format` names (`i64` without one).
+    Integer(Int),
     /// `f64`.
     Number,
+    /// `f32`: `format: float`.
+    Float,
+    /// A string of a known `format`: a date, a UUID, base64 bytes.
+    Format(Format),
     /// `bool`.
     Bool,
     /// `()`: only `null`.
@@ -48,6 +52,93 @@ pub enum Ty {
     Named(usize),
     /// `Box<T>`, to break a cycle of directly contained types.
     Boxed(Box<Ty>),
+}
+
+/// Integer widths (`format: int8` … `uint64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Int {
+    /// `i8`.
+    I8,
+    /// `u8`.
+    U8,
+    /// `i16`.
+    I16,
+    /// `u16`.
+    U16,
+    /// `i32`.
+    I32,
+    /// `u32`.
+    U32,
+    /// `i64`: `int64`, and integers without a format.
+    I64,
+    /// `u64`.
+    U64,
+}
+
+impl Int {
+    /// The width a schema's `format` names; `i64` for none or another.
+    pub fn of_format(format: Option<&str>) -> Self {
+        match format {
+            Some("int8") => Int::I8,
+            Some("uint8") => Int::U8,
+            Some("int16") => Int::I16,
+            Some("uint16") => Int::U16,
+            Some("int32") => Int::I32,
+            Some("uint32") => Int::U32,
+            Some("uint64") => Int::U64,
+            _ => Int::I64,
+        }
+    }
+
+    /// The Rust type's name.
+    pub fn rust(self) -> &'static str {
+        match self {
+            Int::I8 => "i8",
+            Int::U8 => "u8",
+            Int::I16 => "i16",
+            Int::U16 => "u16",
+            Int::I32 => "i32",
+            Int::U32 => "u32",
+            Int::I64 => "i64",
+            Int::U64 => "u64",
+        }
+    }
+}
+
+/// String formats with a Rust type of their own (`harness_gen_runtime::formats`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Format {
+    /// `date-time`.
+    DateTime,
+    /// `date`.
+    Date,
+    /// `uuid`.
+    Uuid,
+    /// `byte` (base64), and `binary` inside JSON.
+    Bytes,
+}
+
+impl Format {
+    /// The type a string schema's `format` names, if it has one.
+    pub fn of(format: &str) -> Option<Self> {
+        match format {
+            "date-time" => Some(Format::DateTime),
+            "date" => Some(Format::Date),
+            "uuid" => Some(Format::Uuid),
+            "byte" | "binary" => Some(Format::Bytes),
+            _ => None,
+        }
+    }
+
+    /// The type's name in the generated `types::formats` module.
+    pub fn rust(self) -> &'static str {
+        match self {
+            Format::DateTime => "DateTime",
+            Format::Date => "Date",
+            Format::Uuid => "Uuid",
+            Format::Bytes => "Bytes",
+        }
+    }
 }
 
 /// A named type.
@@ -73,8 +164,16 @@ pub enum Kind {
     },
     /// A string enum with an `Other(String)` fallback.
     StringEnum(Vec<(String, String)>),
-    /// An untagged union of variants.
+    /// An untagged union of variants, tried in order (most specific first once settled).
     Union(Vec<(String, Ty)>),
+    /// A union told apart by one property's value: each variant with the values that select
+    /// it, and an `Unknown(serde_json::Value)` fallback for any other value.
+    Tagged {
+        /// The property's wire name.
+        property: String,
+        /// (variant, type, the tag values that select it).
+        variants: Vec<(String, Ty, Vec<String>)>,
+    },
     /// A plain alias.
     Alias(Ty),
     /// A transparent newtype: an alias that would refer to itself.
