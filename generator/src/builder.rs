@@ -38,6 +38,7 @@ pub struct Builder {
     registry: bool,
     listing_budget: Option<crate::ListingBudget>,
     groups: Option<Vec<String>>,
+    dates: bool,
 }
 
 impl Default for Builder {
@@ -53,6 +54,7 @@ impl Default for Builder {
             registry: false,
             listing_budget: None,
             groups: None,
+            dates: true,
         }
     }
 }
@@ -139,6 +141,15 @@ impl Builder {
         self
     }
 
+    /// Whether `format: date-time` and `date` strings are chrono types (`chrono::DateTime<Utc>`,
+    /// `chrono::NaiveDate`, through the runtime's `formats`), which needs the runtime's `dates`
+    /// feature: `harness-gen-runtime = { …, features = ["client", "dates"] }`. Default: yes;
+    /// `false` makes them `String`.
+    pub fn dates(&mut self, dates: bool) -> &mut Self {
+        self.dates = dates;
+        self
+    }
+
     /// Generates `<name>.rs` and `<name>.catalog.json` in the output directory.
     pub fn generate(&self) -> Result<(), BuildError> {
         let error = |message: String| BuildError { message };
@@ -169,9 +180,10 @@ impl Builder {
         let generated = doc
             .and_then(|doc| {
                 // The module becomes part of the including crate, which has no features to put
-                // comparison derives or operation groups behind.
+                // comparison derives, dates or operation groups behind.
                 let target = crate::Target::BuildScript {
                     groups: self.groups.as_deref(),
+                    dates: self.dates,
                 };
                 crate::assemble(&doc, self.name.as_deref(), target, &mut diags)
             })

@@ -115,14 +115,17 @@ pub(crate) struct Assembled {
 /// Where generated code goes, which decides what a build of it compiles.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Target<'a> {
-    /// A crate of its own (`harness-gen openapi`): comparison derives behind `compare`, each
-    /// operation group behind its cargo feature.
+    /// A crate of its own (`harness-gen openapi`): comparison derives behind `compare`, chrono
+    /// dates behind `dates`, each operation group behind its cargo feature.
     Crate,
-    /// A build-script module, part of the including crate: comparison derives always, and the
-    /// operations of the named groups (every operation when `None`).
+    /// A build-script module, part of the including crate: comparison derives always, dates
+    /// as chrono types or strings, and the operations of the named groups (every operation
+    /// when `None`).
     BuildScript {
         /// The groups to generate.
         groups: Option<&'a [String]>,
+        /// Whether `date-time` and `date` are chrono types (the runtime's `dates` feature).
+        dates: bool,
     },
 }
 
@@ -152,18 +155,28 @@ pub(crate) fn assemble(
             derived
         }
     };
-    use emit::{Gating, types::Comparisons};
-    let (comparisons, gating) = match target {
-        Target::Crate => (Comparisons::Feature, Gating::Features),
-        Target::BuildScript { groups: None } => (Comparisons::Always, Gating::All),
-        Target::BuildScript {
-            groups: Some(selected),
-        } => {
-            select_groups(&mut api, &mut catalog, selected, diags)?;
-            (Comparisons::Always, Gating::Reached)
+    use emit::types::{Extras, Optional};
+    let (extras, gating) = match target {
+        Target::Crate => (Extras::CRATE, emit::Gating::Features),
+        Target::BuildScript { groups, dates } => {
+            let extras = Extras {
+                comparisons: Optional::Always,
+                dates: if dates {
+                    Optional::Always
+                } else {
+                    Optional::Never
+                },
+            };
+            match groups {
+                None => (extras, emit::Gating::All),
+                Some(selected) => {
+                    select_groups(&mut api, &mut catalog, selected, diags)?;
+                    (extras, emit::Gating::Reached)
+                }
+            }
         }
     };
-    let types = emit::types_file(&api, comparisons, gating);
+    let types = emit::types_file(&api, extras, gating);
     report_fallbacks(doc, &types.fallbacks, diags);
     Some(Assembled {
         api,

@@ -159,7 +159,10 @@ mod tests {
         assert!(!bytes.to_string().contains("sekret"), "{bytes}");
         let uuid = serde_json::from_str::<Uuid>(r#""sekret""#).unwrap_err();
         let masked = crate::mask_serde_message(&uuid.to_string());
-        assert!(!masked.contains("sekret") && !masked.contains('`'), "{masked}");
+        assert!(
+            !masked.contains("sekret") && !masked.contains('`'),
+            "{masked}"
+        );
         #[cfg(feature = "dates")]
         {
             let date = serde_json::from_str::<DateTime>(r#""sekret""#).unwrap_err();
@@ -173,7 +176,10 @@ mod tests {
     #[test]
     fn date_times_take_any_offset_and_write_utc() {
         let at: DateTime = serde_json::from_str(r#""2024-05-31T12:00:00+02:00""#).unwrap();
-        assert_eq!(serde_json::to_string(&at).unwrap(), r#""2024-05-31T10:00:00Z""#);
+        assert_eq!(
+            serde_json::to_string(&at).unwrap(),
+            r#""2024-05-31T10:00:00Z""#
+        );
         let day: Date = serde_json::from_str(r#""2024-05-31""#).unwrap();
         assert_eq!(serde_json::to_string(&day).unwrap(), r#""2024-05-31""#);
     }

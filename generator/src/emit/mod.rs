@@ -125,10 +125,10 @@ pub struct Types {
 }
 
 /// Generates `types.rs`: the component types, and each operation's input, output and
-/// declared-error types, with the comparison derives where `comparisons` says and each item
-/// under the operation features `gating` says.
-pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) -> Types {
-    let mut space = TypeSpace::new(&api.components, comparisons);
+/// declared-error types, with the optional parts where `extras` says and each item under the
+/// operation features `gating` says.
+pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
+    let mut space = TypeSpace::new(&api.components, extras);
     // Per operation: its aliases, its error enum, and the types it uses directly.
     let mut aliases: Vec<(usize, String, Ty)> = Vec::new();
     let mut errors: Vec<(usize, String, Vec<ErrorVariantType>)> = Vec::new();
@@ -207,6 +207,7 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
             pages: None,
         });
     }
+    space.settle_unions();
     space.box_cycles();
     // Page streams, named after every operation's own method so none of those changes.
     for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {
@@ -266,9 +267,11 @@ pub fn types_file(api: &Api, comparisons: types::Comparisons, gating: Gating) ->
             harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
         }
     });
+    let formats = space.formats_module();
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
         #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
+        #formats
         #items
         #(#alias_items)*
         #(#error_items)*

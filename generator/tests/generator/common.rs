@@ -104,3 +104,25 @@ pub fn check_named(name: &str, text: &str) -> Out {
             .collect(),
     }
 }
+
+/// `types.rs` of the document at `spec`.
+pub fn types_from(spec: &Path) -> harness_gen::emit::Types {
+    let mut diags = Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(spec, None, &mut diags).unwrap();
+    harness_gen::emit::types_file(
+        &api,
+        harness_gen::emit::types::Extras::CRATE,
+        harness_gen::emit::Gating::Features,
+    )
+}
+
+/// `types.rs` of the document `text`, written as `name` in a scratch folder.
+pub fn types_of_document(name: &str, text: &str) -> harness_gen::emit::Types {
+    let dir = std::env::temp_dir().join(format!("hg-sample-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join(name);
+    std::fs::write(&spec, text).unwrap();
+    let generated = types_from(&spec);
+    let _ = std::fs::remove_dir_all(&dir);
+    generated
+}

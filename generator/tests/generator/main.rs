@@ -18,5 +18,6 @@ mod no_panic;
 mod pagination;
 mod sample;
 mod secrets;
+mod types;
 mod types_compile;
 mod xharn;

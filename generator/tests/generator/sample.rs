@@ -6,6 +6,8 @@ use std::path::Path;
 
 use harness_gen::diag::Diagnostics;
 
+use crate::common::{types_from, types_of_document};
+
 #[test]
 fn the_sample_catalog_matches_its_snapshot() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/petstore.yaml");
@@ -20,28 +22,6 @@ fn types_of(spec: &str) -> String {
     let (types, fallbacks) = (generated.file, generated.fallbacks);
     assert!(fallbacks.is_empty(), "{fallbacks:?}");
     types
-}
-
-/// `types.rs` of the document at `spec`.
-fn types_from(spec: &Path) -> harness_gen::emit::Types {
-    let mut diags = Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(spec, None, &mut diags).unwrap();
-    harness_gen::emit::types_file(
-        &api,
-        harness_gen::emit::types::Comparisons::Feature,
-        harness_gen::emit::Gating::Features,
-    )
-}
-
-/// `types.rs` of the document `text`, written as `name` in a scratch folder.
-fn types_of_document(name: &str, text: &str) -> harness_gen::emit::Types {
-    let dir = std::env::temp_dir().join(format!("hg-sample-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join(name);
-    std::fs::write(&spec, text).unwrap();
-    let generated = types_from(&spec);
-    let _ = std::fs::remove_dir_all(&dir);
-    generated
 }
 
 #[test]

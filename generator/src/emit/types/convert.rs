@@ -55,8 +55,13 @@ impl<'a> TypeSpace<'a> {
         if let Some(Value::Array(values)) = map.get("enum") {
             return self.enumeration(values, map, target, hint);
         }
-        if map.contains_key("const") {
-            return Ty::Value;
+        match map.get("const") {
+            // A pinned string is a one-value string enum (the tag of a tagged union's member).
+            Some(pinned @ Value::String(_)) => {
+                return self.enumeration(std::slice::from_ref(pinned), map, target, hint);
+            }
+            Some(_) => return Ty::Value,
+            None => {}
         }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(Value::Array(variants)) = map.get(keyword) {
@@ -222,13 +227,25 @@ impl<'a> TypeSpace<'a> {
             .any(|v| v.get("type").is_some_and(|t| t == "null"));
         let id = self.claim(if nullable_variant { None } else { target }, hint);
         let mut idents = Unique::default();
+        // A tagged union's fallback for values of a member the description does not list.
+        idents.reserve("Unknown");
         let mut out = Vec::new();
+        let mut components = Vec::new();
         let mut nullable = false;
         for (i, variant) in variants.iter().enumerate() {
             if variant.get("type").is_some_and(|t| t == "null") {
                 nullable = true;
                 continue;
             }
+            let component = variant.get("$ref").and_then(Value::as_str).and_then(|r| {
+                match harness_gen_runtime::schema::standalone::classify(r) {
+                    harness_gen_runtime::schema::standalone::RefTarget::Component {
+                        name,
+                        rest,
+                    } if rest.is_empty() => Some(name),
+                    _ => None,
+                }
+            });
             let base = variant
                 .get("title")
                 .and_then(Value::as_str)
@@ -241,6 +258,7 @@ impl<'a> TypeSpace<'a> {
                         .map(|n| type_name(&harness_gen_runtime::schema::unescape(n)))
                 })
                 .unwrap_or_else(|| format!("Variant{i}"));
+            components.push(component);
             let ident = idents.claim(&base, "");
             let variant_hint = format!("{}{}", self.defs[id].name, ident);
             let ty = self.convert(
@@ -252,6 +270,11 @@ impl<'a> TypeSpace<'a> {
             );
             out.push((ident, ty));
         }
+        self.unsettled.push(Unsettled {
+            id,
+            discriminator: unions::Discriminator::of(map),
+            components,
+        });
         self.define(id, Kind::Union(out), map, nullable)
     }
 
@@ -383,9 +406,17 @@ impl<'a> TypeSpace<'a> {
         pointer: &str,
         depth: usize,
     ) -> Ty {
+        let format = map.get("format").and_then(Value::as_str);
         match ty {
-            "string" => Ty::String,
-            "integer" => Ty::Integer,
+            "string" => match format.and_then(Format::of) {
+                Some(Format::DateTime | Format::Date) if self.extras.dates == Optional::Never => {
+                    Ty::String
+                }
+                Some(format) => Ty::Format(format),
+                None => Ty::String,
+            },
+            "integer" => Ty::Integer(Int::of_format(format)),
+            "number" if format == Some("float") => Ty::Float,
             "number" => Ty::Number,
             "boolean" => Ty::Bool,
             "null" => Ty::Unit,

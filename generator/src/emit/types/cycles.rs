@@ -30,6 +30,9 @@ impl TypeSpace<'_> {
             match &mut kind {
                 Kind::Struct { fields, .. } => fields.iter_mut().for_each(|f| fix(&mut f.ty)),
                 Kind::Union(variants) => variants.iter_mut().for_each(|(_, ty)| fix(ty)),
+                Kind::Tagged { variants, .. } => {
+                    variants.iter_mut().for_each(|(_, ty, _)| fix(ty))
+                }
                 Kind::Alias(ty) | Kind::Newtype(ty) => fix(ty),
                 _ => {}
             }
@@ -108,6 +111,9 @@ fn direct_refs(kind: &Kind) -> BTreeSet<usize> {
     match kind {
         Kind::Struct { fields, .. } => fields.iter().for_each(|f| collect(&f.ty, &mut out)),
         Kind::Union(variants) => variants.iter().for_each(|(_, ty)| collect(ty, &mut out)),
+        Kind::Tagged { variants, .. } => {
+            variants.iter().for_each(|(_, ty, _)| collect(ty, &mut out))
+        }
         Kind::Alias(ty) | Kind::Newtype(ty) => collect(ty, &mut out),
         _ => {}
     }

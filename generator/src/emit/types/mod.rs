@@ -13,6 +13,9 @@ mod convert;
 mod cycles;
 mod print;
 mod reach;
+mod unions;
+
+use unions::Unsettled;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -197,17 +200,37 @@ pub struct Field {
     pub doc: Option<String>,
 }
 
-/// Where the comparison derives go: `PartialEq` on every type, and `Eq`, `Hash`, `PartialOrd`
-/// and `Ord` on string enums. They were a sixth of a big SDK's check time (Stripe: ≈ 11 s of
-/// 58 s) and most users never compare API values, so a generated crate offers them as its
-/// `compare` feature.
+/// Where an optional part of the generated types goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Comparisons {
-    /// Behind the generated crate's `compare` feature.
+pub enum Optional {
+    /// Behind a cargo feature of the generated crate.
     Feature,
     /// Always: a build script's module is part of the including crate, which has no such
-    /// feature to gate them on.
+    /// feature to gate it on.
     Always,
+    /// Left out.
+    Never,
+}
+
+/// The optional parts of the generated types, and where each goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extras {
+    /// `PartialEq` on every type, and `Eq`, `Hash`, `PartialOrd` and `Ord` on string enums.
+    /// They were a sixth of a big SDK's check time (Stripe: ≈ 11 s of 58 s) and most users
+    /// never compare API values, so a generated crate offers them as its `compare` feature
+    /// (off by default).
+    pub comparisons: Optional,
+    /// `date-time` and `date` strings as chrono types (the runtime's `formats::DateTime` and
+    /// `Date`), else `String`: a generated crate's `dates` feature, on by default.
+    pub dates: Optional,
+}
+
+impl Extras {
+    /// A generated crate's: each behind its feature.
+    pub const CRATE: Extras = Extras {
+        comparisons: Optional::Feature,
+        dates: Optional::Feature,
+    };
 }
 
 /// Every type of one crate.
@@ -223,8 +246,10 @@ pub struct TypeSpace<'a> {
     names: Unique,
     /// Schemas that fell back to `serde_json::Value`: (where, why).
     pub warnings: Vec<(String, String)>,
-    /// Where the comparison derives go.
-    comparisons: Comparisons,
+    /// Where the optional parts go.
+    extras: Extras,
+    /// The unions whose shape is decided once every type is converted (`settle_unions`).
+    unsettled: Vec<Unsettled>,
 }
 
 /// Where component schemas are, as JSON pointers.
@@ -234,9 +259,8 @@ const COMPONENTS: &str = "#/components/schemas/";
 const MAX_DEPTH: usize = 48;
 
 impl<'a> TypeSpace<'a> {
-    /// A space holding one type per component schema, its comparison derives where
-    /// `comparisons` says.
-    pub fn new(components: &'a BTreeMap<String, Value>, comparisons: Comparisons) -> Self {
+    /// A space holding one type per component schema, its optional parts where `extras` says.
+    pub fn new(components: &'a BTreeMap<String, Value>, extras: Extras) -> Self {
         let mut space = Self {
             components,
             defs: Vec::new(),
@@ -244,7 +268,8 @@ impl<'a> TypeSpace<'a> {
             converted: BTreeMap::new(),
             names: Unique::default(),
             warnings: Vec::new(),
-            comparisons,
+            extras,
+            unsettled: Vec::new(),
         };
         for name in [
             "Value", "Option", "Result", "Vec", "String", "Box", "BTreeMap",

@@ -7,8 +7,16 @@ impl TypeSpace<'_> {
     pub fn tokens(&self, ty: &Ty) -> TokenStream {
         match ty {
             Ty::String => quote!(String),
-            Ty::Integer => quote!(i64),
+            Ty::Integer(width) => {
+                let width = format_ident!("{}", width.rust());
+                quote!(#width)
+            }
             Ty::Number => quote!(f64),
+            Ty::Float => quote!(f32),
+            Ty::Format(format) => {
+                let name = format_ident!("{}", format.rust());
+                quote!(formats::#name)
+            }
             Ty::Bool => quote!(bool),
             Ty::Unit => quote!(()),
             Ty::Value => quote!(serde_json::Value),
@@ -47,12 +55,39 @@ impl TypeSpace<'_> {
         quote!(#(#items)*)
     }
 
+    /// The `formats` module: the types formatted strings have (the runtime's, and `String` for
+    /// dates where the crate's `dates` feature is off).
+    pub fn formats_module(&self) -> TokenStream {
+        let dates = match self.extras.dates {
+            Optional::Feature => quote! {
+                #[cfg(feature = "dates")]
+                pub use harness_gen_runtime::formats::{Date, DateTime};
+                /// `format: date` (the crate's `dates` feature makes it `chrono::NaiveDate`).
+                #[cfg(not(feature = "dates"))]
+                pub type Date = String;
+                /// `format: date-time` (the crate's `dates` feature makes it `chrono::DateTime<Utc>`).
+                #[cfg(not(feature = "dates"))]
+                pub type DateTime = String;
+            },
+            Optional::Always => quote!(pub use harness_gen_runtime::formats::{Date, DateTime};),
+            Optional::Never => TokenStream::new(),
+        };
+        quote! {
+            /// The types of strings with a `format` (see `harness_gen_runtime::formats`).
+            pub mod formats {
+                pub use harness_gen_runtime::formats::{Bytes, Uuid};
+                #dates
+            }
+        }
+    }
+
     /// The derive attributes for comparing values of a type: `traits`, always or behind the
-    /// crate's `compare` feature ([`Comparisons`]).
+    /// crate's `compare` feature, or not at all ([`Extras::comparisons`]).
     pub fn compare_derive(&self, traits: TokenStream) -> TokenStream {
-        match self.comparisons {
-            Comparisons::Feature => quote!(#[cfg_attr(feature = "compare", derive(#traits))]),
-            Comparisons::Always => quote!(#[derive(#traits)]),
+        match self.extras.comparisons {
+            Optional::Feature => quote!(#[cfg_attr(feature = "compare", derive(#traits))]),
+            Optional::Always => quote!(#[derive(#traits)]),
+            Optional::Never => TokenStream::new(),
         }
     }
 
@@ -163,6 +198,34 @@ impl TypeSpace<'_> {
                     pub enum #name {
                         #(#variants)*
                     }
+                }
+            }
+            Kind::Tagged { property, variants } => {
+                let definitions = variants.iter().map(|(v, ty, _)| {
+                    let v = format_ident!("{}", v);
+                    let ty = self.tokens(ty);
+                    quote!(#v(#ty),)
+                });
+                let selectors = variants.iter().map(|(v, _, tags)| {
+                    let v = format_ident!("{}", v);
+                    quote!(#v(#(#tags),*))
+                });
+                let unknown = format!(
+                    " A member whose `{property}` this version of the API description does not list, as sent."
+                );
+                let partial_eq = self.compare_derive(quote!(PartialEq));
+                quote! {
+                    #doc
+                    #cfg
+                    #[derive(Debug, Clone)]
+                    #partial_eq
+                    pub enum #name {
+                        #(#definitions)*
+                        #[doc = #unknown]
+                        Unknown(serde_json::Value),
+                    }
+                    #cfg
+                    harness_gen_runtime::tagged! { #name #property { #(#selectors),* } }
                 }
             }
             Kind::Alias(ty) => {

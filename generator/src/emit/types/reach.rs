@@ -33,6 +33,11 @@ impl TypeSpace<'_> {
                             Self::named_in(ty, &mut out);
                         }
                     }
+                    Kind::Tagged { variants, .. } => {
+                        for (_, ty, _) in variants {
+                            Self::named_in(ty, &mut out);
+                        }
+                    }
                     Kind::Alias(ty) | Kind::Newtype(ty) => Self::named_in(ty, &mut out),
                     Kind::StringEnum(_) | Kind::Pending => {}
                 }

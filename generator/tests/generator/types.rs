@@ -1,0 +1,212 @@
+//! Faithful types: formats, widths, pinned values and the shape of unions (the rules in
+//! `emit/types/`). What the generated code does with them at run time is tested on the
+//! checked-in crates (the e2e suite's `types` module).
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use harness_gen::emit::types::{Extras, Optional};
+
+use crate::common::{HEADER, types_of_document};
+
+/// `types.rs` of a document with no operations and these component schemas (YAML, indented
+/// by four), whitespace collapsed so generated code reads as one line.
+fn types_of(name: &str, schemas: &str) -> String {
+    let text = format!("{HEADER}paths: {{}}\ncomponents:\n  schemas:\n{schemas}");
+    let types = types_of_document(name, &text);
+    assert!(types.fallbacks.is_empty(), "{:?}", types.fallbacks);
+    flat(&types.file)
+}
+
+fn flat(code: &str) -> String {
+    code.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+const FORMATS: &str = r#"    Thing:
+      type: object
+      required: [at, small]
+      properties:
+        at: {type: string, format: date-time}
+        day: {type: string, format: date}
+        id: {type: string, format: uuid}
+        blob: {type: string, format: byte}
+        raw: {type: string, format: binary}
+        email: {type: string, format: email}
+        small: {type: integer, format: int32}
+        big: {type: integer, format: int64}
+        count: {type: integer, format: uint32}
+        huge: {type: integer, format: uint64}
+        tiny: {type: integer, format: int8}
+        plain: {type: integer}
+        ratio: {type: number, format: float}
+        amount: {type: number, format: double}
+"#;
+
+#[test]
+fn formats_and_widths_map_to_the_types_rust_users_expect() {
+    let types = types_of("formats.yaml", FORMATS);
+    for field in [
+        "pub at: formats::DateTime,",
+        "pub day: Option<formats::Date>,",
+        "pub id: Option<formats::Uuid>,",
+        "pub blob: Option<formats::Bytes>,",
+        "pub raw: Option<formats::Bytes>,",
+        "pub email: Option<String>,",
+        "pub small: i32,",
+        "pub big: Option<i64>,",
+        "pub count: Option<u32>,",
+        "pub huge: Option<u64>,",
+        "pub tiny: Option<i8>,",
+        "pub plain: Option<i64>,",
+        "pub ratio: Option<f32>,",
+        "pub amount: Option<f64>,",
+    ] {
+        assert!(types.contains(field), "{field} in {types}");
+    }
+    // Dates are chrono types with the crate's `dates` feature, strings without it.
+    assert!(
+        types.contains(
+            "#[cfg(feature = \"dates\")] pub use harness_gen_runtime::formats::{Date, DateTime};"
+        ) && types.contains("#[cfg(not(feature = \"dates\"))] pub type DateTime = String;"),
+        "{types}"
+    );
+}
+
+#[test]
+fn a_build_script_without_dates_writes_them_as_strings() {
+    let text = format!("{HEADER}paths: {{}}\ncomponents:\n  schemas:\n{FORMATS}");
+    let dir = std::env::temp_dir().join(format!("hg-types-dates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("formats.yaml");
+    std::fs::write(&spec, text).unwrap();
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let extras = Extras {
+        comparisons: Optional::Always,
+        dates: Optional::Never,
+    };
+    let types =
+        flat(&harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All).file);
+    assert!(types.contains("pub at: String,"), "{types}");
+    assert!(types.contains("pub day: Option<String>,"), "{types}");
+    assert!(types.contains("pub id: Option<formats::Uuid>,"), "{types}");
+    assert!(!types.contains("DateTime"), "{types}");
+}
+
+#[test]
+fn a_pinned_string_is_a_one_value_enum() {
+    let types = types_of(
+        "const.yaml",
+        "    Message:\n      type: object\n      required: [type]\n      properties:\n        type: {type: string, const: message}\n",
+    );
+    assert!(types.contains("pub type_: MessageType,"), "{types}");
+    assert!(
+        types.contains("pub enum MessageType { /// `message` Message,"),
+        "{types}"
+    );
+}
+
+const PETS: &str = r##"    Cat:
+      type: object
+      required: [petType]
+      properties: {petType: {type: string}, purrs: {type: boolean}}
+    Dog:
+      type: object
+      required: [petType]
+      properties: {petType: {type: string}, barks: {type: boolean}}
+    Pet:
+      oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+      discriminator:
+        propertyName: petType
+        mapping: {kitty: '#/components/schemas/Cat', cat: Cat}
+"##;
+
+#[test]
+fn a_discriminator_makes_a_tagged_union_with_its_mapping_and_implicit_names() {
+    let types = types_of("pets.yaml", PETS);
+    assert!(
+        types.contains(
+            "pub enum Pet { Cat(Cat), Dog(Dog), /// A member whose `petType` this version of the API description does not list, as sent. Unknown(serde_json::Value), }"
+        ),
+        "{types}"
+    );
+    // Cat by both mapping entries (a full reference and a bare name); Dog by its name.
+    assert!(
+        types.contains(
+            r#"harness_gen_runtime::tagged! { Pet "petType" { Cat("kitty", "cat"), Dog("Dog") } }"#
+        ),
+        "{types}"
+    );
+}
+
+#[test]
+fn members_that_each_pin_one_property_make_a_tagged_union_without_a_discriminator() {
+    // OpenAI's shape: inline members, each with its own `type`, one by `const`, one by a
+    // one-value `enum`; a shared `role` pinned to the same value cannot tell them apart.
+    let types = types_of(
+        "items.yaml",
+        r#"    Item:
+      anyOf:
+        - type: object
+          title: Message
+          required: [role, type]
+          properties:
+            role: {type: string, const: user}
+            type: {type: string, const: message}
+            text: {type: string}
+        - type: object
+          title: Call
+          required: [role, type]
+          properties:
+            role: {type: string, enum: [user]}
+            type: {type: string, enum: [tool_call]}
+            name: {type: string}
+"#,
+    );
+    assert!(
+        types.contains(r#"harness_gen_runtime::tagged! { Item "type" { Message("message"), Call("tool_call") } }"#),
+        "{types}"
+    );
+}
+
+#[test]
+fn members_a_tag_cannot_tell_apart_stay_untagged_with_the_most_specific_first() {
+    let types = types_of(
+        "loose.yaml",
+        r#"    Loose:
+      oneOf:
+        - {type: object, title: Open, properties: {a: {type: string}}}
+        - {type: string, title: Text}
+        - {type: number, title: Amount}
+        - {type: object, title: One, required: [a], properties: {a: {type: string}}}
+        - {type: integer, title: Count}
+        - {type: object, title: Two, required: [a, b], properties: {a: {type: string}, b: {type: string}}}
+        - {type: string, format: uuid, title: Id}
+"#,
+    );
+    assert!(
+        types.contains(
+            "#[serde(untagged)] pub enum Loose { Count(i64), Id(formats::Uuid), Two(LooseTwo), One(LooseOne), Amount(f64), Text(String), Open(LooseOpen), }"
+        ),
+        "{types}"
+    );
+}
+
+#[test]
+fn a_discriminator_whose_members_are_not_objects_with_its_property_stays_untagged() {
+    let types = types_of(
+        "odd.yaml",
+        r##"    Cat:
+      type: object
+      properties: {purrs: {type: boolean}}
+    Odd:
+      oneOf: [{$ref: '#/components/schemas/Cat'}, {type: string}]
+      discriminator: {propertyName: kind}
+"##,
+    );
+    assert!(
+        types.contains("#[serde(untagged)] pub enum Odd {"),
+        "{types}"
+    );
+    assert!(!types.contains("tagged!"), "{types}");
+}
