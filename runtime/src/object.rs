@@ -230,8 +230,10 @@ impl<'de> Visitor<'de> for KeySeed {
 /// optional field, which a struct literal would not.
 ///
 /// The form: the struct's name, `new(field: Type, …)` for the required fields in schema order,
-/// then `set field: Type, …;` for the optional ones (the type inside their `Option`), then
-/// `+ field` for the map of extra properties, if the struct has one (it starts empty).
+/// then `fix field = value, …;` for the fields `new` sets itself (a generated struct's fields
+/// that can hold one value only, such as a tag `const`), then `set field: Type, …;` for the
+/// optional ones (the type inside their `Option`), then `+ field` for the map of extra
+/// properties, if the struct has one (it starts empty).
 ///
 /// ```
 /// #[derive(Debug)]
@@ -241,18 +243,21 @@ impl<'de> Visitor<'de> for KeySeed {
 ///     tag: Option<Option<String>>,
 ///     age: Option<u8>,
 ///     more: std::collections::BTreeMap<String, i64>,
+///     kind: &'static str,
 /// }
 /// harness_gen_runtime::builder! {
-///     Pet { new(id: i64, name: String) set tag: Option<String>, age: u8; + more }
+///     Pet { new(id: i64, name: String) fix kind = "pet"; set tag: Option<String>, age: u8; + more }
 /// }
 /// let pet = Pet::new(7, "Rex").age(3).tag(None);
 /// assert_eq!((pet.id, pet.name.as_str(), pet.age, pet.tag), (7, "Rex", Some(3), Some(None)));
+/// assert_eq!(pet.kind, "pet");
 /// assert!(pet.more.is_empty());
 /// ```
 #[macro_export]
 macro_rules! builder {
     ($name:ident {
         new($($required:ident: $required_ty:ty),* $(,)?)
+        $(fix $($fixed:ident = $fixed_value:expr),+;)?
         $(set $($optional:ident: $optional_ty:ty),+;)?
         $(+ $extra:ident)?
     }) => {
@@ -262,6 +267,7 @@ macro_rules! builder {
             pub fn new($($required: impl ::core::convert::Into<$required_ty>),*) -> Self {
                 Self {
                     $($required: $required.into(),)*
+                    $($($fixed: $fixed_value,)+)?
                     $($($optional: ::core::option::Option::None,)+)?
                     $($extra: ::core::default::Default::default(),)?
                 }

@@ -159,6 +159,9 @@ async fn get_pet(headers: HeaderMap, Path(id): Path<String>) -> Response {
             .into_response(),
         "1" => axum::Json(json!({"id": 1, "name": "Rex", "species": "dog"})).into_response(),
         "7" => axum::Json(json!({"id": "not a number"})).into_response(),
+        // A `format: date` field that is not a date.
+        "8" => axum::Json(json!({"id": 8, "name": "Odd", "species": "cat", "born": "sometime in May"}))
+            .into_response(),
         "9" => {
             tokio::time::sleep(Duration::from_secs(3)).await;
             StatusCode::OK.into_response()

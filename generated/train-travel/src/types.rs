@@ -377,9 +377,10 @@ harness_gen_runtime::object! {
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
     BookingPaymentSourceCard { new(name : String, number : String, cvc : String,
-    exp_month : i64, exp_year : i64, address_country : String) set object :
-    BookingPaymentSourceCardObject, address_line1 : String, address_line2 : String,
-    address_city : String, address_post_code : String; }
+    exp_month : i64, exp_year : i64, address_country : String) fix object =
+    ::core::option::Option::Some(BookingPaymentSourceCardObject::Card); set address_line1
+    : String, address_line2 : String, address_city : String, address_post_code : String;
+    }
 }
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
@@ -451,8 +452,10 @@ harness_gen_runtime::object! {
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
     BookingPaymentSourceBankAccount { new(name : String, number : String, account_type :
-    BookingPaymentSourceBankAccountAccountType, bank_name : String, country : String) set
-    object : BookingPaymentSourceBankAccountObject, sort_code : String; }
+    BookingPaymentSourceBankAccountAccountType, bank_name : String, country : String) fix
+    object =
+    ::core::option::Option::Some(BookingPaymentSourceBankAccountObject::BankAccount); set
+    sort_code : String; }
 }
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone)]

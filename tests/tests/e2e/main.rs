@@ -12,3 +12,4 @@ mod petstore_mcp_stress;
 mod petstore_mcp_tasks;
 mod prism;
 mod secrets;
+mod types;

@@ -13,7 +13,7 @@ use harness_gen_runtime::{Audience, RuntimeCategory, ToolError};
 use petstore::types::*;
 use serde_json::json;
 
-fn client(base: &str) -> petstore::Client {
+pub(crate) fn client(base: &str) -> petstore::Client {
     petstore::Client::from_builder(
         petstore::Client::builder()
             .base_url(base)

@@ -47,11 +47,15 @@ impl TypeSpace<'_> {
     /// none); a type for which it gives `None` is left out. The structs `built` marks (by id)
     /// get a constructor and setters.
     pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>, built: &[bool]) -> TokenStream {
+        let tags = self.member_tags();
         let items = self
             .defs
             .iter()
             .enumerate()
-            .filter_map(|(id, def)| Some(self.item(def, &cfg(id)?, built[id])));
+            .filter_map(|(id, def)| {
+                let built = built[id].then(|| tags.get(&id).map(String::as_str));
+                Some(self.item(def, &cfg(id)?, built))
+            });
         quote!(#(#items)*)
     }
 
@@ -91,8 +95,25 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// The items of one type, each under `cfg` (an attribute, or nothing).
-    fn item(&self, def: &Def, cfg: &TokenStream, built: bool) -> TokenStream {
+    /// The tag property of each struct that is a member of a tagged union, by id.
+    fn member_tags(&self) -> BTreeMap<usize, String> {
+        let mut tags = BTreeMap::new();
+        for def in &self.defs {
+            if let Kind::Tagged { property, variants } = &def.kind {
+                for (_, ty, _) in variants {
+                    if let Ty::Named(id) = self.see_through(ty) {
+                        tags.insert(id, property.clone());
+                    }
+                }
+            }
+        }
+        tags
+    }
+
+    /// The items of one type, each under `cfg` (an attribute, or nothing); `built` says
+    /// whether a struct gets a constructor and setters, and the tag property it has as a
+    /// member of a tagged union.
+    fn item(&self, def: &Def, cfg: &TokenStream, built: Option<Option<&str>>) -> TokenStream {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(def.doc.as_deref());
         let partial_eq = self.compare_derive(quote!(PartialEq));
@@ -109,7 +130,7 @@ impl TypeSpace<'_> {
                     .then(|| quote!(#[derive(Default)]));
                 let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
                 let builder = built
-                    .then(|| self.builder(&def.name, fields, extra.is_some()))
+                    .map(|tag| self.builder(&def.name, fields, extra.is_some(), tag))
                     .map(|builder| quote!(#cfg #builder));
                 let fields = fields.iter().map(|f| self.field(f));
                 let extra = extra.as_ref().map(|ty| {
@@ -282,31 +303,55 @@ impl TypeSpace<'_> {
     }
 
     /// A struct's constructor and setters through `harness_gen_runtime::builder!`: `new` with
-    /// the required fields in schema order, a setter per optional field. A struct with an
-    /// optional field named `new` gets none (its setter would be the constructor's name).
-    fn builder(&self, name: &str, fields: &[Field], extra: bool) -> TokenStream {
+    /// the required fields in schema order, a setter per optional field. A field that can hold
+    /// one value only (a one-value string enum) is set by `new` itself when it is required or
+    /// is the `tag` that tells this struct apart as a union member, so a built member always
+    /// carries its tag. A struct with an optional field named `new` gets none (its setter
+    /// would be the constructor's name).
+    fn builder(&self, name: &str, fields: &[Field], extra: bool, tag: Option<&str>) -> TokenStream {
         if fields.iter().any(|f| !f.required && f.ident == "new") {
             return TokenStream::new();
         }
         let ident = format_ident!("{}", name);
-        let required = fields.iter().filter(|f| f.required).map(|f| {
+        let fixed = |f: &Field| -> Option<TokenStream> {
+            if !f.required && tag != Some(f.wire.as_str()) {
+                return None;
+            }
+            let Ty::Named(id) = f.ty else { return None };
+            let Kind::StringEnum(values) = &self.defs[id].kind else {
+                return None;
+            };
+            let [(variant, _)] = values.as_slice() else {
+                return None;
+            };
+            let ty = format_ident!("{}", self.defs[id].name);
+            let variant = format_ident!("{}", variant);
+            let field = format_ident!("{}", f.ident);
+            Some(match f.required {
+                true => quote!(#field = #ty::#variant),
+                false => quote!(#field = ::core::option::Option::Some(#ty::#variant)),
+            })
+        };
+        let mut required = Vec::new();
+        let mut fix = Vec::new();
+        let mut optional = Vec::new();
+        for f in fields {
+            if let Some(value) = fixed(f) {
+                fix.push(value);
+                continue;
+            }
             let field = format_ident!("{}", f.ident);
             let ty = self.tokens(&f.ty);
-            quote!(#field: #ty)
-        });
-        let optional: Vec<TokenStream> = fields
-            .iter()
-            .filter(|f| !f.required)
-            .map(|f| {
-                let field = format_ident!("{}", f.ident);
-                let ty = self.tokens(&f.ty);
-                quote!(#field: #ty)
-            })
-            .collect();
+            match f.required {
+                true => required.push(quote!(#field: #ty)),
+                false => optional.push(quote!(#field: #ty)),
+            }
+        }
+        let fix = (!fix.is_empty()).then(|| quote!(fix #(#fix),*;));
         let set = (!optional.is_empty()).then(|| quote!(set #(#optional),*;));
         let extra = extra.then(|| quote!(+ additional_properties));
         quote! {
-            harness_gen_runtime::builder! { #ident { new(#(#required),*) #set #extra } }
+            harness_gen_runtime::builder! { #ident { new(#(#required),*) #fix #set #extra } }
         }
     }
 
