@@ -66,6 +66,8 @@ pub struct PaginationExt {
     pub last_item: Option<String>,
     /// JSON pointer to the flag that is false on the last page.
     pub has_more: Option<String>,
+    /// JSON pointer to the flag that is true on the last page.
+    pub done: Option<String>,
 }
 
 /// `x-harn.pagination.kind`.

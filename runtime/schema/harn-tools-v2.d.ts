@@ -464,7 +464,11 @@ lastItem?: string,
 /**
  * A JSON pointer to a boolean in the reply that is false (or absent) on the last page.
  */
-hasMore?: string, };
+hasMore?: string, 
+/**
+ * A JSON pointer to a boolean in the reply that is true on the last page (Svix's `done`).
+ */
+done?: string, };
 
 export type PageKind = "cursor" | "offset" | "page" | "link";
 

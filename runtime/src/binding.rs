@@ -164,6 +164,10 @@ pub struct Pagination {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
     pub has_more: Option<Text>,
+    /// A JSON pointer to a boolean in the reply that is true on the last page (Svix's `done`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub done: Option<Text>,
 }
 
 /// How a next page is asked for.
@@ -272,6 +276,7 @@ impl Pagination {
             next: None,
             last_item: None,
             has_more: None,
+            done: None,
         }
     }
 
@@ -318,6 +323,11 @@ impl Pagination {
         }
         if let Some(flag) = &self.has_more
             && page.pointer(flag) != Some(&Value::Bool(true))
+        {
+            return Ok(None);
+        }
+        if let Some(flag) = &self.done
+            && page.pointer(flag) == Some(&Value::Bool(true))
         {
             return Ok(None);
         }

@@ -52,6 +52,7 @@ pub async fn serve() -> (String, Requests) {
         .route("/files", get(files))
         .route("/reports", get(reports))
         .route("/events", get(events))
+        .route("/messages", get(messages))
         .with_state(requests.clone());
     (crate::listen(app).await, requests)
 }
@@ -162,4 +163,25 @@ async fn events(State(seen): State<Requests>, Query(query): Q) -> axum::Json<Val
         .map(|seq| json!({"seq": seq}))
         .collect();
     axum::Json(json!({"events": events, "total": 5}))
+}
+
+/// Five messages, `limit` (default 2) after the iterator, as Svix lists them: the last page
+/// says `done` and still carries an iterator.
+async fn messages(State(seen): State<Requests>, Query(query): Q) -> axum::Json<Value> {
+    seen.keep("/messages", &query);
+    let start: usize = query
+        .get("iterator")
+        .and_then(|i| i.strip_prefix("it-"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let end = (start + number(&query, "limit", 2)).min(5);
+    let data: Vec<Value> = (start..end)
+        .map(|i| json!({"id": format!("msg_{i}")}))
+        .collect();
+    axum::Json(json!({
+        "data": data,
+        "iterator": format!("it-{end}"),
+        "prevIterator": null,
+        "done": end == 5,
+    }))
 }

@@ -124,6 +124,22 @@ impl Client {
     ) -> Pages<ListEventsOutput, ListEventsOutputEventsItem, ListEventsError> {
         self.http.pages(&bindings::LIST_EVENTS, input)
     }
+    /// `GET /messages`: List messages by iterator until done
+    ///
+    /// List messages by iterator until done
+    pub async fn list_messages(
+        &self,
+        input: &ListMessagesInput,
+    ) -> Result<ListMessagesOutput, Error<ListMessagesError>> {
+        self.http.call(&bindings::LIST_MESSAGES, input).await
+    }
+    /// Every page of [`Client::list_messages`], each fetched when read (`.items()` streams their items).
+    pub fn list_messages_pages(
+        &self,
+        input: &ListMessagesInput,
+    ) -> Pages<ListMessagesOutput, ListMessagesOutputDataItem, ListMessagesError> {
+        self.http.pages(&bindings::LIST_MESSAGES, input)
+    }
     /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
     ///
     /// List history entries (not paginated, whatever its shape suggests)
@@ -169,6 +185,7 @@ mod bindings {
             next: None,
             last_item: None,
             has_more: None,
+            done: None,
         }),
         ..Binding::EMPTY
     };
@@ -204,6 +221,7 @@ mod bindings {
             next: None,
             last_item: Some(Text::Borrowed("/id")),
             has_more: Some(Text::Borrowed("/has_more")),
+            done: None,
         }),
         ..Binding::EMPTY
     };
@@ -239,6 +257,7 @@ mod bindings {
             next: Some(Text::Borrowed("/last_id")),
             last_item: None,
             has_more: Some(Text::Borrowed("/has_more")),
+            done: None,
         }),
         ..Binding::EMPTY
     };
@@ -274,6 +293,7 @@ mod bindings {
             next: Some(Text::Borrowed("/nextPageToken")),
             last_item: None,
             has_more: None,
+            done: None,
         }),
         ..Binding::EMPTY
     };
@@ -309,6 +329,43 @@ mod bindings {
             next: None,
             last_item: None,
             has_more: None,
+            done: None,
+        }),
+        ..Binding::EMPTY
+    };
+    /// `list_messages`.
+    pub(super) static LIST_MESSAGES: Binding = Binding {
+        method: Method::Get,
+        path: Text::Borrowed("/messages"),
+        parameters: List::Borrowed(
+            &[
+                ParamBinding {
+                    name: Text::Borrowed("iterator"),
+                    property: Text::Borrowed("iterator"),
+                    ..ParamBinding::QUERY
+                },
+                ParamBinding {
+                    name: Text::Borrowed("limit"),
+                    property: Text::Borrowed("limit"),
+                    ..ParamBinding::QUERY
+                },
+            ],
+        ),
+        response: Some(
+            ResponseBinding::new(
+                StatusKey::Code(200),
+                "application/json",
+                Encoding::Json,
+            ),
+        ),
+        pagination: Some(Pagination {
+            kind: PageKind::Cursor,
+            param: Some(Text::Borrowed("iterator")),
+            items: Text::Borrowed("/data"),
+            next: Some(Text::Borrowed("/iterator")),
+            last_item: None,
+            has_more: None,
+            done: Some(Text::Borrowed("/done")),
         }),
         ..Binding::EMPTY
     };

@@ -54,6 +54,14 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
         );
     handlers
         .insert(
+            "list_messages".to_string(),
+            paged_handler(
+                client.clone(),
+                |c: &Client, input: ListMessagesInput| c.list_messages_pages(&input),
+            ),
+        );
+    handlers
+        .insert(
             "list_history".to_string(),
             typed_handler(
                 client.clone(),

@@ -221,6 +221,46 @@ harness_gen_runtime::object! {
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
+pub struct ListMessagesInput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterator: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+}
+harness_gen_runtime::object! {
+    ListMessagesInput { 0 iterator "iterator" optional, 1 limit "limit" optional }
+}
+harness_gen_runtime::builder! {
+    ListMessagesInput { new() set iterator : String, limit : i64; }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct ListMessagesOutput {
+    pub data: Vec<ListMessagesOutputDataItem>,
+    pub iterator: Option<String>,
+    #[serde(rename = "prevIterator")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
+    )]
+    pub prev_iterator: Option<Option<String>>,
+    pub done: bool,
+}
+harness_gen_runtime::object! {
+    ListMessagesOutput { 0 data "data" required, 1 done "done" required, 2 iterator
+    "iterator" optional, 3 prev_iterator "prevIterator" present }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct ListMessagesOutputDataItem {
+    pub id: String,
+}
+harness_gen_runtime::object! {
+    ListMessagesOutputDataItem { 0 id "id" required }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+#[derive(Default)]
 pub struct ListHistoryInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
@@ -296,6 +336,16 @@ pub enum ListEventsError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(ListEventsError {});
+/// How `ListMessagesError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+#[serde(tag = "kind")]
+pub enum ListMessagesError {
+    /// An undeclared status or an unparsable body; the body is never kept.
+    #[serde(rename = "upstream_error")]
+    UpstreamError { status: u16, reason: String },
+}
+harness_gen_runtime::operation_error!(ListMessagesError {});
 /// How `ListHistoryError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

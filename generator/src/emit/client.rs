@@ -289,6 +289,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             next,
             last_item,
             has_more,
+            done,
         } = pagination;
         let kind = format_ident!("{}", format!("{kind:?}"));
         let optional = |value: &Option<Text>| match value {
@@ -298,11 +299,12 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             }
             None => quote!(None),
         };
-        let (param, next, last_item, has_more) = (
+        let (param, next, last_item, has_more, done) = (
             optional(param),
             optional(next),
             optional(last_item),
             optional(has_more),
+            optional(done),
         );
         let items = text(items);
         fields.push(quote!(pagination: Some(Pagination {
@@ -312,6 +314,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             next: #next,
             last_item: #last_item,
             has_more: #has_more,
+            done: #done,
         })));
     }
     quote!(Binding { #(#fields,)* ..Binding::EMPTY })

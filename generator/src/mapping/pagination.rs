@@ -18,11 +18,12 @@ use crate::xharn::{PageKindExt, PaginationExt};
 
 /// The shapes recognised without `x-harn.pagination`, in the order they are tried: (name, what
 /// it looks for). Each needs a `GET` with a JSON reply whose items are one list.
-pub const RULES: [(&str, &str); 7] = [
+pub const RULES: [(&str, &str); 8] = [
     ("link-header", "the reply declares a `Link` header (RFC 8288 `rel=\"next\"`, as GitHub)"),
     ("has-more-last-id", "an `after` parameter, and `has_more` and `last_id` in the reply (as OpenAI)"),
     ("has-more-last-item", "a `starting_after` or `after` parameter, and `has_more` in the reply: the last item's `id` is the cursor (as Stripe)"),
     ("has-more-next-page", "a `page` parameter, and `has_more` and `next_page` in the reply (as Stripe's searches)"),
+    ("done-iterator", "an `iterator` parameter, and `iterator` and a boolean `done` in the reply (as Svix)"),
     ("next-page-token", "a `pageToken` or `page_token` parameter, and `nextPageToken` or `next_page_token` in the reply (as Google)"),
     ("next-cursor", "a `cursor` parameter, and `next_cursor` in the reply"),
     ("next-url", "a `next` URL in the reply, and query parameters it can set"),
@@ -143,6 +144,17 @@ fn detect(parts: &Parts, schemas: &Schemas) -> Option<(&'static str, Pagination)
             param: Some(page.binding.property.clone()),
             next: pointer(next),
             has_more: pointer(flag),
+            ..base(PageKind::Cursor)
+        }));
+    }
+    let done = schemas
+        .property(&output.schema, "done")
+        .is_some_and(|flag| schemas.is_type(flag, "boolean"));
+    if let (Some(iterator), Some(next), true) = (query(&["iterator"]), has(&["iterator"]), done) {
+        return Some(("done-iterator", Pagination {
+            param: Some(iterator.binding.property.clone()),
+            next: pointer(next),
+            done: pointer("done"),
             ..base(PageKind::Cursor)
         }));
     }
@@ -268,6 +280,7 @@ fn checked(
     for (field, pointer, within) in [
         ("next", &declared.next, &output.schema),
         ("has_more", &declared.has_more, &output.schema),
+        ("done", &declared.done, &output.schema),
     ] {
         if let Some(pointer) = pointer
             && schemas.at(within, pointer).is_none()
@@ -298,6 +311,7 @@ fn checked(
         next: declared.next.clone().map(Into::into),
         last_item: declared.last_item.clone().map(Into::into),
         has_more: declared.has_more.clone().map(Into::into),
+        done: declared.done.clone().map(Into::into),
     })
 }
 

@@ -56,6 +56,21 @@ fn has_more_with_last_id_pages_by_the_reply_cursor_as_openai_does() {
 }
 
 #[test]
+fn an_iterator_with_a_done_flag_pages_by_the_reply_iterator_as_svix_does() {
+    let out = check(&listing(
+        &["limit", "iterator"],
+        &json_reply(
+            "{type: object, required: [data, done, iterator], properties: {data: {type: array, items: {type: object}}, iterator: {type: string, nullable: true}, prevIterator: {type: string}, done: {type: boolean}}}",
+        ),
+    ));
+    assert_eq!(
+        *pagination(&out),
+        json!({"kind": "cursor", "param": "iterator", "items": "/data", "next": "/iterator", "done": "/done"})
+    );
+    assert!(out.diags.contains("`done-iterator`"), "{}", out.diags);
+}
+
+#[test]
 fn has_more_with_starting_after_pages_by_the_last_items_id_as_stripe_does() {
     let out = check(&listing(
         &["starting_after", "limit"],

@@ -351,6 +351,20 @@ mod tests {
             google.next_arguments(&json!({}), &last, None).unwrap(),
             None
         );
+
+        // Svix says the last page is `done` and still sends an iterator on it.
+        let svix = Pagination {
+            param: Some("iterator".into()),
+            items: "/data".into(),
+            next: Some("/iterator".into()),
+            done: Some("/done".into()),
+            ..pagination(PageKind::Cursor)
+        };
+        let page = json!({"data": [1], "iterator": "i2", "done": false});
+        let next = svix.next_arguments(&json!({}), &page, None).unwrap();
+        assert_eq!(next.unwrap()["iterator"], "i2");
+        let last = json!({"data": [1], "iterator": "i3", "done": true});
+        assert_eq!(svix.next_arguments(&json!({}), &last, None).unwrap(), None);
     }
 
     #[test]

@@ -78,6 +78,29 @@ async fn openai_style_pages_are_followed_by_last_id_without_x_harn() {
 }
 
 #[tokio::test]
+async fn svix_style_pages_follow_the_iterator_until_done_without_x_harn() {
+    let (base, seen) = server::serve().await;
+    let messages: Vec<ListMessagesOutputDataItem> = client(&base)
+        .list_messages_pages(&ListMessagesInput::new().limit(2))
+        .items()
+        .try_collect()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = messages.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["msg_0", "msg_1", "msg_2", "msg_3", "msg_4"]);
+    let iterators: Vec<Option<String>> = seen
+        .to("/messages")
+        .iter()
+        .map(|q| q.get("iterator").cloned())
+        .collect();
+    assert_eq!(
+        iterators,
+        [None, Some("it-2".into()), Some("it-4".into())],
+        "`done` ends the pages though the last one carries an iterator"
+    );
+}
+
+#[tokio::test]
 async fn declared_offset_pages_grow_by_the_items_read_and_end_on_an_empty_page() {
     let (base, seen) = server::serve().await;
     let events: Vec<ListEventsOutputEventsItem> = client(&base)
