@@ -17,5 +17,6 @@ run() {
 }
 run specs/petstore.yaml --out generated/petstore --crate-name petstore --harness specs/petstore.harness
 run specs/pages.yaml --out generated/pages --crate-name pages
+run specs/streams.yaml --out generated/streams --crate-name streams
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
 exit $status

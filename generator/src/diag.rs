@@ -69,6 +69,9 @@ pub enum Code {
     /// HG0508: an operation found to list in pages by a rule (not `x-harn.pagination`), or one
     /// that looks paginated but is ambiguous.
     Paginated,
+    /// HG0509: an operation that streams server-sent events, where a rule decided how its
+    /// streaming call asks for the stream (not `x-harn.events`).
+    Streamed,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
@@ -103,6 +106,7 @@ impl Code {
             Code::Rebound => "HG0506",
             Code::Grouped => "HG0507",
             Code::Paginated => "HG0508",
+            Code::Streamed => "HG0509",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
         }

@@ -66,6 +66,9 @@ pub struct Operation {
     pub entry: Entry,
     /// Normalized schema of the success body (`binding.response`), if there is one.
     pub output: Option<Value>,
+    /// Normalized schema of one server-sent event's data, for an operation that streams them
+    /// (`binding.events`).
+    pub events: Option<Value>,
     /// Normalized body schema of each declared error, parallel to `binding.errors`.
     pub error_bodies: Vec<Value>,
     /// The groups it is compiled with (indexes into `Api::groups`, sorted): when any of them is

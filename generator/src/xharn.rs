@@ -46,6 +46,20 @@ pub struct OperationExt {
     pub idempotency_key: Option<String>,
     /// How the operation's replies continue on further pages (or `kind: none`: they do not).
     pub pagination: Option<PaginationExt>,
+    /// How the streaming call of an operation that offers `text/event-stream` asks for the
+    /// stream and sees its end.
+    pub events: Option<EventsExt>,
+}
+
+/// `x-harn.events`: the request body's boolean property the streaming call sets to `true`
+/// (`""` for none), and the data that ends the stream (`""` for none).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsExt {
+    /// The body property; default: a boolean `stream`, if the body has one.
+    pub flag: Option<String>,
+    /// The sentinel; default `[DONE]`.
+    pub sentinel: Option<String>,
 }
 
 /// `x-harn.pagination`: the runtime's `Pagination` with the request parameter by its name in

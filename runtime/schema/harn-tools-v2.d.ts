@@ -344,7 +344,12 @@ idempotencyKey?: string,
 /**
  * How the reply continues on a next page, for an operation that lists in pages.
  */
-pagination?: Pagination, };
+pagination?: Pagination, 
+/**
+ * How the success response streams server-sent events, for an operation that offers
+ * `text/event-stream` (its streaming call; `response` stays the buffered one, if any).
+ */
+events?: EventStream, };
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "QUERY";
 
@@ -471,6 +476,17 @@ hasMore?: string,
 done?: string, };
 
 export type PageKind = "cursor" | "offset" | "page" | "link";
+
+export type EventStream = { 
+/**
+ * The request body's boolean property that asks for the stream (OpenAI's `stream`): the
+ * streaming call sends it as `true`.
+ */
+flag?: string, 
+/**
+ * The data that ends the stream, never an event itself (OpenAI's `[DONE]`).
+ */
+sentinel?: string, };
 
 export type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | "default";
 

@@ -105,6 +105,7 @@ pub fn typescript() -> String {
         ErrorBinding::decl(&cfg),
         Pagination::decl(&cfg),
         PageKind::decl(&cfg),
+        EventStream::decl(&cfg),
         StatusKey::decl(&cfg),
         Policy::decl(&cfg),
         PolicyKind::decl(&cfg),

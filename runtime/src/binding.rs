@@ -129,6 +129,27 @@ pub struct Binding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub pagination: Option<Pagination>,
+    /// How the success response streams server-sent events, for an operation that offers
+    /// `text/event-stream` (its streaming call; `response` stays the buffered one, if any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
+    pub events: Option<EventStream>,
+}
+
+/// How an operation streams server-sent events (`text/event-stream`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventStream {
+    /// The request body's boolean property that asks for the stream (OpenAI's `stream`): the
+    /// streaming call sends it as `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub flag: Option<Text>,
+    /// The data that ends the stream, never an event itself (OpenAI's `[DONE]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub sentinel: Option<Text>,
 }
 
 /// How an operation's replies continue on further pages (`x-harn.pagination`, or a shape the
@@ -906,6 +927,7 @@ impl Binding {
         security: Cow::Borrowed(&[]),
         idempotency_key: None,
         pagination: None,
+        events: None,
     };
 
     /// The declared error response for `status`, most specific first.

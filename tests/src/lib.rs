@@ -13,6 +13,7 @@ use axum::routing::{get, put};
 use serde_json::{Value, json};
 
 pub mod pages;
+pub mod streams;
 pub mod sweep;
 pub mod tools;
 

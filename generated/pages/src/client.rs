@@ -6,6 +6,8 @@ use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
 pub use harness_gen_runtime::http::Pages;
+/// The server-sent events of a streaming call (the `_events` methods).
+pub use harness_gen_runtime::http::{Event, Events};
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:8080";

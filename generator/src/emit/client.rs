@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use harness_gen_runtime::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, Pagination, ParamBinding, ParamIn,
+    Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Pagination, ParamBinding, ParamIn,
     ResponseBinding, StatusKey, Text,
 };
 
@@ -120,6 +120,21 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
                 }
             }
         });
+        let events = types.events.as_ref().map(|(method, event)| {
+            let method = format_ident!("{}", method);
+            let event = type_tokens(event);
+            let doc = format!(
+                " [`Client::{}`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).",
+                types.method
+            );
+            quote! {
+                #[doc = #doc]
+                #cfg
+                pub async fn #method(&self, #param) -> Result<Events<#event, #error>, Error<#error>> {
+                    self.http.events(&bindings::#binding, #arg).await
+                }
+            }
+        });
         quote! {
             #[doc = #doc]
             #description
@@ -128,6 +143,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
                 self.http.call(&bindings::#binding, #arg).await
             }
             #pages
+            #events
         }
     });
     quote! {
@@ -139,6 +155,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
         /// The pages of a call that lists in pages (the `_pages` methods).
         pub use harness_gen_runtime::http::Pages;
+        /// The server-sent events of a streaming call (the `_events` methods).
+        pub use harness_gen_runtime::http::{Event, Events};
 
         use super::types::*;
 
@@ -220,6 +238,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         security,
         idempotency_key,
         pagination,
+        events,
     } = binding;
     let method = format_ident!("{}", format!("{method:?}"));
     let path = text(path);
@@ -316,6 +335,17 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             has_more: #has_more,
             done: #done,
         })));
+    }
+    if let Some(EventStream { flag, sentinel }) = events {
+        let optional = |value: &Option<Text>| match value {
+            Some(value) => {
+                let value = text(value);
+                quote!(Some(#value))
+            }
+            None => quote!(None),
+        };
+        let (flag, sentinel) = (optional(flag), optional(sentinel));
+        fields.push(quote!(events: Some(EventStream { flag: #flag, sentinel: #sentinel })));
     }
     quote!(Binding { #(#fields,)* ..Binding::EMPTY })
 }

@@ -32,6 +32,9 @@ pub struct OpTypes {
     pub takes_input: bool,
     /// For an operation that lists in pages: the page-stream method's name and the item type.
     pub pages: Option<(String, TokenStream)>,
+    /// For an operation that streams server-sent events: the streaming method's name and the
+    /// event type.
+    pub events: Option<(String, String)>,
 }
 
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
@@ -178,6 +181,11 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
                 "()".to_string()
             }
         };
+        let events = op.events.as_ref().map(|schema| {
+            let hint = format!("{base}Event");
+            let ty = space.inline(schema, &hint, &pointer);
+            named(&mut space, ty, hint)
+        });
         let error = space.claim_name(&format!("{base}Error"));
         let mut variants = Vec::new();
         let mut idents = crate::names::Unique::default();
@@ -205,11 +213,18 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             error,
             takes_input,
             pages: None,
+            events: events.map(|event| (String::new(), event)),
         });
     }
     space.settle_unions();
     space.box_cycles();
-    // Page streams, named after every operation's own method so none of those changes.
+    // Page and event streams, named after every operation's own method so none of those
+    // changes.
+    for types in &mut ops {
+        if let Some((method, _)) = &mut types.events {
+            *method = methods.claim(&format!("{}_events", types.method), "_");
+        }
+    }
     for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {
         if let (Some(pagination), Some(output)) = (&op.binding.pagination, output) {
             let method = methods.claim(&format!("{}_pages", types.method), "_");

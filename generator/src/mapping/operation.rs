@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use harness_gen_runtime::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, Method, Pagination, ParamBinding, ParamIn,
+    Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Method, Pagination, ParamBinding, ParamIn,
     ResponseBinding, StatusKey, Style,
 };
 use serde_json::{Map, Value, json};
@@ -44,6 +44,9 @@ pub struct Output {
     pub schema: Value,
     /// The response headers it declares, lowercase.
     pub headers: Vec<String>,
+    /// The schema of one event's data when the response also (or only) offers
+    /// `text/event-stream`: OpenAPI 3.2's `itemSchema`, else its `schema`, else any value.
+    pub events: Option<Value>,
 }
 
 /// A declared error response with a JSON body, and the body's schema.
@@ -491,7 +494,19 @@ fn body_output(cx: &mut Cx, status: StatusKey, response: &Value, loc: &Loc) -> O
         Encoding::Text => json!({"type": "string"}),
         _ => bytes_schema(),
     };
+    let events = content
+        .iter()
+        .find(|(media, _)| media.split(';').next().is_some_and(|m| m.trim() == "text/event-stream"))
+        .map(|(media, stream)| {
+            let (key, schema) = match (stream.get("itemSchema"), stream.get("schema")) {
+                (Some(item), _) => ("itemSchema", item),
+                (None, Some(schema)) => ("schema", schema),
+                (None, None) => return json!({}),
+            };
+            Normalizer::new(cx.doc, cx.diags).normalize(schema, &loc.at("content").at(media).at(key))
+        });
     Some(Output {
+        events,
         binding: ResponseBinding {
             status,
             content_type: (*chosen).clone().into(),
@@ -550,6 +565,7 @@ pub fn binding(
     parts: &Parts,
     idempotency_key: Option<String>,
     pagination: Option<Pagination>,
+    events: Option<EventStream>,
 ) -> Binding {
     Binding {
         method,
@@ -565,6 +581,7 @@ pub fn binding(
             .collect(),
         idempotency_key: idempotency_key.map(Into::into),
         pagination,
+        events,
     }
 }
 

@@ -316,11 +316,16 @@ fn checked(
 }
 
 /// Reading normalized schemas, whose only references are `#/components/schemas/…`.
-struct Schemas<'a> {
+pub(super) struct Schemas<'a> {
     components: &'a BTreeMap<String, Value>,
 }
 
-impl Schemas<'_> {
+impl<'a> Schemas<'a> {
+    /// Reading schemas whose references lead into `components`.
+    pub(super) fn new(components: &'a BTreeMap<String, Value>) -> Self {
+        Self { components }
+    }
+
     /// `schema` with its references followed, and a nullable union (`anyOf`/`oneOf` of one
     /// schema and `null`) taken as that schema.
     fn resolve<'s>(&'s self, mut schema: &'s Value) -> &'s Value {
@@ -356,7 +361,7 @@ impl Schemas<'_> {
     }
 
     /// Whether `schema` may be of JSON type `wanted`.
-    fn is_type(&self, schema: &Value, wanted: &str) -> bool {
+    pub(super) fn is_type(&self, schema: &Value, wanted: &str) -> bool {
         match self.resolve(schema).get("type") {
             Some(Value::String(t)) => t == wanted,
             Some(Value::Array(types)) => types.iter().any(|t| t == wanted),
@@ -365,7 +370,7 @@ impl Schemas<'_> {
     }
 
     /// Property `name` of an object schema (in its `allOf` members too).
-    fn property<'s>(&'s self, schema: &'s Value, name: &str) -> Option<&'s Value> {
+    pub(super) fn property<'s>(&'s self, schema: &'s Value, name: &str) -> Option<&'s Value> {
         let schema = self.resolve(schema);
         if let Some(found) = schema.get("properties").and_then(|p| p.get(name)) {
             return Some(found);

@@ -12,7 +12,7 @@ use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
-use super::{Cx, groups, pagination};
+use super::{Cx, events, groups, pagination};
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
 use crate::model::{Group, Operation};
@@ -78,12 +78,20 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             &draft.parts,
             components,
         );
+        let events = events::of_operation(
+            cx,
+            (&name, &draft.loc),
+            draft.ext.events.as_ref(),
+            &draft.parts,
+            components,
+        );
         let binding = operation::binding(
             draft.method,
             &draft.path,
             &draft.parts,
             idempotency_key,
             pagination,
+            events,
         );
         let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
@@ -105,6 +113,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             loc: draft.loc,
             expose: draft.ext.expose.unwrap_or(true),
             binding,
+            events: draft.parts.output.as_ref().and_then(|o| o.events.clone()),
             output: draft.parts.output.map(|o| o.schema),
             error_bodies: draft.parts.errors.into_iter().map(|e| e.schema).collect(),
             entry,

@@ -10,8 +10,10 @@
 //! "who am I" body) has each occurrence replaced by [`REDACTED`] before anyone sees the value.
 
 pub mod encode;
+pub mod events;
 pub mod page;
 
+pub use events::{Event, Events};
 pub use page::Pages;
 
 use std::collections::BTreeMap;
@@ -763,6 +765,70 @@ impl HttpClient {
         Pages::new(self, binding, input)
     }
 
+    /// The server-sent events of a streaming operation (its binding has `events`): the
+    /// request for `input` (with the binding's stream flag set in the body), then each event's
+    /// data read as a `T` (see [`Events`]). A declared error reply is `Error::Api` before any
+    /// event, as for [`HttpClient::call`]; retries apply until the stream starts, never after.
+    /// The client's timeout bounds the wait for the reply's head and then each wait for the
+    /// next bytes, not the whole stream.
+    pub async fn events<I, T, E>(
+        &self,
+        binding: &Binding,
+        input: &I,
+    ) -> Result<Events<T, E>, Error<E>>
+    where
+        I: Serialize,
+        T: DeserializeOwned,
+        E: OperationError,
+    {
+        let mut input = serde_json::to_value(input)
+            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let stream = binding
+            .events
+            .clone()
+            .unwrap_or(crate::binding::EventStream {
+                flag: None,
+                sentinel: None,
+            });
+        if let (Some(flag), Some(body)) = (&stream.flag, &binding.body)
+            && let Some(Value::Object(fields)) = input.get_mut(body.property.as_ref())
+        {
+            fields.insert(flag.to_string(), Value::Bool(true));
+        }
+        let mut request = self.request(binding, &input).map_err(retype)?;
+        let timeout = request.timeout().copied();
+        *request.timeout_mut() = None;
+        request.headers_mut().insert(
+            reqwest::header::ACCEPT,
+            reqwest::header::HeaderValue::from_static("text/event-stream"),
+        );
+        let response = self
+            .attempts(binding, request, timeout)
+            .await
+            .map_err(retype)?;
+        let streams = response.status().is_success()
+            && response
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        if !streams {
+            let (reply, _) = self.classify(binding, response).await.map_err(retype)?;
+            success_value::<E>(reply)?;
+            return Err(Error::InvalidResponse {
+                pointer: String::new(),
+                reason: "the server answered without an event stream (Content-Type is not text/event-stream)".into(),
+            });
+        }
+        let idle = timeout.unwrap_or(self.shared.timeout);
+        Ok(Events::new(events::raw_events(
+            response,
+            idle,
+            stream.sentinel.map(|s| s.into_owned()),
+            self.shared.echoes.clone(),
+        )))
+    }
+
     /// Sends the request for `input` and classifies the reply.
     pub async fn send(
         &self,
@@ -780,6 +846,19 @@ impl HttpClient {
         input: &Value,
     ) -> Result<(Reply, Option<String>), Error<std::convert::Infallible>> {
         let request = self.request(binding, input)?;
+        let response = self.attempts(binding, request, None).await?;
+        self.classify(binding, response).await
+    }
+
+    /// Sends `request` until a reply that is not retried (see [`RetryPolicy`]) and returns it;
+    /// `first_byte` bounds each attempt's wait for the reply's head (a streaming request has
+    /// no whole-request timeout).
+    async fn attempts(
+        &self,
+        binding: &Binding,
+        request: reqwest::Request,
+        first_byte: Option<Duration>,
+    ) -> Result<reqwest::Response, Error<std::convert::Infallible>> {
         let policy = self.call.retry.unwrap_or(self.shared.retry);
         let started = std::time::Instant::now();
         // Whether waiting `wait` more still starts the next attempt within the policy's time.
@@ -794,7 +873,14 @@ impl HttpClient {
             let retries_left = binding.retryable() && attempt < policy.max_retries;
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
-            let wait = match self.shared.inner.execute(this).await {
+            let sent = self.shared.inner.execute(this);
+            let outcome = match first_byte {
+                Some(limit) => tokio::time::timeout(limit, sent)
+                    .await
+                    .map_err(|_| Error::Timeout)?,
+                None => sent.await,
+            };
+            let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
                 Err(error) if error.is_connect() && retries_left => Some(backoff())
                     .filter(|wait| in_time(*wait))
@@ -810,7 +896,7 @@ impl HttpClient {
                         .filter(|wait| in_time(*wait));
                     match wait {
                         Some(wait) => wait,
-                        None => return self.classify(binding, response).await,
+                        None => return Ok(response),
                     }
                 }
             };

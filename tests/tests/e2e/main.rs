@@ -12,4 +12,5 @@ mod petstore_mcp_stress;
 mod petstore_mcp_tasks;
 mod prism;
 mod secrets;
+mod streams;
 mod types;

@@ -1,0 +1,107 @@
+//! A loopback server for `specs/streams.yaml`: a chat completion answered whole (JSON) or as
+//! server-sent events written the awkward ways real servers write them (comments, named
+//! events, data split over lines and across writes, CRLF, a line that is not JSON, the
+//! `[DONE]` sentinel), and a clock that ticks until the client hangs up.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+/// What the server saw.
+#[derive(Clone, Default)]
+pub struct Seen {
+    /// The `stream` field of each completion request (`None` when absent).
+    pub stream_flags: Arc<std::sync::Mutex<Vec<Option<bool>>>>,
+    /// Ticks sent so far.
+    pub ticks: Arc<AtomicUsize>,
+    /// Whether a tick stream was dropped by the server (its client hung up).
+    pub hung_up: Arc<AtomicBool>,
+}
+
+/// Starts the server; returns its base URL and what it saw.
+pub async fn serve() -> (String, Seen) {
+    let seen = Seen::default();
+    let app = Router::new()
+        .route("/chat/completions", post(completion))
+        .route("/ticks", get(ticks))
+        .with_state(seen.clone());
+    (crate::listen(app).await, seen)
+}
+
+/// The chunks of the streamed answer, as written: each piece is one write.
+const CHUNKS: &[&str] = &[
+    ": the stream opens\n\n",
+    "event: chunk\nid: 1\ndata: {\"id\": \"c1\",\n",
+    "data: \"delta\": \"Hel\"}\n\n",
+    "data: {\"id\": \"c1\", \"delta\": \"lo\"}\r\n\r\n",
+    "data: this is not JSON\n\n",
+    "retry: 2500\ndata: {\"id\": \"c1\", \"delta\": \"!\"}",
+    "\n\n: almost done\ndata: [DONE]\n\n",
+    "data: {\"id\": \"c1\", \"delta\": \"after the end\"}\n\n",
+];
+
+async fn completion(State(seen): State<Seen>, axum::Json(body): axum::Json<Value>) -> Response {
+    let stream = body.get("stream").and_then(Value::as_bool);
+    seen.stream_flags
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(stream);
+    if body["model"] == "missing" {
+        return (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({"title": "no such model"})),
+        )
+            .into_response();
+    }
+    if stream != Some(true) {
+        return axum::Json(json!({"id": "c1", "content": "Hello!"})).into_response();
+    }
+    let pieces = futures::stream::iter(CHUNKS.iter().map(|c| Ok::<_, Infallible>(Bytes::from(*c))));
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .body(Body::from_stream(pieces))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// Sets `hung_up` when the response body is dropped before it ends.
+struct HangUp(Arc<AtomicBool>);
+
+impl Drop for HangUp {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+async fn ticks(
+    State(seen): State<Seen>,
+    Query(query): Query<std::collections::BTreeMap<String, String>>,
+) -> Response {
+    let every = query
+        .get("every_ms")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let guard = HangUp(seen.hung_up.clone());
+    let count = seen.ticks.clone();
+    let ticking = futures::stream::unfold((0u64, guard), move |(seq, guard)| {
+        let count = count.clone();
+        async move {
+            tokio::time::sleep(Duration::from_millis(every)).await;
+            count.fetch_add(1, Ordering::SeqCst);
+            let event = Bytes::from(format!("data: {{\"seq\": {seq}}}\n\n"));
+            Some((Ok::<_, Infallible>(event), (seq + 1, guard)))
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream; charset=utf-8")
+        .body(Body::from_stream(ticking))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}

@@ -1,0 +1,116 @@
+//! The generated `streams` crate (`specs/streams.yaml`) against a loopback server that streams
+//! server-sent events: typed events through the `_events` calls, the JSON call beside them,
+//! declared errors before the stream, and hanging up.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use futures::StreamExt;
+use harness_e2e::streams as server;
+use harness_gen_runtime::http::Error;
+use streams::types::*;
+
+fn client(base: &str) -> streams::Client {
+    streams::Client::from_builder(
+        streams::Client::builder()
+            .base_url(base)
+            .timeout(Duration::from_secs(5)),
+    )
+    .unwrap()
+}
+
+fn request(model: &str) -> CreateCompletionInput {
+    CreateCompletionInput::new(CompletionRequest::new(
+        model,
+        vec![Message::new(MessageRole::User, "Hi")],
+    ))
+}
+
+#[tokio::test]
+async fn events_are_typed_across_split_lines_comments_and_names_and_end_at_the_sentinel() {
+    let (base, seen) = server::serve().await;
+    let events: Vec<_> = client(&base)
+        .create_completion_events(&request("small"))
+        .await
+        .unwrap()
+        .collect()
+        .await;
+    assert_eq!(events.len(), 4, "{events:?}");
+    let first = events[0].as_ref().unwrap();
+    assert_eq!(
+        first.data.delta, "Hel",
+        "data over two lines, one JSON value"
+    );
+    assert_eq!(
+        (first.event.as_deref(), first.id.as_deref()),
+        (Some("chunk"), Some("1"))
+    );
+    let second = events[1].as_ref().unwrap();
+    assert_eq!(second.data.delta, "lo");
+    assert_eq!(
+        (second.event.as_deref(), second.id.as_deref()),
+        (None, Some("1")),
+        "the last id carries over, the name does not"
+    );
+    // Data that is not the event type is an error item, and the stream goes on.
+    assert!(
+        matches!(&events[2], Err(Error::InvalidResponse { .. })),
+        "{:?}",
+        events[2]
+    );
+    let third = events[3].as_ref().unwrap();
+    assert_eq!(third.data.delta, "!");
+    assert_eq!(third.retry, Some(Duration::from_millis(2500)));
+    // Nothing after `[DONE]` is read; the streaming call asked for the stream.
+    assert_eq!(*seen.stream_flags.lock().unwrap(), [Some(true)]);
+}
+
+#[tokio::test]
+async fn the_json_call_stays_beside_the_streaming_one() {
+    let (base, seen) = server::serve().await;
+    let whole = client(&base)
+        .create_completion(&request("small"))
+        .await
+        .unwrap();
+    assert_eq!(whole.content, "Hello!");
+    assert_eq!(*seen.stream_flags.lock().unwrap(), [None]);
+}
+
+#[tokio::test]
+async fn a_declared_error_comes_before_any_event() {
+    let (base, _) = server::serve().await;
+    let error = client(&base)
+        .create_completion_events(&request("missing"))
+        .await
+        .err()
+        .unwrap();
+    let Error::Api(CreateCompletionError::Http400 { status, body }) = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!((status, body.title.as_str()), (400, "no such model"));
+}
+
+#[tokio::test]
+async fn dropping_the_stream_hangs_up() {
+    let (base, seen) = server::serve().await;
+    let mut ticks = client(&base)
+        .watch_ticks_events(&WatchTicksInput::new().every_ms(10))
+        .await
+        .unwrap();
+    for expected in 0..3 {
+        let tick = ticks.next().await.unwrap().unwrap();
+        assert_eq!(tick.data.seq, expected);
+    }
+    drop(ticks);
+    let started = std::time::Instant::now();
+    while !seen.hung_up.load(Ordering::SeqCst) {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the server still streams ({} ticks)",
+            seen.ticks.load(Ordering::SeqCst)
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
