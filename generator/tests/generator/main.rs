@@ -6,6 +6,7 @@ mod builder;
 mod cli;
 mod common;
 mod corpus;
+mod events;
 mod groups;
 mod harness_diagnostics;
 mod harness_fixtures;
