@@ -223,6 +223,17 @@ pub fn type_tokens(name: &str) -> TokenStream {
     }
 }
 
+/// An optional text as `Some(text)` or `None`.
+fn optional(value: &Option<Text>) -> TokenStream {
+    match value {
+        Some(value) => {
+            let value = text(value);
+            quote!(Some(#value))
+        }
+        None => quote!(None),
+    }
+}
+
 /// A binding as a constant expression of the runtime's types (`harness_gen_runtime::binding::*`
 /// in scope): the fields its operation has, then `..Binding::EMPTY`. Every record is
 /// destructured whole here, so a field the runtime adds or drops breaks this function's build,
@@ -311,13 +322,6 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             done,
         } = pagination;
         let kind = format_ident!("{}", format!("{kind:?}"));
-        let optional = |value: &Option<Text>| match value {
-            Some(value) => {
-                let value = text(value);
-                quote!(Some(#value))
-            }
-            None => quote!(None),
-        };
         let (param, next, last_item, has_more, done) = (
             optional(param),
             optional(next),
@@ -337,13 +341,6 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         })));
     }
     if let Some(EventStream { flag, sentinel }) = events {
-        let optional = |value: &Option<Text>| match value {
-            Some(value) => {
-                let value = text(value);
-                quote!(Some(#value))
-            }
-            None => quote!(None),
-        };
         let (flag, sentinel) = (optional(flag), optional(sentinel));
         fields.push(quote!(events: Some(EventStream { flag: #flag, sentinel: #sentinel })));
     }
