@@ -34,6 +34,7 @@
 //!     security: wire::List::Borrowed(&[]),
 //!     idempotency_key: None,
 //!     pagination: None,
+//!     events: None,
 //! };
 //! assert_eq!(BINDING.method.as_str(), "GET");
 //! ```
@@ -54,6 +55,7 @@
 //!     security: wire::List::Borrowed(&[]),
 //!     idempotency_key: None,
 //!     pagination: None,
+//!     events: None,
 //! };
 //! ```
 //!
@@ -71,6 +73,7 @@
 //!     errors: wire::List::Borrowed(&[]),
 //!     idempotency_key: None,
 //!     pagination: None,
+//!     events: None,
 //! };
 //! ```
 
