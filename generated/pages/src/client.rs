@@ -59,7 +59,7 @@ impl Client {
     pub fn list_toys_pages(
         &self,
         input: &ListToysInput,
-    ) -> Pages<ListToysOutput, Toy, ListToysError> {
+    ) -> Pages<ListToysOutput, super::types::Toy, ListToysError> {
         self.http.pages(&bindings::LIST_TOYS, input)
     }
     /// `GET /customers`: List customers after a given one
@@ -75,7 +75,7 @@ impl Client {
     pub fn list_customers_pages(
         &self,
         input: &ListCustomersInput,
-    ) -> Pages<ListCustomersOutput, Customer, ListCustomersError> {
+    ) -> Pages<ListCustomersOutput, super::types::Customer, ListCustomersError> {
         self.http.pages(&bindings::LIST_CUSTOMERS, input)
     }
     /// `GET /files`: List files after a given one
@@ -91,7 +91,7 @@ impl Client {
     pub fn list_files_pages(
         &self,
         input: &ListFilesInput,
-    ) -> Pages<ListFilesOutput, FileListDataItem, ListFilesError> {
+    ) -> Pages<ListFilesOutput, super::types::FileListDataItem, ListFilesError> {
         self.http.pages(&bindings::LIST_FILES, input)
     }
     /// `GET /reports`: List reports by page token
@@ -123,7 +123,7 @@ impl Client {
     pub fn list_events_pages(
         &self,
         input: &ListEventsInput,
-    ) -> Pages<ListEventsOutput, ListEventsOutputEventsItem, ListEventsError> {
+    ) -> Pages<ListEventsOutput, super::types::Event, ListEventsError> {
         self.http.pages(&bindings::LIST_EVENTS, input)
     }
     /// `GET /messages`: List messages by iterator until done
@@ -139,7 +139,11 @@ impl Client {
     pub fn list_messages_pages(
         &self,
         input: &ListMessagesInput,
-    ) -> Pages<ListMessagesOutput, ListMessagesOutputDataItem, ListMessagesError> {
+    ) -> Pages<
+        ListMessagesOutput,
+        super::types::ListMessagesOutputDataItem,
+        ListMessagesError,
+    > {
         self.http.pages(&bindings::LIST_MESSAGES, input)
     }
     /// `GET /history`: List history entries (not paginated, whatever its shape suggests)

@@ -23,6 +23,15 @@ pub struct Customer {
 harness_gen_runtime::object! {
     Customer { 0 email "email" optional, 1 id "id" required }
 }
+/// Named like the SDK's own `Event` (of event streams), which the client module imports: a page of these must still name this type.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct Event {
+    pub seq: i64,
+}
+harness_gen_runtime::object! {
+    Event { 0 seq "seq" required }
+}
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileList {
@@ -204,19 +213,11 @@ harness_gen_runtime::builder! {
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListEventsOutput {
-    pub events: Vec<ListEventsOutputEventsItem>,
+    pub events: Vec<Event>,
     pub total: i64,
 }
 harness_gen_runtime::object! {
     ListEventsOutput { 0 events "events" required, 1 total "total" required }
-}
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct ListEventsOutputEventsItem {
-    pub seq: i64,
-}
-harness_gen_runtime::object! {
-    ListEventsOutputEventsItem { 0 seq "seq" required }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

@@ -229,7 +229,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         if let (Some(pagination), Some(output)) = (&op.binding.pagination, output) {
             let method = methods.claim(&format!("{}_pages", types.method), "_");
             let item = space.item_at(output, &pagination.items);
-            types.pages = Some((method, space.tokens(&item)));
+            types.pages = Some((method, space.qualified_tokens(&item, &quote!(super::types))));
         }
     }
     let gates = Gates::new(api, gating);

@@ -7,7 +7,7 @@ use harness_gen_runtime::catalog::{
     ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
     ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding, ToolCli,
 };
-use harness_gen_runtime::binding::{Binding, Method};
+use harness_gen_runtime::binding::{Binding, Method, ParamIn};
 use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
@@ -48,7 +48,16 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
         .and_then(|d| d.open_world_hint)
         .unwrap_or(true);
     let mut operations = Vec::with_capacity(drafts.len());
-    let mut paths = CliPaths::default();
+    // Every operation's command as its tag and whole name, which a shortened command of
+    // another operation never takes.
+    let mut paths = CliPaths {
+        whole: drafts
+            .iter()
+            .zip(&names)
+            .filter_map(|(draft, name)| Some(whole_command(draft, name.as_deref()?)))
+            .collect(),
+        ..CliPaths::default()
+    };
     let mut used_tags = Vec::new();
     // Each kept operation's tags, for grouping (its path is in its binding).
     let mut tags = Vec::with_capacity(drafts.len());
@@ -272,6 +281,8 @@ fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
 #[derive(Default)]
 struct CliPaths {
     leaves: BTreeMap<Vec<String>, Loc>,
+    /// Every operation's derived command before shortening (see [`cli_path`]).
+    whole: std::collections::BTreeSet<Vec<String>>,
 }
 
 impl CliPaths {
@@ -359,6 +370,7 @@ fn entry(
         cli.hidden = cli_ext.hidden.unwrap_or(false);
         cli.arguments = argument_specs(cx, draft, &cli_ext.arguments);
     }
+    positional_path_parameters(draft, &mut cli.arguments);
     settle_option_names(&input, &mut cli.arguments);
     Entry {
         name: non_blank(name, "tool"),
@@ -398,8 +410,19 @@ fn non_blank(text: String, fallback: &'static str) -> NonBlank {
     NonBlank::new(text).unwrap_or_else(|_| NonBlank::new(fallback).expect("a non-blank literal"))
 }
 
-/// The tool's command: `x-harn.cli.command`, else `[first tag, name]` in kebab-case. Among CLI
-/// tools, a clash with an explicit command is an error; a derived one is renamed and reported.
+/// An operation's command from its first tag and its name in kebab-case, before the name's
+/// repetition of the tag is dropped.
+fn whole_command(draft: &Draft, name: &str) -> Vec<String> {
+    let mut segments: Vec<String> = draft.tags.first().iter().map(|t| names::kebab(t)).collect();
+    segments.push(names::kebab(name));
+    segments
+}
+
+/// The tool's command: `x-harn.cli.command`, else `[first tag, name]` in kebab-case, where a
+/// name that starts with its tag drops it (`repos/get` under `repos` is `repos get`, not
+/// `repos repos-get`) unless the shorter command would be another operation's whole command
+/// or is taken, when it stays whole (a note says so). Among CLI tools, a clash with an
+/// explicit command is an error; a derived one is renamed and reported.
 fn cli_path(
     cx: &mut Cx,
     draft: &Draft,
@@ -409,11 +432,6 @@ fn cli_path(
 ) -> CommandPath {
     let explicit = draft.ext.cli.as_ref().and_then(|c| c.command.as_ref());
     let explicit_loc = draft.loc.at("x-harn").at("cli").at("command");
-    let derived = || -> Vec<String> {
-        let mut segments: Vec<String> = draft.tags.first().iter().map(|t| names::kebab(t)).collect();
-        segments.push(names::kebab(name));
-        segments
-    };
     let mut segments = match explicit {
         Some(command) => {
             let segments = command.segments();
@@ -426,10 +444,10 @@ fn cli_path(
                     &explicit_loc,
                     "x-harn.cli.command needs one or more segments matching ^[A-Za-z0-9_][A-Za-z0-9_-]*$".to_string(),
                 ));
-                derived()
+                derived(cx, draft, name, is_cli, paths)
             }
         }
-        None => derived(),
+        None => derived(cx, draft, name, is_cli, paths),
     };
     if is_cli {
         if let Some(other) = paths.conflicts_with(&segments).cloned() {
@@ -465,6 +483,33 @@ fn cli_path(
         CommandPath::parse([name])
             .unwrap_or_else(|_| CommandPath::parse(["tool"]).expect("a valid literal"))
     })
+}
+
+/// The derived command (see [`cli_path`]): the whole one, or without the name's repetition of
+/// its tag.
+fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPaths) -> Vec<String> {
+    let whole = whole_command(draft, name);
+    let [tag, leaf] = whole.as_slice() else {
+        return whole;
+    };
+    let Some(rest) = leaf.strip_prefix(tag.as_str()).and_then(|r| r.strip_prefix('-')) else {
+        return whole;
+    };
+    let short = vec![tag.clone(), rest.to_string()];
+    if !is_cli || (!paths.whole.contains(&short) && paths.conflicts_with(&short).is_none()) {
+        return short;
+    }
+    cx.diags.push(cx.doc.diag(
+        Code::Renamed,
+        Severity::Note,
+        &draft.loc,
+        format!(
+            "command `{}` keeps its whole name: `{}` is another operation's command (set x-harn.cli.command to choose)",
+            whole.join(" "),
+            short.join(" ")
+        ),
+    ));
+    whole
 }
 
 /// The first variant of `segments` that clashes with nothing: the last segment numbered, or,
@@ -524,6 +569,36 @@ fn argument_specs(
         }
     }
     out
+}
+
+/// Makes the path parameters positional arguments in path order (`repos get OWNER REPO`),
+/// each named after its parameter, unless `x-harn.cli.arguments` places some argument itself
+/// (then the positions are all its own) or gives the parameter an option name.
+fn positional_path_parameters(draft: &Draft, arguments: &mut BTreeMap<String, ArgumentSpec>) {
+    if arguments.values().any(|a| a.position.is_some()) {
+        return;
+    }
+    let in_path_order = draft.path.split('{').skip(1).filter_map(|rest| rest.split_once('}'));
+    let mut position = 0;
+    for (name, _) in in_path_order {
+        let Some(param) = draft
+            .parts
+            .params
+            .iter()
+            .find(|p| p.binding.location == ParamIn::Path && p.binding.name == name)
+        else {
+            continue;
+        };
+        let spec = arguments.entry(param.binding.property.to_string()).or_default();
+        if spec.long.is_some() || spec.short.is_some() {
+            continue;
+        }
+        spec.position = Some(position);
+        if spec.value_name.is_none() {
+            spec.value_name = NonBlank::new(names::kebab(name).replace('-', "_").to_ascii_uppercase()).ok();
+        }
+        position += 1;
+    }
 }
 
 /// Gives every property whose default option name is reserved or already used another

@@ -4,6 +4,7 @@
 mod bad_inputs;
 mod builder;
 mod cli;
+mod cli_names;
 mod common;
 mod corpus;
 mod events;

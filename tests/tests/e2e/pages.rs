@@ -103,7 +103,7 @@ async fn svix_style_pages_follow_the_iterator_until_done_without_x_harn() {
 #[tokio::test]
 async fn declared_offset_pages_grow_by_the_items_read_and_end_on_an_empty_page() {
     let (base, seen) = server::serve().await;
-    let events: Vec<ListEventsOutputEventsItem> = client(&base)
+    let events: Vec<Event> = client(&base)
         .list_events_pages(&ListEventsInput::new().limit(2))
         .items()
         .try_collect()

@@ -5,6 +5,18 @@ use super::*;
 impl TypeSpace<'_> {
     /// The Rust tokens of a type expression.
     pub fn tokens(&self, ty: &Ty) -> TokenStream {
+        self.tokens_at(ty, None)
+    }
+
+    /// The Rust tokens of a type expression used outside `types.rs`, each generated type
+    /// named through `module` (`super::types`): a module that defines or imports a name of
+    /// its own (`client.rs`: `Client`, `Error`, `Pages`, `Event`, …) cannot shadow the API's.
+    pub fn qualified_tokens(&self, ty: &Ty, module: &TokenStream) -> TokenStream {
+        self.tokens_at(ty, Some(module))
+    }
+
+    fn tokens_at(&self, ty: &Ty, module: Option<&TokenStream>) -> TokenStream {
+        let at = module.map(|m| quote!(#m::));
         match ty {
             Ty::String => quote!(String),
             Ty::Integer(width) => {
@@ -15,30 +27,30 @@ impl TypeSpace<'_> {
             Ty::Float => quote!(f32),
             Ty::Format(format) => {
                 let name = format_ident!("{}", format.rust());
-                quote!(formats::#name)
+                quote!(#at formats::#name)
             }
             Ty::Bool => quote!(bool),
             Ty::Unit => quote!(()),
             Ty::Value => quote!(serde_json::Value),
             Ty::Vec(inner) => {
-                let inner = self.tokens(inner);
+                let inner = self.tokens_at(inner, module);
                 quote!(Vec<#inner>)
             }
             Ty::Map(inner) => {
-                let inner = self.tokens(inner);
+                let inner = self.tokens_at(inner, module);
                 quote!(std::collections::BTreeMap<String, #inner>)
             }
             Ty::Nullable(inner) => {
-                let inner = self.tokens(inner);
+                let inner = self.tokens_at(inner, module);
                 quote!(Option<#inner>)
             }
             Ty::Boxed(inner) => {
-                let inner = self.tokens(inner);
+                let inner = self.tokens_at(inner, module);
                 quote!(Box<#inner>)
             }
             Ty::Named(id) => {
                 let name = format_ident!("{}", self.defs[*id].name);
-                quote!(#name)
+                quote!(#at #name)
             }
         }
     }

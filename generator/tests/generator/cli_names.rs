@@ -1,0 +1,97 @@
+//! How operations become commands people type: a name that repeats its group drops the
+//! repetition, and path parameters are positional in path order.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use crate::common::*;
+use harness_gen::diag::Code;
+use serde_json::{Value, json};
+
+fn command(out: &Out, i: usize) -> &Value {
+    &out.tool(i)["cli"]["command"]
+}
+
+#[test]
+fn a_name_that_repeats_its_group_drops_the_repetition_in_every_spelling() {
+    // GitHub's `group/verb`, snake_case `group_verb`, camelCase `groupVerb`.
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: repos/get, tags: [repos], responses: {}}\n  /b:\n    get: {operationId: meta_root, tags: [meta], responses: {}}\n  /c:\n    post: {operationId: petsCreate, tags: [pets], responses: {}}\n  /d:\n    get: {operationId: listPets, tags: [pets], responses: {}}\n",
+    ));
+    assert_eq!(*command(&out, 0), json!(["repos", "get"]));
+    assert_eq!(*command(&out, 1), json!(["meta", "root"]));
+    assert_eq!(*command(&out, 2), json!(["pets", "create"]));
+    assert_eq!(
+        *command(&out, 3),
+        json!(["pets", "list-pets"]),
+        "not a repetition of its group"
+    );
+    // Tool names do not change.
+    assert_eq!(out.tool(0)["name"], "repos_get");
+    assert!(!out.diags.contains("HG0501"), "{}", out.diags);
+}
+
+#[test]
+fn a_shortened_command_that_is_another_operations_keeps_its_whole_name_with_a_note() {
+    // `repos get` is the whole command of the second operation, whichever comes first.
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: repos_get, tags: [repos], responses: {}}\n  /b:\n    get: {operationId: get, tags: [repos], responses: {}}\n",
+    ));
+    assert_eq!(*command(&out, 0), json!(["repos", "repos-get"]));
+    assert_eq!(*command(&out, 1), json!(["repos", "get"]));
+    assert!(
+        out.has_note(Code::Renamed, "/paths/~1a/get"),
+        "{}",
+        out.diags
+    );
+    harness_gen_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+}
+
+#[test]
+fn a_name_that_is_only_its_group_stays_whole_and_an_explicit_command_wins() {
+    let out = check(&paths(
+        "  /a:\n    get: {operationId: repos, tags: [repos], responses: {}}\n  /b:\n    get: {operationId: repos_list, tags: [repos], x-harn: {cli: {command: [repos, repos-list]}}, responses: {}}\n",
+    ));
+    assert_eq!(*command(&out, 0), json!(["repos", "repos"]));
+    assert_eq!(*command(&out, 1), json!(["repos", "repos-list"]));
+}
+
+#[test]
+fn path_parameters_are_positional_in_path_order_named_after_the_parameter() {
+    let out = check(&op(
+        "get",
+        "/repos/{owner}/{repoName}",
+        "operationId: repos/get\ntags: [repos]\nparameters:\n  - {name: repoName, in: path, required: true, schema: {type: string}}\n  - {name: owner, in: path, required: true, schema: {type: string}}\n  - {name: page, in: query, schema: {type: integer}}\nresponses: {}",
+    ));
+    assert_eq!(
+        out.tool(0)["cli"]["arguments"],
+        json!({
+            "owner": {"position": 0, "value_name": "OWNER"},
+            "repo_name": {"position": 1, "value_name": "REPO_NAME"}
+        })
+    );
+    harness_gen_runtime::Catalog::from_value(out.catalog.clone()).unwrap();
+}
+
+#[test]
+fn x_harn_arguments_override_the_positions() {
+    // A position of its own: the layout is the document's.
+    let out = check(&op(
+        "get",
+        "/repos/{owner}/{repo}",
+        "operationId: get\nparameters:\n  - {name: owner, in: path, required: true, schema: {type: string}}\n  - {name: repo, in: path, required: true, schema: {type: string}}\nx-harn: {cli: {arguments: {repo: {position: 0}}}}\nresponses: {}",
+    ));
+    assert_eq!(
+        out.tool(0)["cli"]["arguments"],
+        json!({"repo": {"position": 0}})
+    );
+    // An option name for one: that one stays an option, the other is positional.
+    let out = check(&op(
+        "get",
+        "/repos/{owner}/{repo}",
+        "operationId: get\nparameters:\n  - {name: owner, in: path, required: true, schema: {type: string}}\n  - {name: repo, in: path, required: true, schema: {type: string}}\nx-harn: {cli: {arguments: {owner: {long: org}}}}\nresponses: {}",
+    ));
+    assert_eq!(
+        out.tool(0)["cli"]["arguments"],
+        json!({"owner": {"long": "org"}, "repo": {"position": 0, "value_name": "REPO"}})
+    );
+}
