@@ -347,6 +347,23 @@ fn insert(
     }
 }
 
+/// The first sentence (or line) of `text`, at most 80 characters (cut at a word, with `…`).
+fn summary(text: &str) -> String {
+    const MAX: usize = 80;
+    let text = text.trim();
+    let line = text.lines().next().unwrap_or_default().trim();
+    let sentence = match line.find(". ") {
+        Some(end) => &line[..=end],
+        None => line,
+    };
+    if sentence.chars().count() <= MAX {
+        return sentence.to_string();
+    }
+    let cut: String = sentence.chars().take(MAX - 1).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{}…", cut.trim_end_matches([',', ';', ':']))
+}
+
 fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Command {
     let mut command = Command::new(name.to_string())
         .subcommand_required(true)
@@ -358,11 +375,16 @@ fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Comman
             .map(|s| s.as_str())
             .eq(path.iter().copied())
     }) {
-        if let Some(title) = &spec.title {
-            command = command.about(title.to_string());
-        }
-        if let Some(description) = &spec.description {
-            command = command.long_about(description.to_string());
+        // Lists show a group's description (its first sentence, cut); the group's own help
+        // shows it whole. Without one, its title.
+        match (&spec.description, &spec.title) {
+            (Some(description), _) => {
+                command = command
+                    .about(summary(description))
+                    .long_about(description.to_string());
+            }
+            (None, Some(title)) => command = command.about(title.to_string()),
+            (None, None) => {}
         }
         for alias in &spec.aliases {
             command = command.visible_alias(alias.to_string());
@@ -437,4 +459,19 @@ fn read_json_source(text: &str) -> Result<String, String> {
         return std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"));
     }
     Ok(text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn a_group_is_summarized_by_its_first_sentence_cut_at_a_word() {
+        assert_eq!(summary("Manage pets. Each pet has a name."), "Manage pets.");
+        assert_eq!(summary("  Line one\nline two"), "Line one");
+        let long = "Endpoints to manage the repositories, their branches, their collaborators and every setting they have";
+        let cut = summary(long);
+        assert!(cut.ends_with('…') && cut.chars().count() <= 80, "{cut}");
+        assert!(long.starts_with(cut.trim_end_matches('…')), "{cut}");
+    }
 }

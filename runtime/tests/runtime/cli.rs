@@ -90,6 +90,14 @@ fn json_out(run: &Run) -> Value {
 fn help_works_at_every_level() {
     let root = cli(&["--help"]);
     assert_eq!(root.code, 0);
+    // A group is listed with its description, not its name again.
+    assert!(
+        root.out
+            .lines()
+            .any(|l| l.trim_start().starts_with("pets") && l.contains("Manage pets.")),
+        "{}",
+        root.out
+    );
     assert!(
         root.out.contains("pets")
             && root.out.contains("--input-json")
