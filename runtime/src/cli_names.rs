@@ -12,6 +12,8 @@ pub const BASE_URL: &str = "base-url";
 pub const COMPLETIONS: &str = "completions";
 /// `--paginate`: follow every page of a tool that lists in pages and print every item.
 pub const PAGINATE: &str = "paginate";
+/// `--max-pages`: with `--paginate`, how many pages at most (default `binding::MAX_PAGES`).
+pub const PAGE_LIMIT: &str = "max-pages";
 
 /// Long options every generated CLI defines itself (`help` and `version` by clap, the others by
 /// [`crate::cli`] from the constants above); no tool argument may use them.
@@ -23,6 +25,7 @@ pub const RESERVED_LONG: &[&str] = &[
     BASE_URL,
     COMPLETIONS,
     PAGINATE,
+    PAGE_LIMIT,
 ];
 
 /// Short options every generated CLI defines itself.

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
 use crate::catalog::{Audience, CommandSpec, Entry};
-use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT, PAGINATE};
+use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE};
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
 
@@ -118,6 +118,13 @@ pub fn run(
         Ok(runtime) => runtime,
         Err(_) => return exit_code::RUNTIME,
     };
+    let page_limit = matches.get_one::<u32>(PAGE_LIMIT).copied();
+    if page_limit.is_some() && !matches.get_flag(PAGINATE) {
+        let why = "--max-pages bounds --paginate; give both".to_string();
+        let _ = writeln!(err, "error: {why}");
+        let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
+        return exit_code::INVALID_INPUT;
+    }
     if matches.get_flag(PAGINATE) {
         let pagination = tool
             .source
@@ -138,6 +145,7 @@ pub fn run(
             tool,
             pagination,
             format,
+            max_pages: page_limit.unwrap_or(MAX_PAGES),
         };
         return runtime.block_on(pages.follow(input, out, err));
     }
@@ -151,18 +159,20 @@ pub fn run(
 }
 
 /// `--paginate`: one call per page through the invocation path, each next page's arguments
-/// merged into the input, until the last page (at most [`MAX_PAGES`], never a page twice).
+/// merged into the input, until the last page (at most `--max-pages`, default [`MAX_PAGES`];
+/// never a page twice). More pages than allowed is an error, not a silent end.
 struct Paginated<'a> {
     registry: &'a ToolRegistry,
     tool: &'a Entry,
     pagination: &'a Pagination,
     format: output::Format,
+    max_pages: u32,
 }
 
 impl Paginated<'_> {
     async fn follow(&self, mut input: Value, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         let lines = self.format == output::Format::Jsonl;
-        let mut trail = PageTrail::starting(&input, MAX_PAGES);
+        let mut trail = PageTrail::starting(&input, self.max_pages);
         let mut items = Vec::new();
         loop {
             let page = self
@@ -280,6 +290,7 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
         .arg(Arg::new(INPUT_JSON).long(INPUT_JSON).global(true).value_name("JSON|@FILE|-").help("The whole input as JSON: inline, @file, or - for standard input; options override its fields"))
         .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text", "jsonl"]).help("Output format (default: pretty on a terminal, json otherwise)"))
         .arg(Arg::new(PAGINATE).long(PAGINATE).global(true).action(clap::ArgAction::SetTrue).help("For a command that lists in pages: follow every page and print every item (one JSON array, or one line per item with --output-format jsonl)"))
+        .arg(Arg::new(PAGE_LIMIT).long(PAGE_LIMIT).global(true).value_name("N").value_parser(clap::value_parser!(u32).range(1..)).help("With --paginate: read at most N pages (default 1000); more is an error"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();

@@ -252,6 +252,42 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
     assert_eq!(lines.len(), 7, "{out}");
     assert_eq!(lines[6], json!({"id": 7, "name": "toy 7"}));
 
+    // Seven toys, three a page: three pages, one more than allowed.
+    let base2 = base.clone();
+    let (out, err, code) = tokio::task::spawn_blocking(move || {
+        cli(
+            &base2,
+            &[
+                "catalogue",
+                "list-toys",
+                "--per-page",
+                "3",
+                "--paginate",
+                "--max-pages",
+                "2",
+                "--output-format",
+                "jsonl",
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 4, "{out}");
+    assert!(err.contains("more than 2 pages"), "{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains("toy ")).count(),
+        6,
+        "{out}"
+    );
+    let base2 = base.clone();
+    let (_, err, code) = tokio::task::spawn_blocking(move || {
+        cli(&base2, &["catalogue", "list-toys", "--max-pages", "2"])
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("give both"), "{err}");
+
     let base2 = base.clone();
     let (out, err, code) = tokio::task::spawn_blocking(move || {
         cli(&base2, &["catalogue", "list-history", "--paginate"])
