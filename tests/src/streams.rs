@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -33,6 +33,7 @@ pub async fn serve() -> (String, Seen) {
     let app = Router::new()
         .route("/chat/completions", post(completion))
         .route("/ticks", get(ticks))
+        .route("/files/{file_id}/content", get(file_content))
         .with_state(seen.clone());
     (crate::listen(app).await, seen)
 }
@@ -103,5 +104,47 @@ async fn ticks(
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream; charset=utf-8")
         .body(Body::from_stream(ticking))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// Byte `i` of every file: a pattern a test can check without keeping the file.
+pub fn byte_at(i: u64) -> u8 {
+    (i % 251) as u8
+}
+
+/// `size` bytes (default 1 MiB) of [`byte_at`], 64 KiB a write; file `missing` is a declared
+/// 404, and file `cut` breaks off halfway through its declared length.
+async fn file_content(
+    Path(file_id): Path<String>,
+    Query(query): Query<std::collections::BTreeMap<String, String>>,
+) -> Response {
+    if file_id == "missing" {
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"title": "no such file"})),
+        )
+            .into_response();
+    }
+    let size: u64 = query
+        .get("size")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 20);
+    let sent = if file_id == "cut" { size / 2 } else { size };
+    const CHUNK: u64 = 64 << 10;
+    let chunks = futures::stream::unfold(Some(0u64), move |at| async move {
+        let at = at?;
+        if at >= sent {
+            // A file cut short breaks the connection: the client must not take what it got
+            // for the whole file.
+            return (sent < size).then(|| (Err(std::io::Error::other("cut off")), None));
+        }
+        let end = (at + CHUNK).min(sent);
+        let bytes: Vec<u8> = (at..end).map(byte_at).collect();
+        Some((Ok(Bytes::from(bytes)), Some(end)))
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/octet-stream")
+        .header(header::CONTENT_LENGTH, size)
+        .body(Body::from_stream(chunks))
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }

@@ -8,6 +8,8 @@ pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy
 pub use harness_gen_runtime::http::Pages;
 /// The server-sent events of a streaming call (the `_events` methods).
 pub use harness_gen_runtime::http::{Event, Events};
+/// A body of bytes as it arrives (the `_stream` methods of downloads).
+pub use harness_gen_runtime::http::Download;
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "http://localhost:8080";
@@ -81,6 +83,22 @@ impl Client {
     ) -> Result<Events<WatchTicksEvent, WatchTicksError>, Error<WatchTicksError>> {
         self.http.events(&bindings::WATCH_TICKS, input).await
     }
+    /// `GET /files/{file_id}/content`: A file's content
+    ///
+    /// A file's content
+    pub async fn download_file(
+        &self,
+        input: &DownloadFileInput,
+    ) -> Result<DownloadFileOutput, Error<DownloadFileError>> {
+        self.http.call(&bindings::DOWNLOAD_FILE, input).await
+    }
+    /// [`Client::download_file`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
+    pub async fn download_file_stream(
+        &self,
+        input: &DownloadFileInput,
+    ) -> Result<Download, Error<DownloadFileError>> {
+        self.http.download(&bindings::DOWNLOAD_FILE, input).await
+    }
 }
 /// How each operation travels: its wire binding, as the runtime's typed record.
 mod bindings {
@@ -141,6 +159,41 @@ mod bindings {
             flag: None,
             sentinel: Some(Text::Borrowed("[DONE]")),
         }),
+        ..Binding::EMPTY
+    };
+    /// `download_file`.
+    pub(super) static DOWNLOAD_FILE: Binding = Binding {
+        method: Method::Get,
+        path: Text::Borrowed("/files/{file_id}/content"),
+        parameters: List::Borrowed(
+            &[
+                ParamBinding {
+                    name: Text::Borrowed("file_id"),
+                    property: Text::Borrowed("file_id"),
+                    ..ParamBinding::PATH
+                },
+                ParamBinding {
+                    name: Text::Borrowed("size"),
+                    property: Text::Borrowed("size"),
+                    ..ParamBinding::QUERY
+                },
+            ],
+        ),
+        response: Some(
+            ResponseBinding::new(
+                StatusKey::Code(200),
+                "application/octet-stream",
+                Encoding::Bytes,
+            ),
+        ),
+        errors: List::Borrowed(
+            &[
+                ErrorBinding {
+                    status: StatusKey::Code(404),
+                    content_type: Text::Borrowed("application/json"),
+                },
+            ],
+        ),
         ..Binding::EMPTY
     };
 }

@@ -32,6 +32,16 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
+    handlers
+        .insert(
+            "download_file".to_string(),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: DownloadFileInput| async move {
+                    c.download_file(&input).await
+                },
+            ),
+        );
     #[cfg(not(feature = "all-operations"))]
     let catalog = catalog
         .retain_tools(|entry| handlers.contains_key(entry.name.as_str()));

@@ -143,10 +143,24 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     WatchTicksInput { new() set every_ms : i32; }
 }
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct DownloadFileInput {
+    pub file_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<i64>,
+}
+harness_gen_runtime::object! {
+    DownloadFileInput { 0 file_id "file_id" required, 1 size "size" optional }
+}
+harness_gen_runtime::builder! {
+    DownloadFileInput { new(file_id : String) set size : i64; }
+}
 pub type CreateCompletionOutput = Completion;
 pub type CreateCompletionEvent = CompletionChunk;
 pub type WatchTicksOutput = String;
 pub type WatchTicksEvent = Tick;
+pub type DownloadFileOutput = String;
 /// How `CreateCompletionError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -169,3 +183,15 @@ pub enum WatchTicksError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(WatchTicksError {});
+/// How `DownloadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+#[serde(tag = "kind")]
+pub enum DownloadFileError {
+    #[serde(rename = "http_404")]
+    Http404 { status: u16, body: Problem },
+    /// An undeclared status or an unparsable body; the body is never kept.
+    #[serde(rename = "upstream_error")]
+    UpstreamError { status: u16, reason: String },
+}
+harness_gen_runtime::operation_error!(DownloadFileError { "http_404" => Http404 });

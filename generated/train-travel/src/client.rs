@@ -8,6 +8,8 @@ pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy
 pub use harness_gen_runtime::http::Pages;
 /// The server-sent events of a streaming call (the `_events` methods).
 pub use harness_gen_runtime::http::{Event, Events};
+/// A body of bytes as it arrives (the `_stream` methods of downloads).
+pub use harness_gen_runtime::http::Download;
 use super::types::*;
 /// The base URL used when none is configured: the document's first server.
 pub const DEFAULT_BASE_URL: &str = "https://try.microcks.io/rest/Train+Travel+API/1.0.0";

@@ -135,6 +135,20 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
                 }
             }
         });
+        let download = types.download.as_ref().map(|method| {
+            let method = format_ident!("{}", method);
+            let doc = format!(
+                " [`Client::{}`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).",
+                types.method
+            );
+            quote! {
+                #[doc = #doc]
+                #cfg
+                pub async fn #method(&self, #param) -> Result<Download, Error<#error>> {
+                    self.http.download(&bindings::#binding, #arg).await
+                }
+            }
+        });
         quote! {
             #[doc = #doc]
             #description
@@ -144,6 +158,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             }
             #pages
             #events
+            #download
         }
     });
     quote! {
@@ -157,6 +172,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         pub use harness_gen_runtime::http::Pages;
         /// The server-sent events of a streaming call (the `_events` methods).
         pub use harness_gen_runtime::http::{Event, Events};
+        /// A body of bytes as it arrives (the `_stream` methods of downloads).
+        pub use harness_gen_runtime::http::Download;
 
         use super::types::*;
 

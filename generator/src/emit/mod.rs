@@ -35,6 +35,8 @@ pub struct OpTypes {
     /// For an operation that streams server-sent events: the streaming method's name and the
     /// event type.
     pub events: Option<(String, String)>,
+    /// For an operation whose success body is bytes: the download method's name.
+    pub download: Option<String>,
 }
 
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
@@ -214,15 +216,20 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             takes_input,
             pages: None,
             events: events.map(|event| (String::new(), event)),
+            download: None,
         });
     }
     space.settle_unions();
     space.box_cycles();
     // Page and event streams, named after every operation's own method so none of those
     // changes.
-    for types in &mut ops {
+    for (op, types) in api.operations.iter().zip(&mut ops) {
         if let Some((method, _)) = &mut types.events {
             *method = methods.claim(&format!("{}_events", types.method), "_");
+        }
+        let bytes = op.binding.response.as_ref().map(|r| r.encoding) == Some(harness_gen_runtime::binding::Encoding::Bytes);
+        if bytes {
+            types.download = Some(methods.claim(&format!("{}_stream", types.method), "_"));
         }
     }
     for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {

@@ -9,10 +9,12 @@
 //! reply: a server that echoes the token, key or password it was sent (in an error message, a
 //! "who am I" body) has each occurrence replaced by [`REDACTED`] before anyone sees the value.
 
+mod download;
 pub mod encode;
 pub mod events;
 pub mod page;
 
+pub use download::Download;
 pub use events::{Event, Events};
 pub use page::Pages;
 
@@ -114,6 +116,8 @@ pub enum Error<E> {
         /// What was expected; never the value the server sent.
         reason: String,
     },
+    /// A download could not be written where it was asked to go (the file or writer's error).
+    Write(String),
 }
 
 impl<E> Error<E> {
@@ -160,6 +164,7 @@ impl<E> fmt::Display for Error<E> {
             Error::InvalidResponse { pointer, reason } => {
                 write!(f, "unexpected response at `{pointer}`: {reason}")
             }
+            Error::Write(why) => write!(f, "cannot write the download: {why}"),
         }
     }
 }
@@ -795,38 +800,77 @@ impl HttpClient {
         {
             fields.insert(flag.to_string(), Value::Bool(true));
         }
-        let mut request = self.request(binding, &input).map_err(retype)?;
-        let timeout = request.timeout().copied();
-        *request.timeout_mut() = None;
-        request.headers_mut().insert(
-            reqwest::header::ACCEPT,
-            reqwest::header::HeaderValue::from_static("text/event-stream"),
-        );
-        let response = self
-            .attempts(binding, request, timeout)
-            .await
-            .map_err(retype)?;
-        let streams = response.status().is_success()
-            && response
-                .headers()
-                .get(reqwest::header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        let (response, idle) = self.open::<E>(binding, &input, "text/event-stream").await?;
+        let streams = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
         if !streams {
-            let (reply, _) = self.classify(binding, response).await.map_err(retype)?;
-            success_value::<E>(reply)?;
             return Err(Error::InvalidResponse {
                 pointer: String::new(),
                 reason: "the server answered without an event stream (Content-Type is not text/event-stream)".into(),
             });
         }
-        let idle = timeout.unwrap_or(self.shared.timeout);
         Ok(Events::new(events::raw_events(
             response,
             idle,
             stream.sentinel.map(|s| s.into_owned()),
             self.shared.echoes.clone(),
         )))
+    }
+
+    /// The response body of a download (a success response of bytes: `application/octet-stream`,
+    /// `image/*`, …) as it arrives, with no bound on its size (see [`Download`]). Declared
+    /// error replies are `Error::Api` before any byte; retries apply until the body starts.
+    pub async fn download<I, E>(&self, binding: &Binding, input: &I) -> Result<Download, Error<E>>
+    where
+        I: Serialize,
+        E: OperationError,
+    {
+        let input = serde_json::to_value(input)
+            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let accept = binding
+            .response
+            .as_ref()
+            .map_or("*/*", |r| r.content_type.as_ref())
+            .to_string();
+        let (response, idle) = self.open::<E>(binding, &input, &accept).await?;
+        Ok(Download::new(response, idle))
+    }
+
+    /// Sends a request whose success body is read as a stream: no whole-request timeout (the
+    /// client's bounds the wait for the reply's head, and is returned for each wait for more
+    /// bytes), `accept` as the `Accept` header, retries until a reply is kept; a reply that is
+    /// not a success is read and classified (`Error::Api` for a declared one).
+    async fn open<E: OperationError>(
+        &self,
+        binding: &Binding,
+        input: &Value,
+        accept: &str,
+    ) -> Result<(reqwest::Response, Duration), Error<E>> {
+        let mut request = self.request(binding, input).map_err(retype)?;
+        let timeout = request.timeout().copied().unwrap_or(self.shared.timeout);
+        *request.timeout_mut() = None;
+        let accept = reqwest::header::HeaderValue::from_str(accept).map_err(|_| {
+            Error::InvalidRequest("the response's media type is not a header value".into())
+        })?;
+        request
+            .headers_mut()
+            .insert(reqwest::header::ACCEPT, accept);
+        let response = self
+            .attempts(binding, request, Some(timeout))
+            .await
+            .map_err(retype)?;
+        if !response.status().is_success() {
+            let (reply, _) = self.classify(binding, response).await.map_err(retype)?;
+            success_value::<E>(reply)?;
+            return Err(Error::InvalidResponse {
+                pointer: String::new(),
+                reason: "a success status read as an error".into(),
+            });
+        }
+        Ok((response, timeout))
     }
 
     /// Sends the request for `input` and classifies the reply.
@@ -1234,6 +1278,7 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
         Error::Timeout => Error::Timeout,
         Error::TooLarge => Error::TooLarge,
         Error::InvalidResponse { pointer, reason } => Error::InvalidResponse { pointer, reason },
+        Error::Write(why) => Error::Write(why),
     }
 }
 

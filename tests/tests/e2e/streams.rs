@@ -1,6 +1,6 @@
 //! The generated `streams` crate (`specs/streams.yaml`) against a loopback server that streams
 //! server-sent events: typed events through the `_events` calls, the JSON call beside them,
-//! declared errors before the stream, and hanging up.
+//! declared errors before the stream, and hanging up; downloads read as they arrive.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
@@ -113,4 +113,84 @@ async fn dropping_the_stream_hangs_up() {
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+}
+
+/// Whether `bytes`, starting at offset `at`, are the server's pattern.
+fn is_pattern(bytes: &[u8], at: u64) -> bool {
+    bytes
+        .iter()
+        .enumerate()
+        .all(|(i, b)| *b == server::byte_at(at + i as u64))
+}
+
+#[tokio::test]
+async fn a_download_arrives_in_chunks_with_its_type_and_length() {
+    let (base, _) = server::serve().await;
+    let size: u64 = 5 << 20;
+    let mut download = client(&base)
+        .download_file_stream(&DownloadFileInput::new("report").size(size as i64))
+        .await
+        .unwrap();
+    assert_eq!(download.content_type(), Some("application/octet-stream"));
+    assert_eq!(download.length(), Some(size));
+    let (mut received, mut chunks, mut largest) = (0u64, 0, 0);
+    while let Some(chunk) = download.chunk().await {
+        let chunk = chunk.unwrap();
+        assert!(is_pattern(&chunk, received));
+        received += chunk.len() as u64;
+        largest = largest.max(chunk.len());
+        chunks += 1;
+    }
+    assert_eq!(received, size);
+    assert!(
+        chunks > 1 && largest < (1 << 20),
+        "{chunks} chunks, largest {largest}"
+    );
+}
+
+#[tokio::test]
+async fn a_saved_download_is_whole_or_not_there() {
+    let (base, _) = server::serve().await;
+    let dir = std::env::temp_dir().join(format!("hg-download-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("report.bin");
+    let written = client(&base)
+        .download_file_stream(&DownloadFileInput::new("report").size(3_000_000))
+        .await
+        .unwrap()
+        .save(&path)
+        .await
+        .unwrap();
+    assert_eq!(written, 3_000_000);
+    let saved = std::fs::read(&path).unwrap();
+    assert!(saved.len() == 3_000_000 && is_pattern(&saved, 0));
+
+    // Cut off halfway: an error, the earlier file untouched, no partial file left.
+    let cut = client(&base)
+        .download_file_stream(&DownloadFileInput::new("cut").size(3_000_000))
+        .await
+        .unwrap()
+        .save(&path)
+        .await;
+    assert!(matches!(cut, Err(Error::Transport)), "{cut:?}");
+    assert_eq!(std::fs::read(&path).unwrap().len(), 3_000_000);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["report.bin"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_declared_error_comes_instead_of_the_download() {
+    let (base, _) = server::serve().await;
+    let error = client(&base)
+        .download_file_stream(&DownloadFileInput::new("missing"))
+        .await
+        .unwrap_err();
+    let Error::Api(DownloadFileError::Http404 { body, .. }) = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(body.title, "no such file");
 }

@@ -1,0 +1,116 @@
+//! Downloads: a success body of bytes read as it arrives, never whole in memory.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::Error;
+
+/// A response body of bytes as it arrives ([`HttpClient::download`](super::HttpClient::download)):
+/// its media type and length when the server says them, then its chunks. Each wait for the next
+/// chunk is bounded by the client's timeout; a connection that breaks is `Error::Transport`, and
+/// a body shorter than its `Content-Length` is an error too, never a silently short file.
+/// Dropping it closes the connection.
+#[derive(Debug)]
+pub struct Download {
+    response: reqwest::Response,
+    idle: Duration,
+    content_type: Option<String>,
+    length: Option<u64>,
+    received: u64,
+}
+
+impl Download {
+    pub(super) fn new(response: reqwest::Response, idle: Duration) -> Self {
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let length = response.content_length();
+        Self {
+            response,
+            idle,
+            content_type,
+            length,
+            received: 0,
+        }
+    }
+
+    /// The `Content-Type` the server sent.
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
+    }
+
+    /// The body's length, when the server said it.
+    pub fn length(&self) -> Option<u64> {
+        self.length
+    }
+
+    /// The next chunk of the body; `None` at its end.
+    pub async fn chunk(&mut self) -> Option<Result<Vec<u8>, Error<std::convert::Infallible>>> {
+        match tokio::time::timeout(self.idle, self.response.chunk()).await {
+            Err(_) => Some(Err(Error::Timeout)),
+            Ok(Err(_)) => Some(Err(Error::Transport)),
+            Ok(Ok(Some(chunk))) => {
+                self.received += chunk.len() as u64;
+                Some(Ok(chunk.to_vec()))
+            }
+            Ok(Ok(None)) => match self.length {
+                Some(length) if self.received < length => Some(Err(Error::Transport)),
+                _ => None,
+            },
+        }
+    }
+
+    /// Writes the whole body to `out` as it arrives; returns how many bytes it had.
+    pub async fn write_to<W>(mut self, out: &mut W) -> Result<u64, Error<std::convert::Infallible>>
+    where
+        W: tokio::io::AsyncWrite + Unpin,
+    {
+        use tokio::io::AsyncWriteExt;
+        while let Some(chunk) = self.chunk().await {
+            out.write_all(&chunk?)
+                .await
+                .map_err(|e| Error::Write(e.to_string()))?;
+        }
+        out.flush().await.map_err(|e| Error::Write(e.to_string()))?;
+        Ok(self.received)
+    }
+
+    /// Saves the body at `path`: written to a temporary file beside it and renamed into place
+    /// only once the whole body arrived, so an interrupted download leaves no file (and never
+    /// a truncated one) at `path`. Returns how many bytes it had.
+    pub async fn save(
+        self,
+        path: impl AsRef<Path>,
+    ) -> Result<u64, Error<std::convert::Infallible>> {
+        let path = path.as_ref();
+        let staged = staged_path(path);
+        let failed = |e: std::io::Error| Error::Write(format!("{}: {e}", path.display()));
+        let mut file = tokio::fs::File::create(&staged).await.map_err(failed)?;
+        let written = match self.write_to(&mut file).await {
+            Ok(written) => written,
+            Err(error) => {
+                drop(file);
+                let _ = tokio::fs::remove_file(&staged).await;
+                return Err(error);
+            }
+        };
+        file.sync_all().await.map_err(failed)?;
+        drop(file);
+        if let Err(error) = tokio::fs::rename(&staged, path).await {
+            let _ = tokio::fs::remove_file(&staged).await;
+            return Err(failed(error));
+        }
+        Ok(written)
+    }
+}
+
+/// `path` with a hidden, per-process temporary name in its directory.
+fn staged_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "download".into());
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
+}
