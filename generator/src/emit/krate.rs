@@ -97,6 +97,10 @@ struct Readme<'a> {
     groups: &'a [GroupLine],
     /// The first page-stream method, e.g. `list_pets_pages(&input)`, and how many there are.
     pages: Option<(String, usize)>,
+    /// The first event-stream method and how many there are.
+    events: Option<(String, usize)>,
+    /// The first download method and how many there are.
+    downloads: Option<(String, usize)>,
 }
 
 /// A valid crate name from `text`: kebab-case, starting with a letter.
@@ -312,15 +316,9 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         env: client::credential_env(api, &prefix),
         command: &options.command,
         groups: &groups,
-        pages: types
-            .ops
-            .iter()
-            .find_map(|o| {
-                let (method, _) = o.pages.as_ref()?;
-                let input = if o.takes_input { "&input" } else { "" };
-                Some(format!("{method}({input})"))
-            })
-            .map(|first| (first, types.ops.iter().filter(|o| o.pages.is_some()).count())),
+        pages: first_call(&types.ops, |o| o.pages.as_ref().map(|(m, _)| m)),
+        events: first_call(&types.ops, |o| o.events.as_ref().map(|(m, _)| m)),
+        downloads: first_call(&types.ops, |o| o.download.as_ref()),
     };
     files.insert("README.md".to_string(), render_template(&readme));
     Crate {
@@ -344,6 +342,20 @@ fn is_spdx_like(license: &str) -> bool {
             w.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'(' | b')'))
         })
+}
+
+/// The first call of the methods `method` picks (`list_pets_pages(&input)`), and how many
+/// operations have one.
+fn first_call(
+    ops: &[super::OpTypes],
+    method: impl Fn(&super::OpTypes) -> Option<&String>,
+) -> Option<(String, usize)> {
+    let first = ops.iter().find_map(|o| {
+        let name = method(o)?;
+        let input = if o.takes_input { "&input" } else { "" };
+        Some(format!("{name}({input})"))
+    })?;
+    Some((first, ops.iter().filter(|o| method(o).is_some()).count()))
 }
 
 /// The command-line program: one call into the runtime's CLI.
