@@ -191,12 +191,20 @@ async fn a_tool_returns_one_page_and_the_next_pages_arguments_typed_by_its_input
     assert_eq!(customers.next_page.unwrap()["starting_after"], "cus_2");
 }
 
-fn cli(base: &str, args: &[&str]) -> (String, String, i32) {
-    let out = std::process::Command::new(pages_binary("pages", "cli"))
-        .args(args)
-        .env("PAGES_BASE_URL", base)
-        .output()
-        .unwrap();
+/// Runs the `pages` CLI against `base` (off the test's runtime, which serves the API): its
+/// standard output, standard error and exit code.
+async fn cli(base: &str, args: &[&str]) -> (String, String, i32) {
+    let base = base.to_string();
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(pages_binary("pages", "cli"))
+            .args(&args)
+            .env("PAGES_BASE_URL", &base)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -207,15 +215,11 @@ fn cli(base: &str, args: &[&str]) -> (String, String, i32) {
 #[tokio::test]
 async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
     let (base, seen) = server::serve().await;
-    let base2 = base.clone();
-    let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(
-            &base2,
-            &["catalogue", "list-customers", "--limit", "2", "--paginate"],
-        )
-    })
-    .await
-    .unwrap();
+    let (out, err, code) = cli(
+        &base,
+        &["catalogue", "list-customers", "--limit", "2", "--paginate"],
+    )
+    .await;
     assert_eq!(code, 0, "{err}");
     let all: serde_json::Value = serde_json::from_str(&out).unwrap();
     let ids: Vec<&str> = all
@@ -227,23 +231,19 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
     assert_eq!(ids, ["cus_1", "cus_2", "cus_3", "cus_4", "cus_5"]);
     assert_eq!(seen.to("/customers").len(), 3);
 
-    let base2 = base.clone();
-    let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(
-            &base2,
-            &[
-                "catalogue",
-                "list-toys",
-                "--per-page",
-                "3",
-                "--paginate",
-                "--output-format",
-                "jsonl",
-            ],
-        )
-    })
-    .await
-    .unwrap();
+    let (out, err, code) = cli(
+        &base,
+        &[
+            "catalogue",
+            "list-toys",
+            "--per-page",
+            "3",
+            "--paginate",
+            "--output-format",
+            "jsonl",
+        ],
+    )
+    .await;
     assert_eq!(code, 0, "{err}");
     let lines: Vec<serde_json::Value> = out
         .lines()
@@ -253,25 +253,21 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
     assert_eq!(lines[6], json!({"id": 7, "name": "toy 7"}));
 
     // Seven toys, three a page: three pages, one more than allowed.
-    let base2 = base.clone();
-    let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(
-            &base2,
-            &[
-                "catalogue",
-                "list-toys",
-                "--per-page",
-                "3",
-                "--paginate",
-                "--max-pages",
-                "2",
-                "--output-format",
-                "jsonl",
-            ],
-        )
-    })
-    .await
-    .unwrap();
+    let (out, err, code) = cli(
+        &base,
+        &[
+            "catalogue",
+            "list-toys",
+            "--per-page",
+            "3",
+            "--paginate",
+            "--max-pages",
+            "2",
+            "--output-format",
+            "jsonl",
+        ],
+    )
+    .await;
     assert_eq!(code, 4, "{out}");
     assert!(err.contains("more than 2 pages"), "{err}");
     assert_eq!(
@@ -279,21 +275,11 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
         6,
         "{out}"
     );
-    let base2 = base.clone();
-    let (_, err, code) = tokio::task::spawn_blocking(move || {
-        cli(&base2, &["catalogue", "list-toys", "--max-pages", "2"])
-    })
-    .await
-    .unwrap();
+    let (_, err, code) = cli(&base, &["catalogue", "list-toys", "--max-pages", "2"]).await;
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("give both"), "{err}");
 
-    let base2 = base.clone();
-    let (out, err, code) = tokio::task::spawn_blocking(move || {
-        cli(&base2, &["catalogue", "list-history", "--paginate"])
-    })
-    .await
-    .unwrap();
+    let (out, err, code) = cli(&base, &["catalogue", "list-history", "--paginate"]).await;
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("does not list in pages"), "{err}");
 }
