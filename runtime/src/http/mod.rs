@@ -752,8 +752,7 @@ impl HttpClient {
         O: DeserializeOwned,
         E: OperationError,
     {
-        let input = serde_json::to_value(input)
-            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let input = request_value(input)?;
         let reply = self.send(binding, &input).await.map_err(retype)?;
         decoded(success_value(reply)?)
     }
@@ -786,8 +785,7 @@ impl HttpClient {
         T: DeserializeOwned,
         E: OperationError,
     {
-        let mut input = serde_json::to_value(input)
-            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let mut input = request_value(input)?;
         let stream = binding
             .events
             .clone()
@@ -828,8 +826,7 @@ impl HttpClient {
         I: Serialize,
         E: OperationError,
     {
-        let input = serde_json::to_value(input)
-            .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+        let input = request_value(input)?;
         let accept = binding
             .response
             .as_ref()
@@ -1207,6 +1204,12 @@ impl HttpClient {
         }
         Ok(body)
     }
+}
+
+/// An operation's input as the JSON value its binding encodes.
+fn request_value<I: Serialize, E>(input: &I) -> Result<Value, Error<E>> {
+    serde_json::to_value(input)
+        .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))
 }
 
 /// A reply's value as `T`; one that does not fit is an invalid response (its value unsaid).
