@@ -195,16 +195,16 @@ impl Parser {
 pub(super) type RawEvents =
     Pin<Box<dyn Stream<Item = Result<RawEvent, Error<std::convert::Infallible>>> + Send>>;
 
-/// The raw events of `response`: each chunk read within `idle`, parsed, echoed credentials
-/// redacted from the data, until the end, a fault or the `sentinel`.
+/// The raw events of `body` (read chunk by chunk as a [`Download`](super::Download) is: each
+/// within the client's timeout), parsed, echoed credentials redacted from the data, until the
+/// end, a fault or the `sentinel`.
 pub(super) fn raw_events(
-    response: reqwest::Response,
-    idle: Duration,
+    body: super::Download,
     sentinel: Option<String>,
     echoes: Vec<super::Secret>,
 ) -> RawEvents {
     struct Reading {
-        response: reqwest::Response,
+        body: super::Download,
         parser: Parser,
         ready: VecDeque<RawEvent>,
         ended: bool,
@@ -212,7 +212,7 @@ pub(super) fn raw_events(
         fault: Option<Error<std::convert::Infallible>>,
     }
     let start = Reading {
-        response,
+        body,
         parser: Parser::default(),
         ready: VecDeque::new(),
         ended: false,
@@ -227,7 +227,7 @@ pub(super) fn raw_events(
                     if sentinel.as_deref() == Some(event.data.trim()) {
                         return None;
                     }
-                    event.data = redacted(event.data, &echoes);
+                    event.data = super::redacted_text(event.data, &echoes);
                     return Some((Ok(event), Some(reading)));
                 }
                 if let Some(fault) = reading.fault.take() {
@@ -236,15 +236,14 @@ pub(super) fn raw_events(
                 if reading.ended {
                     return None;
                 }
-                match tokio::time::timeout(idle, reading.response.chunk()).await {
-                    Err(_) => reading.fault = Some(Error::Timeout),
-                    Ok(Err(_)) => reading.fault = Some(Error::Transport),
-                    Ok(Ok(Some(chunk))) => {
+                match reading.body.chunk().await {
+                    Some(Err(error)) => reading.fault = Some(error),
+                    Some(Ok(chunk)) => {
                         if let Err(fault) = reading.parser.feed(&chunk, &mut reading.ready) {
                             reading.fault = Some(fault.into());
                         }
                     }
-                    Ok(Ok(None)) => {
+                    None => {
                         reading.ended = true;
                         if let Err(fault) = reading.parser.finish() {
                             reading.fault = Some(fault.into());
@@ -255,19 +254,6 @@ pub(super) fn raw_events(
         }
     });
     Box::pin(stream)
-}
-
-/// `data` with the credentials a server echoed replaced, wherever they are in it.
-fn redacted(data: String, echoes: &[super::Secret]) -> String {
-    if echoes.is_empty() {
-        return data;
-    }
-    let mut value = Value::String(data);
-    super::redact(&mut value, echoes);
-    match value {
-        Value::String(data) => data,
-        _ => String::new(),
-    }
 }
 
 impl From<Fault> for Error<std::convert::Infallible> {

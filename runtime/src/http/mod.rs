@@ -399,11 +399,7 @@ fn basic_pair(username: &str, password: &Secret) -> String {
 /// Replaces every occurrence of an echo in the strings (keys included) of `value`.
 fn redact(value: &mut Value, echoes: &[Secret]) {
     let reveals = |text: &str| echoes.iter().any(|e| text.contains(e.expose()));
-    let scrub = |text: &str| {
-        echoes.iter().fold(text.to_string(), |text, e| {
-            text.replace(e.expose(), REDACTED)
-        })
-    };
+    let scrub = |text: &str| redacted_text(text.to_string(), echoes);
     match value {
         Value::String(text) if reveals(text) => *text = scrub(text),
         Value::Array(items) => items.iter_mut().for_each(|item| redact(item, echoes)),
@@ -418,6 +414,13 @@ fn redact(value: &mut Value, echoes: &[Secret]) {
         }
         _ => {}
     }
+}
+
+/// `text` with every credential of `echoes` in it replaced by [`REDACTED`].
+fn redacted_text(text: String, echoes: &[Secret]) -> String {
+    echoes
+        .iter()
+        .fold(text, |text, e| text.replace(e.expose(), REDACTED))
 }
 
 /// What the server answered.
@@ -811,8 +814,7 @@ impl HttpClient {
             });
         }
         Ok(Events::new(events::raw_events(
-            response,
-            idle,
+            Download::new(response, idle),
             stream.sentinel.map(|s| s.into_owned()),
             self.shared.echoes.clone(),
         )))
@@ -1148,14 +1150,7 @@ impl HttpClient {
         reply: &Reply,
         body: &[u8],
     ) -> ReplyInfo {
-        let redacted = |text: String| {
-            let mut value = Value::String(text);
-            redact(&mut value, &self.shared.echoes);
-            match value {
-                Value::String(text) => text,
-                _ => String::new(),
-            }
-        };
+        let redacted = |text: String| redacted_text(text, &self.shared.echoes);
         let headers: Vec<(String, String)> = headers
             .iter()
             .filter_map(|(name, value)| {
