@@ -330,12 +330,7 @@ impl TypeSpace<'_> {
                 return None;
             }
             let Ty::Named(id) = f.ty else { return None };
-            let Kind::StringEnum(values) = &self.defs[id].kind else {
-                return None;
-            };
-            let [(variant, _)] = values.as_slice() else {
-                return None;
-            };
+            let (variant, _) = self.one_value(id)?;
             let ty = format_ident!("{}", self.defs[id].name);
             let variant = format_ident!("{}", variant);
             let field = format_ident!("{}", f.ident);

@@ -166,8 +166,16 @@ impl TypeSpace<'_> {
 
     /// The one value a field's type pins: a string enum of one value.
     fn pinned(&self, ty: &Ty) -> Option<&str> {
-        match self.kind_of(ty)? {
-            Kind::StringEnum(values) if values.len() == 1 => Some(&values[0].1),
+        match self.see_through(ty) {
+            Ty::Named(id) => self.one_value(id).map(|(_, wire)| wire.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The (variant, wire value) of named type `id` when it is a string enum of one value.
+    pub(super) fn one_value(&self, id: usize) -> Option<&(String, String)> {
+        match &self.defs[id].kind {
+            Kind::StringEnum(values) if values.len() == 1 => values.first(),
             _ => None,
         }
     }
