@@ -413,7 +413,22 @@ required: boolean,
 /**
  * The other media types the operation accepts, for documentation.
  */
-alternatives?: Array<string>, };
+alternatives?: Array<string>, 
+/**
+ * The media types the document declares for parts of a multipart body (its `encoding`'s
+ * `contentType`, else a property's `contentMediaType`), by property.
+ */
+parts?: Array<PartBinding>, };
+
+export type PartBinding = { 
+/**
+ * The body's property sent as that part (its name in the form).
+ */
+property: string, 
+/**
+ * The part's media type (`image/png`, `application/json`, or a range like `image/*`).
+ */
+contentType: string, };
 
 export type Encoding = "json" | "form" | "multipart" | "text" | "bytes";
 

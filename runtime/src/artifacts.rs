@@ -100,6 +100,7 @@ pub fn typescript() -> String {
         ParamIn::decl(&cfg),
         Style::decl(&cfg),
         BodyBinding::decl(&cfg),
+        PartBinding::decl(&cfg),
         Encoding::decl(&cfg),
         ResponseBinding::decl(&cfg),
         ErrorBinding::decl(&cfg),

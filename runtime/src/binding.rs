@@ -749,6 +749,34 @@ pub struct BodyBinding {
     #[serde(default, skip_serializing_if = "is_empty")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<String>>"))]
     pub alternatives: List<Text>,
+    /// The media types the document declares for parts of a multipart body (its `encoding`'s
+    /// `contentType`, else a property's `contentMediaType`), by property.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<PartBinding>>"))]
+    pub parts: List<PartBinding>,
+}
+
+impl BodyBinding {
+    /// The media type declared for the multipart part of `property`, if any.
+    pub fn part_type(&self, property: &str) -> Option<&str> {
+        self.parts
+            .iter()
+            .find(|part| part.property == property)
+            .map(|part| part.content_type.as_ref())
+    }
+}
+
+/// The declared media type of one part of a multipart body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartBinding {
+    /// The body's property sent as that part (its name in the form).
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub property: Text,
+    /// The part's media type (`image/png`, `application/json`, or a range like `image/*`).
+    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
+    pub content_type: Text,
 }
 
 /// The success response carrying the output.

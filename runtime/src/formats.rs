@@ -6,7 +6,8 @@
 //! | `string`, `format: date-time` | [`DateTime`] (`chrono::DateTime<Utc>`; RFC 3339 with any offset on the wire, read as UTC) |
 //! | `string`, `format: date` | [`Date`] (`chrono::NaiveDate`; `2024-05-31`) |
 //! | `string`, `format: uuid` | [`Uuid`] |
-//! | `string`, `format: byte` or `binary` | [`Bytes`] (base64 text in JSON) |
+//! | `string`, `format: byte` | [`Bytes`] (base64 text in JSON) |
+//! | `string`, `format: binary` | [`Upload`] (bytes, a file or a stream when sent; base64 text in JSON) |
 //!
 //! The date types need this crate's `dates` feature (generated crates turn it on by default;
 //! without it they write those fields as `String`). [`chrono`] is the date crate because it is
@@ -25,6 +26,7 @@ use serde::{Deserializer, Serializer};
 
 #[cfg(feature = "dates")]
 pub use chrono;
+pub use crate::upload::Upload;
 pub use uuid::Uuid;
 
 /// A `format: date-time` value: an instant, in UTC.
@@ -35,7 +37,7 @@ pub type DateTime = chrono::DateTime<chrono::Utc>;
 #[cfg(feature = "dates")]
 pub type Date = chrono::NaiveDate;
 
-/// Bytes that travel as base64 text (`format: byte`, and `format: binary` inside JSON).
+/// Bytes that travel as base64 text (`format: byte`).
 ///
 /// Written with the standard alphabet and padding; read with the standard or the URL-safe
 /// alphabet, padded or not (servers differ).

@@ -25,6 +25,8 @@ pub struct Seen {
     pub ticks: Arc<AtomicUsize>,
     /// Whether a tick stream was dropped by the server (its client hung up).
     pub hung_up: Arc<AtomicBool>,
+    /// Requests to replace a file's bytes, answered or not.
+    pub puts: Arc<AtomicUsize>,
 }
 
 /// Starts the server; returns its base URL and what it saw.
@@ -33,7 +35,11 @@ pub async fn serve() -> (String, Seen) {
     let app = Router::new()
         .route("/chat/completions", post(completion))
         .route("/ticks", get(ticks))
+        .route("/files", post(upload_file))
+        .route("/files/{file_id}/raw", axum::routing::put(put_file_bytes))
         .route("/files/{file_id}/content", get(file_content))
+        // Uploads larger than axum's default 2 MB bound.
+        .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
         .with_state(seen.clone());
     (crate::listen(app).await, seen)
 }
@@ -147,4 +153,70 @@ async fn file_content(
         .header(header::CONTENT_LENGTH, size)
         .body(Body::from_stream(chunks))
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// A part (or a whole body) as received: its name, file name and type, the SHA-256 and
+/// length of its bytes, and the bytes themselves when they are short text.
+fn received(name: &str, file_name: Option<&str>, content_type: Option<&str>, bytes: &[u8]) -> Value {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    let mut part = json!({
+        "name": name,
+        "sha256": digest.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        "length": bytes.len(),
+    });
+    if let Some(file_name) = file_name {
+        part["file_name"] = json!(file_name);
+    }
+    if let Some(content_type) = content_type {
+        part["content_type"] = json!(content_type);
+    }
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && text.len() <= 256
+    {
+        part["text"] = json!(text);
+    }
+    part
+}
+
+/// Reads a multipart body with an independent parser (multer, through axum) and says what
+/// each part held.
+async fn upload_file(mut form: axum::extract::Multipart) -> Response {
+    let mut parts = Vec::new();
+    loop {
+        match form.next_field().await {
+            Ok(Some(field)) => {
+                let name = field.name().unwrap_or_default().to_string();
+                let file_name = field.file_name().map(str::to_string);
+                let content_type = field.content_type().map(str::to_string);
+                let Ok(bytes) = field.bytes().await else {
+                    return StatusCode::BAD_REQUEST.into_response();
+                };
+                parts.push(received(&name, file_name.as_deref(), content_type.as_deref(), &bytes));
+            }
+            Ok(None) => break,
+            Err(_) => return StatusCode::BAD_REQUEST.into_response(),
+        }
+    }
+    axum::Json(json!({"parts": parts})).into_response()
+}
+
+/// Takes a file's bytes; file `flaky` answers the first attempt with a 503 (after reading it
+/// whole), so a retried upload must send its bytes again.
+async fn put_file_bytes(
+    State(seen): State<Seen>,
+    Path(file_id): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    let attempt = seen.puts.fetch_add(1, Ordering::SeqCst);
+    if file_id == "flaky" && attempt == 0 {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    }
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    let mut part = received("body", None, content_type, &body);
+    part["sized"] = json!(headers.contains_key(header::CONTENT_LENGTH));
+    axum::Json(json!({"parts": [part]})).into_response()
 }

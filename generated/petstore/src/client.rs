@@ -198,6 +198,7 @@ mod bindings {
             alternatives: List::Borrowed(
                 &[Text::Borrowed("application/x-www-form-urlencoded")],
             ),
+            parts: List::Borrowed(&[]),
         }),
         response: Some(
             ResponseBinding::new(
@@ -291,6 +292,7 @@ mod bindings {
             encoding: Encoding::Bytes,
             required: false,
             alternatives: List::Borrowed(&[]),
+            parts: List::Borrowed(&[]),
         }),
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY

@@ -3,7 +3,7 @@
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// The types of strings with a `format` (see `harness_gen_runtime::formats`).
 pub mod formats {
-    pub use harness_gen_runtime::formats::{Bytes, Uuid};
+    pub use harness_gen_runtime::formats::{Bytes, Upload, Uuid};
     #[cfg(feature = "dates")]
     pub use harness_gen_runtime::formats::{Date, DateTime};
     /// `format: date` (the crate's `dates` feature makes it `chrono::NaiveDate`).
@@ -185,7 +185,7 @@ harness_gen_runtime::builder! {
 pub struct PutPetsPetIdPhotoInput {
     pub pet_id: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
+    pub body: Option<formats::Upload>,
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
@@ -193,7 +193,7 @@ harness_gen_runtime::object! {
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::builder! {
-    PutPetsPetIdPhotoInput { new(pet_id : i64) set body : String; }
+    PutPetsPetIdPhotoInput { new(pet_id : i64) set body : formats::Upload; }
 }
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]

@@ -83,6 +83,24 @@ impl Client {
     ) -> Result<Events<WatchTicksEvent, WatchTicksError>, Error<WatchTicksError>> {
         self.http.events(&bindings::WATCH_TICKS, input).await
     }
+    /// `POST /files`: Upload files with a purpose
+    ///
+    /// Upload files with a purpose
+    pub async fn upload_file(
+        &self,
+        input: &UploadFileInput,
+    ) -> Result<UploadFileOutput, Error<UploadFileError>> {
+        self.http.call(&bindings::UPLOAD_FILE, input).await
+    }
+    /// `PUT /files/{file_id}/raw`: Replace a file's bytes
+    ///
+    /// Replace a file's bytes
+    pub async fn put_file_bytes(
+        &self,
+        input: &PutFileBytesInput,
+    ) -> Result<PutFileBytesOutput, Error<PutFileBytesError>> {
+        self.http.call(&bindings::PUT_FILE_BYTES, input).await
+    }
     /// `GET /files/{file_id}/content`: A file's content
     ///
     /// A file's content
@@ -113,6 +131,7 @@ mod bindings {
             encoding: Encoding::Json,
             required: true,
             alternatives: List::Borrowed(&[]),
+            parts: List::Borrowed(&[]),
         }),
         response: Some(
             ResponseBinding::new(
@@ -159,6 +178,68 @@ mod bindings {
             flag: None,
             sentinel: Some(Text::Borrowed("[DONE]")),
         }),
+        ..Binding::EMPTY
+    };
+    /// `upload_file`.
+    pub(super) static UPLOAD_FILE: Binding = Binding {
+        method: Method::Post,
+        path: Text::Borrowed("/files"),
+        body: Some(BodyBinding {
+            property: Text::Borrowed("body"),
+            content_type: Text::Borrowed("multipart/form-data"),
+            encoding: Encoding::Multipart,
+            required: true,
+            alternatives: List::Borrowed(&[]),
+            parts: List::Borrowed(
+                &[
+                    PartBinding {
+                        property: Text::Borrowed("cover"),
+                        content_type: Text::Borrowed("image/*"),
+                    },
+                    PartBinding {
+                        property: Text::Borrowed("attributes"),
+                        content_type: Text::Borrowed("application/json"),
+                    },
+                ],
+            ),
+        }),
+        response: Some(
+            ResponseBinding::new(
+                StatusKey::Code(200),
+                "application/json",
+                Encoding::Json,
+            ),
+        ),
+        ..Binding::EMPTY
+    };
+    /// `put_file_bytes`.
+    pub(super) static PUT_FILE_BYTES: Binding = Binding {
+        method: Method::Put,
+        path: Text::Borrowed("/files/{file_id}/raw"),
+        parameters: List::Borrowed(
+            &[
+                ParamBinding {
+                    name: Text::Borrowed("file_id"),
+                    property: Text::Borrowed("file_id"),
+                    ..ParamBinding::PATH
+                },
+            ],
+        ),
+        body: Some(BodyBinding {
+            property: Text::Borrowed("body"),
+            content_type: Text::Borrowed("application/octet-stream"),
+            encoding: Encoding::Bytes,
+            required: true,
+            alternatives: List::Borrowed(&[]),
+            parts: List::Borrowed(&[]),
+        }),
+        response: Some(
+            ResponseBinding::new(
+                StatusKey::Code(200),
+                "application/json",
+                Encoding::Json,
+            ),
+        ),
         ..Binding::EMPTY
     };
     /// `download_file`.

@@ -34,6 +34,26 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
         );
     handlers
         .insert(
+            "upload_file".to_string(),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: UploadFileInput| async move {
+                    c.upload_file(&input).await
+                },
+            ),
+        );
+    handlers
+        .insert(
+            "put_file_bytes".to_string(),
+            typed_handler(
+                client.clone(),
+                |c: Client, input: PutFileBytesInput| async move {
+                    c.put_file_bytes(&input).await
+                },
+            ),
+        );
+    handlers
+        .insert(
             "download_file".to_string(),
             typed_handler(
                 client.clone(),

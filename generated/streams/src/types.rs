@@ -3,7 +3,7 @@
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// The types of strings with a `format` (see `harness_gen_runtime::formats`).
 pub mod formats {
-    pub use harness_gen_runtime::formats::{Bytes, Uuid};
+    pub use harness_gen_runtime::formats::{Bytes, Upload, Uuid};
     #[cfg(feature = "dates")]
     pub use harness_gen_runtime::formats::{Date, DateTime};
     /// `format: date` (the crate's `dates` feature makes it `chrono::NaiveDate`).
@@ -70,11 +70,68 @@ harness_gen_runtime::object! {
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct Received {
+    pub parts: Vec<ReceivedPart>,
+}
+harness_gen_runtime::object! {
+    Received { 0 parts "parts" required }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct ReceivedPart {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    pub sha256: String,
+    pub length: i64,
+    /// The part's bytes when they are short UTF-8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+harness_gen_runtime::object! {
+    ReceivedPart { 0 content_type "content_type" optional, 1 file_name "file_name"
+    optional, 2 length "length" required, 3 name "name" required, 4 sha256 "sha256"
+    required, 5 text "text" optional }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Tick {
     pub seq: i64,
 }
 harness_gen_runtime::object! {
     Tick { 0 seq "seq" required }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct UploadRequest {
+    /// What the files are for.
+    pub purpose: String,
+    /// The main file.
+    pub file: formats::Upload,
+    /// More files, one part each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extras: Option<Vec<formats::Upload>>,
+    /// An image for the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<formats::Upload>,
+    /// Sent as one JSON part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<std::collections::BTreeMap<String, String>>,
+    /// One text part per tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
+}
+harness_gen_runtime::object! {
+    UploadRequest { 0 attributes "attributes" optional, 1 cover "cover" optional, 2
+    extras "extras" optional, 3 file "file" required, 4 purpose "purpose" required, 5
+    tags "tags" optional }
+}
+harness_gen_runtime::builder! {
+    UploadRequest { new(purpose : String, file : formats::Upload) set extras : Vec <
+    formats::Upload >, cover : formats::Upload, attributes : std::collections::BTreeMap <
+    String, String >, tags : Vec < String >; }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -145,6 +202,29 @@ harness_gen_runtime::builder! {
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct UploadFileInput {
+    pub body: UploadRequest,
+}
+harness_gen_runtime::object! {
+    UploadFileInput { 0 body "body" required }
+}
+harness_gen_runtime::builder! {
+    UploadFileInput { new(body : UploadRequest) }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct PutFileBytesInput {
+    pub file_id: String,
+    pub body: formats::Upload,
+}
+harness_gen_runtime::object! {
+    PutFileBytesInput { 0 body "body" required, 1 file_id "file_id" required }
+}
+harness_gen_runtime::builder! {
+    PutFileBytesInput { new(file_id : String, body : formats::Upload) }
+}
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DownloadFileInput {
     pub file_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -160,6 +240,8 @@ pub type CreateCompletionOutput = Completion;
 pub type CreateCompletionEvent = CompletionChunk;
 pub type WatchTicksOutput = String;
 pub type WatchTicksEvent = Tick;
+pub type UploadFileOutput = Received;
+pub type PutFileBytesOutput = Received;
 pub type DownloadFileOutput = String;
 /// How `CreateCompletionError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -183,6 +265,26 @@ pub enum WatchTicksError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(WatchTicksError {});
+/// How `UploadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+#[serde(tag = "kind")]
+pub enum UploadFileError {
+    /// An undeclared status or an unparsable body; the body is never kept.
+    #[serde(rename = "upstream_error")]
+    UpstreamError { status: u16, reason: String },
+}
+harness_gen_runtime::operation_error!(UploadFileError {});
+/// How `PutFileBytesError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+#[serde(tag = "kind")]
+pub enum PutFileBytesError {
+    /// An undeclared status or an unparsable body; the body is never kept.
+    #[serde(rename = "upstream_error")]
+    UpstreamError { status: u16, reason: String },
+}
+harness_gen_runtime::operation_error!(PutFileBytesError {});
 /// How `DownloadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

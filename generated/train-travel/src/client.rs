@@ -336,6 +336,7 @@ mod bindings {
             encoding: Encoding::Json,
             required: true,
             alternatives: List::Borrowed(&[Text::Borrowed("application/xml")]),
+            parts: List::Borrowed(&[]),
         }),
         response: Some(
             ResponseBinding::new(
@@ -492,6 +493,7 @@ mod bindings {
             encoding: Encoding::Json,
             required: true,
             alternatives: List::Borrowed(&[]),
+            parts: List::Borrowed(&[]),
         }),
         response: Some(
             ResponseBinding::new(

@@ -3,7 +3,7 @@
 #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
 /// The types of strings with a `format` (see `harness_gen_runtime::formats`).
 pub mod formats {
-    pub use harness_gen_runtime::formats::{Bytes, Uuid};
+    pub use harness_gen_runtime::formats::{Bytes, Upload, Uuid};
     #[cfg(feature = "dates")]
     pub use harness_gen_runtime::formats::{Date, DateTime};
     /// `format: date` (the crate's `dates` feature makes it `chrono::NaiveDate`).

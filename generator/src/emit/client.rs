@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 
 use harness_gen_runtime::binding::{
     Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Pagination, ParamBinding, ParamIn,
+    PartBinding,
     ResponseBinding, StatusKey, Text,
 };
 
@@ -282,16 +283,22 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             encoding,
             required,
             alternatives,
+            parts,
         } = body;
         let (property, content_type) = (text(property), text(content_type));
         let encoding = encoding_tokens(*encoding);
         let alternatives = list(alternatives.iter().map(|a| text(a)));
+        let parts = list(parts.iter().map(|PartBinding { property, content_type }| {
+            let (property, content_type) = (text(property), text(content_type));
+            quote!(PartBinding { property: #property, content_type: #content_type })
+        }));
         fields.push(quote!(body: Some(BodyBinding {
             property: #property,
             content_type: #content_type,
             encoding: #encoding,
             required: #required,
             alternatives: #alternatives,
+            parts: #parts,
         })));
     }
     if let Some(response) = response {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use harness_gen_runtime::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Method, Pagination, ParamBinding, ParamIn,
-    ResponseBinding, StatusKey, Style,
+    Binding, BodyBinding, Encoding, ErrorBinding, EventStream, List, Method, Pagination,
+    ParamBinding, ParamIn, PartBinding, ResponseBinding, StatusKey, Style,
 };
 use serde_json::{Map, Value, json};
 
@@ -381,9 +381,14 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
     let chosen = (*media.first()?).clone();
     let encoding = Encoding::of(&chosen);
     let schema_loc = body_loc.at("content").at(&chosen).at("schema");
+    let parts = match encoding {
+        Encoding::Multipart => part_types(cx, &content[&chosen], &schema_loc),
+        _ => List::default(),
+    };
     let schema = match (encoding, content[&chosen].get("schema")) {
         (Encoding::Text, _) => json!({"type": "string"}),
-        (Encoding::Bytes, _) => bytes_schema(),
+        // Sent as itself (an `Upload` in the SDK), base64 in a tool's JSON input.
+        (Encoding::Bytes, _) => json!({"type": "string", "format": "binary", "contentEncoding": "base64"}),
         (_, Some(schema)) => Normalizer::new(cx.doc, cx.diags).normalize(schema, &schema_loc),
         (_, None) => json!({}),
     };
@@ -397,9 +402,39 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
             alternatives: media.iter().skip(1).map(|m| (*m).clone().into()).collect(),
+            parts,
         },
         schema,
     })
+}
+
+/// The declared media types of a multipart body's parts: the media type object's `encoding`
+/// (`contentType`, whose first entry is taken when it lists several), else a property's
+/// `contentMediaType`.
+fn part_types(cx: &mut Cx, media: &Value, schema_loc: &Loc) -> List<PartBinding> {
+    let encoding = media.get("encoding").and_then(Value::as_object);
+    let properties = media
+        .get("schema")
+        // The schema was normalized (and its references reported) already.
+        .and_then(|schema| cx.doc.deref(schema, schema_loc, &mut Default::default()))
+        .and_then(|(schema, _)| schema.get("properties")?.as_object().cloned())
+        .unwrap_or_default();
+    let mut parts: Vec<PartBinding> = Vec::new();
+    for (property, schema) in &properties {
+        let declared = encoding
+            .and_then(|e| e.get(property)?.get("contentType")?.as_str())
+            .and_then(|types| types.split(',').next())
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .or_else(|| schema.get("contentMediaType")?.as_str());
+        if let Some(content_type) = declared {
+            parts.push(PartBinding {
+                property: property.clone().into(),
+                content_type: content_type.to_string().into(),
+            });
+        }
+    }
+    parts.into()
 }
 
 /// Raw bytes as they travel in JSON input and output: a base64 string.

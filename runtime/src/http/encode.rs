@@ -7,7 +7,8 @@ use base64::Engine;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use crate::binding::{Encoding, ParamBinding, Style};
+use crate::binding::{BodyBinding, Encoding, ParamBinding, Style};
+use crate::upload::{Gathered, Upload};
 
 /// Everything but RFC 3986 unreserved characters is encoded in path values.
 const PATH: &AsciiSet = &NON_ALPHANUMERIC
@@ -215,15 +216,57 @@ pub fn cookie_pair(param: &ParamBinding, value: &Value) -> Result<String, Refuse
     Ok(format!("{}={encoded}", param.name))
 }
 
-/// The bytes of a request body and its content type.
-pub fn body(
-    encoding: Encoding,
-    content_type: &str,
-    value: &Value,
-    property: &str,
-) -> Result<(Vec<u8>, String), Refused> {
-    match encoding {
-        Encoding::Json => Ok((value.to_string().into_bytes(), content_type.to_string())),
+/// A request body as encoded: its media type, and its bytes in order, where an upload's bytes
+/// are left to be read (from memory, a file or a stream) each time the request is sent.
+#[derive(Clone, Debug)]
+pub struct Payload {
+    /// The `Content-Type` it is sent with.
+    pub content_type: String,
+    /// Its bytes, in order.
+    pub pieces: Vec<Piece>,
+}
+
+/// A run of a body's bytes.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    /// Bytes already encoded.
+    Bytes(bytes::Bytes),
+    /// An upload's contents, sent as they are read.
+    Upload {
+        /// What is sent.
+        upload: Upload,
+        /// Where it is in the input, as a JSON pointer (`/body/file`, `/body/files/1`).
+        at: String,
+    },
+}
+
+impl Payload {
+    fn whole(content_type: &str, bytes: impl Into<bytes::Bytes>) -> Self {
+        Self {
+            content_type: content_type.to_string(),
+            pieces: vec![Piece::Bytes(bytes.into())],
+        }
+    }
+
+    /// The whole body, when every byte of it is in memory already.
+    pub fn in_memory(&self) -> Option<bytes::Bytes> {
+        let mut out = bytes::BytesMut::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Bytes(bytes) => out.extend_from_slice(bytes),
+                Piece::Upload { upload, .. } => out.extend_from_slice(upload.in_memory()?),
+            }
+        }
+        Some(out.freeze())
+    }
+}
+
+/// The body for `value` as `binding` says to send it; `uploads` are those the input held.
+pub fn body(binding: &BodyBinding, value: &Value, uploads: &Gathered) -> Result<Payload, Refused> {
+    let property = binding.property.as_ref();
+    let content_type = binding.content_type.as_ref();
+    match binding.encoding {
+        Encoding::Json => Ok(Payload::whole(content_type, value.to_string())),
         Encoding::Form => {
             let Value::Object(map) = value else {
                 return Err(Refused(format!(
@@ -241,7 +284,7 @@ pub fn body(
                 })
                 .collect::<Vec<_>>()
                 .join("&");
-            Ok((text.into_bytes(), content_type.to_string()))
+            Ok(Payload::whole(content_type, text))
         }
         Encoding::Multipart => {
             let Value::Object(map) = value else {
@@ -249,61 +292,133 @@ pub fn body(
                     "`{property}` must be an object to be sent as multipart"
                 )));
             };
-            multipart(map)
+            multipart(binding, map, uploads)
         }
         Encoding::Text => match value {
-            Value::String(s) => Ok((s.clone().into_bytes(), content_type.to_string())),
-            other => Ok((other.to_string().into_bytes(), content_type.to_string())),
+            Value::String(s) => Ok(Payload::whole(content_type, s.clone())),
+            other => Ok(Payload::whole(content_type, other.to_string())),
         },
         Encoding::Bytes => {
+            if let Some(upload) = uploads.find(value) {
+                return Ok(Payload {
+                    content_type: media_type(upload, Some(content_type)),
+                    pieces: vec![Piece::Upload {
+                        upload: upload.clone(),
+                        at: format!("/{property}"),
+                    }],
+                });
+            }
             let Value::String(text) = value else {
                 return Err(Refused(format!("`{property}` must be base64 text")));
             };
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(text)
                 .map_err(|_| Refused(format!("`{property}` is not valid base64")))?;
-            Ok((bytes, content_type.to_string()))
+            Ok(Payload::whole(content_type, bytes))
         }
     }
 }
 
-/// A `multipart/form-data` body with a random boundary per request (a fixed one could be
-/// forged by a field's text), one that no field's text contains.
-fn multipart(map: &Map<String, Value>) -> Result<(Vec<u8>, String), Refused> {
-    let texts: Vec<String> = map
-        .values()
-        .map(|value| match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
+/// The media type an upload is sent as: its own, else the declared one when that names one
+/// type (not a range like `image/*`), else the one its file name suggests, else
+/// `application/octet-stream`.
+pub fn media_type(upload: &Upload, declared: Option<&str>) -> String {
+    upload
+        .media_type()
+        .or(declared.filter(|t| !t.contains('*')))
+        .map(str::to_string)
+        .or_else(|| {
+            mime_guess::from_path(upload.name()?)
+                .first_raw()
+                .map(str::to_string)
         })
-        .collect();
-    let boundary = (0..4)
-        .find_map(|_| {
-            let bytes = super::random::<12>()?;
-            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-            let boundary = format!("harness-gen-{hex}");
-            (!texts.iter().any(|t| t.contains(&boundary))).then_some(boundary)
-        })
-        .ok_or_else(|| Refused("no random multipart boundary could be made".to_string()))?;
-    let mut out = Vec::new();
+        .unwrap_or_else(|| "application/octet-stream".to_string())
+}
+
+/// A `multipart/form-data` body (RFC 7578) with a random boundary per request (a fixed one
+/// could be forged by a field's text), one that no text part contains. Each property is a part
+/// named after it: an upload is a file part (with its file name, or the property's, and its
+/// media type), a string a text part, another scalar its JSON text, an object or a property
+/// declared as JSON a JSON part, and each item of an array its own part of the same name;
+/// null is left out.
+fn multipart(
+    binding: &BodyBinding,
+    map: &Map<String, Value>,
+    uploads: &Gathered,
+) -> Result<Payload, Refused> {
+    let mut parts: Vec<(&str, Option<String>, String, Piece)> = Vec::new();
     for (name, value) in map {
         if name.contains(['"', '\r', '\n']) {
             return Err(Refused(
                 "a multipart field name contains a quote or a line break".to_string(),
             ));
         }
-        let (text, kind) = match value {
-            Value::String(s) => (s.clone(), "text/plain; charset=utf-8"),
-            other => (other.to_string(), "application/json"),
-        };
-        out.extend_from_slice(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\nContent-Type: {kind}\r\n\r\n").as_bytes(),
+        let declared = binding.part_type(name);
+        let as_json = declared.is_some_and(|t| crate::binding::Encoding::of(t) == Encoding::Json);
+        let at = format!(
+            "/{}/{}",
+            binding.property,
+            name.replace('~', "~0").replace('/', "~1")
         );
-        out.extend_from_slice(text.as_bytes());
-        out.extend_from_slice(b"\r\n");
+        let items: Vec<(String, &Value)> = match value {
+            Value::Array(items) if !as_json => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (format!("{at}/{i}"), item))
+                .collect(),
+            other => vec![(at, other)],
+        };
+        for (at, item) in items {
+            if let Some(upload) = uploads.find(item) {
+                let file_name = upload.name().unwrap_or(name).replace(['"', '\r', '\n'], "_");
+                let kind = media_type(upload, declared);
+                let piece = Piece::Upload {
+                    upload: upload.clone(),
+                    at,
+                };
+                parts.push((name, Some(file_name), kind, piece));
+                continue;
+            }
+            let (text, kind) = match item {
+                Value::Null => continue,
+                _ if as_json => (item.to_string(), declared.unwrap_or("application/json")),
+                Value::String(s) => (s.clone(), declared.unwrap_or("text/plain; charset=utf-8")),
+                Value::Object(_) | Value::Array(_) => (item.to_string(), "application/json"),
+                scalar => (scalar.to_string(), declared.unwrap_or("text/plain")),
+            };
+            parts.push((name, None, kind.to_string(), Piece::Bytes(text.into())));
+        }
     }
-    out.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    Ok((out, format!("multipart/form-data; boundary={boundary}")))
+    let boundary = (0..4)
+        .find_map(|_| {
+            let bytes = super::random::<12>()?;
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let boundary = format!("harness-gen-{hex}");
+            let quoted = parts.iter().any(|(_, _, _, piece)| match piece {
+                Piece::Bytes(text) => text
+                    .windows(boundary.len())
+                    .any(|w| w == boundary.as_bytes()),
+                Piece::Upload { .. } => false,
+            });
+            (!quoted).then_some(boundary)
+        })
+        .ok_or_else(|| Refused("no random multipart boundary could be made".to_string()))?;
+    let mut pieces = Vec::with_capacity(parts.len() * 3 + 1);
+    for (name, file_name, kind, piece) in parts {
+        let file_name = file_name
+            .map(|f| format!("; filename=\"{f}\""))
+            .unwrap_or_default();
+        pieces.push(Piece::Bytes(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"{file_name}\r\nContent-Type: {kind}\r\n\r\n").into(),
+        ));
+        pieces.push(piece);
+        pieces.push(Piece::Bytes(bytes::Bytes::from_static(b"\r\n")));
+    }
+    pieces.push(Piece::Bytes(format!("--{boundary}--\r\n").into()));
+    Ok(Payload {
+        content_type: format!("multipart/form-data; boundary={boundary}"),
+        pieces,
+    })
 }
 
 #[cfg(test)]
@@ -402,36 +517,44 @@ mod tests {
         assert_eq!(header_value(&p, &json!([1, 2])).unwrap(), "1,2");
     }
 
+    fn binding(encoding: Encoding, content_type: &'static str) -> BodyBinding {
+        BodyBinding {
+            property: "body".into(),
+            content_type: content_type.into(),
+            encoding,
+            required: true,
+            alternatives: Default::default(),
+            parts: Default::default(),
+        }
+    }
+
+    /// The body's bytes, when they are all in memory.
+    fn encoded(encoding: Encoding, content_type: &'static str, value: &Value) -> (Vec<u8>, String) {
+        let payload = body(&binding(encoding, content_type), value, &Gathered::default()).unwrap();
+        (payload.in_memory().unwrap().to_vec(), payload.content_type)
+    }
+
     #[test]
     fn bodies_are_encoded_by_their_encoding() {
-        let (bytes, ct) = body(
+        let (bytes, ct) = encoded(
             Encoding::Form,
             "application/x-www-form-urlencoded",
             &json!({"a": "x y", "n": 1}),
-            "body",
-        )
-        .unwrap();
+        );
         assert_eq!(String::from_utf8(bytes).unwrap(), "a=x%20y&n=1");
         assert_eq!(ct, "application/x-www-form-urlencoded");
-        let (bytes, _) = body(Encoding::Bytes, "image/png", &json!("aGk="), "body").unwrap();
+        let (bytes, _) = encoded(Encoding::Bytes, "image/png", &json!("aGk="));
         assert_eq!(bytes, b"hi");
-        assert!(body(Encoding::Bytes, "image/png", &json!("%%%"), "body").is_err());
-        let (bytes, ct) = body(
-            Encoding::Multipart,
-            "multipart/form-data",
-            &json!({"a": "1"}),
-            "body",
-        )
-        .unwrap();
+        let none = Gathered::default();
+        assert!(body(&binding(Encoding::Bytes, "image/png"), &json!("%%%"), &none).is_err());
+        let (bytes, ct) = encoded(Encoding::Multipart, "multipart/form-data", &json!({"a": "1"}));
         assert!(ct.starts_with("multipart/form-data; boundary="));
         assert!(String::from_utf8(bytes).unwrap().contains("name=\"a\""));
     }
 
     #[test]
     fn each_multipart_body_gets_its_own_random_boundary() {
-        let encode = |value: Value| {
-            body(Encoding::Multipart, "multipart/form-data", &value, "body").unwrap()
-        };
+        let encode = |value: Value| encoded(Encoding::Multipart, "multipart/form-data", &value);
         let (_, first) = encode(json!({"a": "1"}));
         let (_, second) = encode(json!({"a": "1"}));
         assert_ne!(first, second);
@@ -441,5 +564,68 @@ mod tests {
         let own = ct.trim_start_matches("multipart/form-data; boundary=");
         let text = String::from_utf8(bytes).unwrap();
         assert_eq!(text.matches(&format!("--{own}")).count(), 2, "{text}");
+    }
+
+    #[test]
+    fn multipart_parts_are_files_texts_json_and_one_part_per_array_item() {
+        #[derive(serde::Serialize)]
+        struct Form {
+            photos: Vec<Upload>,
+            note: &'static str,
+            count: u8,
+            meta: Value,
+            tags: Vec<&'static str>,
+            skipped: Option<u8>,
+            raw: Upload,
+        }
+        let form = Form {
+            photos: vec![
+                Upload::bytes(&b"PNG1"[..]).file_name("a.png"),
+                Upload::bytes(&b"JPG2"[..]).file_name("b.jpg"),
+            ],
+            note: "hi",
+            count: 2,
+            meta: json!({"k": "v"}),
+            tags: vec!["x", "y"],
+            skipped: None,
+            raw: Upload::bytes(&b"\x00\x01"[..]),
+        };
+        let (value, uploads) = crate::upload::collect(|| serde_json::to_value(&form).unwrap());
+        let mut binding = binding(Encoding::Multipart, "multipart/form-data");
+        binding.parts = vec![crate::binding::PartBinding {
+            property: "raw".into(),
+            content_type: "audio/*".into(),
+        }]
+        .into();
+        let payload = body(&binding, &value, &uploads).unwrap();
+        let text = String::from_utf8(payload.in_memory().unwrap().to_vec()).unwrap();
+        let b = payload.content_type.trim_start_matches("multipart/form-data; boundary=");
+        let part = |head: &str, content: &str| format!("--{b}\r\n{head}\r\n\r\n{content}\r\n");
+        let expected = [
+            part("Content-Disposition: form-data; name=\"photos\"; filename=\"a.png\"\r\nContent-Type: image/png", "PNG1"),
+            part("Content-Disposition: form-data; name=\"photos\"; filename=\"b.jpg\"\r\nContent-Type: image/jpeg", "JPG2"),
+            part("Content-Disposition: form-data; name=\"note\"\r\nContent-Type: text/plain; charset=utf-8", "hi"),
+            part("Content-Disposition: form-data; name=\"count\"\r\nContent-Type: text/plain", "2"),
+            part("Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json", r#"{"k":"v"}"#),
+            part("Content-Disposition: form-data; name=\"tags\"\r\nContent-Type: text/plain; charset=utf-8", "x"),
+            part("Content-Disposition: form-data; name=\"tags\"\r\nContent-Type: text/plain; charset=utf-8", "y"),
+            // A declared range says nothing exact, and no file name suggests a type.
+            part("Content-Disposition: form-data; name=\"raw\"; filename=\"raw\"\r\nContent-Type: application/octet-stream", "\u{0}\u{1}"),
+            format!("--{b}--\r\n"),
+        ]
+        .concat();
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn an_upload_body_keeps_its_file_for_sending_and_takes_its_media_type() {
+        let upload = Upload::path("/data/song.mp3");
+        let (value, uploads) = crate::upload::collect(|| serde_json::to_value(&upload).unwrap());
+        let payload = body(&binding(Encoding::Bytes, "audio/*"), &value, &uploads).unwrap();
+        assert_eq!(payload.content_type, "audio/mpeg");
+        assert!(payload.in_memory().is_none());
+        assert!(matches!(&payload.pieces[..], [Piece::Upload { at, .. }] if at == "/body"));
+        let declared = body(&binding(Encoding::Bytes, "application/pdf"), &value, &uploads);
+        assert_eq!(declared.unwrap().content_type, "application/pdf");
     }
 }

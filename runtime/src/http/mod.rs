@@ -9,11 +9,13 @@
 //! reply: a server that echoes the token, key or password it was sent (in an error message, a
 //! "who am I" body) has each occurrence replaced by [`REDACTED`] before anyone sees the value.
 
+mod body;
 mod download;
 pub mod encode;
 pub mod events;
 pub mod page;
 
+pub use body::ByteStream;
 pub use download::Download;
 pub use events::{Event, Events};
 pub use page::Pages;
@@ -30,6 +32,8 @@ use serde_json::{Value, json};
 
 use crate::RuntimeCategory;
 use crate::binding::{Binding, Encoding, ParamIn};
+use crate::upload::Gathered;
+use body::Outgoing;
 #[cfg(feature = "registry")]
 use crate::registry::Thrown;
 
@@ -118,6 +122,9 @@ pub enum Error<E> {
     },
     /// A download could not be written where it was asked to go (the file or writer's error).
     Write(String),
+    /// An upload could not be read (a file that cannot be opened or read, a stream that
+    /// failed or was sent already); the message says where in the input it is.
+    Read(String),
 }
 
 impl<E> Error<E> {
@@ -165,6 +172,7 @@ impl<E> fmt::Display for Error<E> {
                 write!(f, "unexpected response at `{pointer}`: {reason}")
             }
             Error::Write(why) => write!(f, "cannot write the download: {why}"),
+            Error::Read(why) => write!(f, "cannot read the upload {why}"),
         }
     }
 }
@@ -755,8 +763,11 @@ impl HttpClient {
         O: DeserializeOwned,
         E: OperationError,
     {
-        let input = request_value(input)?;
-        let reply = self.send(binding, &input).await.map_err(retype)?;
+        let (input, uploads) = request_value(input)?;
+        let (reply, _) = self
+            .exchange(binding, &input, &uploads)
+            .await
+            .map_err(retype)?;
         decoded(success_value(reply)?)
     }
 
@@ -788,7 +799,7 @@ impl HttpClient {
         T: DeserializeOwned,
         E: OperationError,
     {
-        let mut input = request_value(input)?;
+        let (mut input, uploads) = request_value(input)?;
         let stream = binding
             .events
             .clone()
@@ -801,7 +812,9 @@ impl HttpClient {
         {
             fields.insert(flag.to_string(), Value::Bool(true));
         }
-        let (response, idle) = self.open::<E>(binding, &input, "text/event-stream").await?;
+        let (response, idle) = self
+            .open::<E>(binding, &input, &uploads, "text/event-stream")
+            .await?;
         let streams = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
@@ -828,13 +841,13 @@ impl HttpClient {
         I: Serialize,
         E: OperationError,
     {
-        let input = request_value(input)?;
+        let (input, uploads) = request_value(input)?;
         let accept = binding
             .response
             .as_ref()
             .map_or("*/*", |r| r.content_type.as_ref())
             .to_string();
-        let (response, idle) = self.open::<E>(binding, &input, &accept).await?;
+        let (response, idle) = self.open::<E>(binding, &input, &uploads, &accept).await?;
         Ok(Download::new(response, idle))
     }
 
@@ -846,15 +859,21 @@ impl HttpClient {
         &self,
         binding: &Binding,
         input: &Value,
+        uploads: &Gathered,
         accept: &str,
     ) -> Result<(reqwest::Response, Duration), Error<E>> {
-        let mut request = self.request(binding, input).map_err(retype)?;
-        let timeout = request.timeout().copied().unwrap_or(self.shared.timeout);
-        *request.timeout_mut() = None;
+        let mut request = self.request(binding, input, uploads).map_err(retype)?;
+        let timeout = request
+            .head
+            .timeout()
+            .copied()
+            .unwrap_or(self.shared.timeout);
+        *request.head.timeout_mut() = None;
         let accept = reqwest::header::HeaderValue::from_str(accept).map_err(|_| {
             Error::InvalidRequest("the response's media type is not a header value".into())
         })?;
         request
+            .head
             .headers_mut()
             .insert(reqwest::header::ACCEPT, accept);
         let response = self
@@ -878,7 +897,7 @@ impl HttpClient {
         binding: &Binding,
         input: &Value,
     ) -> Result<Reply, Error<std::convert::Infallible>> {
-        Ok(self.exchange(binding, input).await?.0)
+        Ok(self.exchange(binding, input, &Gathered::default()).await?.0)
     }
 
     /// [`HttpClient::send`], with the target of the reply's `Link: <…>; rel="next"` header
@@ -887,8 +906,9 @@ impl HttpClient {
         &self,
         binding: &Binding,
         input: &Value,
+        uploads: &Gathered,
     ) -> Result<(Reply, Option<String>), Error<std::convert::Infallible>> {
-        let request = self.request(binding, input)?;
+        let request = self.request(binding, input, uploads)?;
         let response = self.attempts(binding, request, None).await?;
         self.classify(binding, response).await
     }
@@ -899,7 +919,7 @@ impl HttpClient {
     async fn attempts(
         &self,
         binding: &Binding,
-        request: reqwest::Request,
+        request: Outgoing,
         first_byte: Option<Duration>,
     ) -> Result<reqwest::Response, Error<std::convert::Infallible>> {
         let policy = self.call.retry.unwrap_or(self.shared.retry);
@@ -908,12 +928,9 @@ impl HttpClient {
         let in_time = |wait: Duration| started.elapsed() + wait <= policy.max_elapsed;
         let mut attempt = 0;
         loop {
-            let Some(this) = request.try_clone() else {
-                return Err(Error::InvalidRequest(
-                    "the request cannot be repeated".into(),
-                ));
-            };
-            let retries_left = binding.retryable() && attempt < policy.max_retries;
+            let this = request.attempt().await?;
+            let retries_left =
+                binding.retryable() && request.repeatable() && attempt < policy.max_retries;
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
             let sent = self.shared.inner.execute(this);
@@ -952,7 +969,8 @@ impl HttpClient {
         &self,
         binding: &Binding,
         input: &Value,
-    ) -> Result<reqwest::Request, Error<std::convert::Infallible>> {
+        uploads: &Gathered,
+    ) -> Result<Outgoing, Error<std::convert::Infallible>> {
         let refused = |r: encode::Refused| Error::InvalidRequest(r.0);
         let mut path = binding.path.to_string();
         let mut query = Vec::new();
@@ -1023,22 +1041,26 @@ impl HttpClient {
         if !cookies.is_empty() {
             builder = builder.header("Cookie", cookies.join("; "));
         }
+        let mut streamed = None;
         if let Some(body) = &binding.body
             && let Some(value) = input.get(body.property.as_ref())
         {
-            let (bytes, content_type) =
-                encode::body(body.encoding, &body.content_type, value, &body.property)
-                    .map_err(refused)?;
-            builder = builder.header("Content-Type", content_type).body(bytes);
+            let payload = encode::body(body, value, uploads).map_err(refused)?;
+            builder = builder.header("Content-Type", &payload.content_type);
+            match payload.in_memory() {
+                Some(bytes) => builder = builder.body(bytes),
+                None => streamed = Some(payload),
+            }
         }
         if let Some(response) = &binding.response {
             builder = builder.header("Accept", response.content_type.as_ref());
         }
-        builder.build().map_err(|_| {
+        let head = builder.build().map_err(|_| {
             Error::InvalidRequest(
                 "the request could not be built (check header names and the base URL)".into(),
             )
-        })
+        })?;
+        Ok(Outgoing { head, streamed })
     }
 
     /// Adds the credentials of the first security alternative that is fully configured.
@@ -1201,10 +1223,13 @@ impl HttpClient {
     }
 }
 
-/// An operation's input as the JSON value its binding encodes.
-fn request_value<I: Serialize, E>(input: &I) -> Result<Value, Error<E>> {
-    serde_json::to_value(input)
-        .map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))
+/// An operation's input as the JSON value its binding encodes, with the uploads it holds (see
+/// [`crate::upload::collect`]).
+fn request_value<I: Serialize, E>(input: &I) -> Result<(Value, Gathered), Error<E>> {
+    let (value, uploads) = crate::upload::collect(|| serde_json::to_value(input));
+    let value =
+        value.map_err(|e| Error::InvalidRequest(crate::mask_serde_message(&e.to_string())))?;
+    Ok((value, uploads))
 }
 
 /// A reply's value as `T`; one that does not fit is an invalid response (its value unsaid).
@@ -1277,6 +1302,7 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
         Error::TooLarge => Error::TooLarge,
         Error::InvalidResponse { pointer, reason } => Error::InvalidResponse { pointer, reason },
         Error::Write(why) => Error::Write(why),
+        Error::Read(why) => Error::Read(why),
     }
 }
 

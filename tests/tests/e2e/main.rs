@@ -14,3 +14,4 @@ mod prism;
 mod secrets;
 mod streams;
 mod types;
+mod uploads;

@@ -117,8 +117,11 @@ pub enum Format {
     Date,
     /// `uuid`.
     Uuid,
-    /// `byte` (base64), and `binary` inside JSON.
+    /// `byte`: base64 text.
     Bytes,
+    /// `binary`: data a call sends as itself (a file part, an octet-stream body) and JSON
+    /// carries as base64.
+    Upload,
 }
 
 impl Format {
@@ -128,7 +131,8 @@ impl Format {
             "date-time" => Some(Format::DateTime),
             "date" => Some(Format::Date),
             "uuid" => Some(Format::Uuid),
-            "byte" | "binary" => Some(Format::Bytes),
+            "byte" => Some(Format::Bytes),
+            "binary" => Some(Format::Upload),
             _ => None,
         }
     }
@@ -140,6 +144,7 @@ impl Format {
             Format::Date => "Date",
             Format::Uuid => "Uuid",
             Format::Bytes => "Bytes",
+            Format::Upload => "Upload",
         }
     }
 }

@@ -91,7 +91,7 @@ impl TypeSpace<'_> {
         quote! {
             /// The types of strings with a `format` (see `harness_gen_runtime::formats`).
             pub mod formats {
-                pub use harness_gen_runtime::formats::{Bytes, Uuid};
+                pub use harness_gen_runtime::formats::{Bytes, Upload, Uuid};
                 #dates
             }
         }

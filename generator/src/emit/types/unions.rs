@@ -204,7 +204,7 @@ impl TypeSpace<'_> {
                 Kind::Alias(_) | Kind::Pending => (9, 0),
             },
             Ty::Vec(_) => (5, 0),
-            Ty::Number | Ty::Float | Ty::Format(Format::Bytes) => (5, 1),
+            Ty::Number | Ty::Float | Ty::Format(Format::Bytes | Format::Upload) => (5, 1),
             Ty::String => (7, 0),
             Ty::Map(_) => (8, 1),
             Ty::Value => (9, 0),

@@ -1,0 +1,108 @@
+//! Sending a request whose body holds uploads read as they are sent (files, streams): the
+//! request's head is built once, its body again for every attempt, so a retried upload reads
+//! its file from the start and a file that cannot be read fails the call before anything is
+//! sent.
+
+use std::pin::Pin;
+
+use futures::{Stream, StreamExt, TryStreamExt};
+use tokio::io::AsyncReadExt;
+
+use super::Error;
+use super::encode::{Payload, Piece};
+use crate::upload::Source;
+
+/// The bytes of an upload made from a stream ([`Upload::stream`](crate::formats::Upload::stream)).
+pub type ByteStream = Pin<Box<dyn Stream<Item = std::io::Result<bytes::Bytes>> + Send>>;
+
+/// How much of a file is read at a time.
+const FILE_CHUNK: usize = 64 * 1024;
+
+/// A request ready to send: its head (method, URL, headers, and its body when that is all in
+/// memory) and the payload whose uploads are read for each attempt.
+pub(super) struct Outgoing {
+    pub head: reqwest::Request,
+    pub streamed: Option<Payload>,
+}
+
+type Fault = Error<std::convert::Infallible>;
+
+impl Outgoing {
+    /// Whether a failed attempt may be sent again: not when it sent a stream, which is read
+    /// once.
+    pub fn repeatable(&self) -> bool {
+        !self.streamed.as_ref().is_some_and(|payload| {
+            payload.pieces.iter().any(|piece| {
+                matches!(piece, Piece::Upload { upload, .. } if matches!(upload.source(), Source::Stream(..)))
+            })
+        })
+    }
+
+    /// The request for one attempt: the head, with a body read afresh.
+    pub async fn attempt(&self) -> Result<reqwest::Request, Fault> {
+        let mut request = self
+            .head
+            .try_clone()
+            .ok_or_else(|| Error::InvalidRequest("the request cannot be repeated".into()))?;
+        if let Some(payload) = &self.streamed {
+            let (body, length) = open(payload).await?;
+            if let Some(length) = length {
+                request
+                    .headers_mut()
+                    .insert(reqwest::header::CONTENT_LENGTH, length.into());
+            }
+            *request.body_mut() = Some(body);
+        }
+        Ok(request)
+    }
+}
+
+/// The body of `payload` as a stream, every file opened (so one that cannot be is an error
+/// before anything is sent), with its length when every piece's is known.
+async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> {
+    let mut streams: Vec<super::ByteStream> = Vec::with_capacity(payload.pieces.len());
+    let mut length = Some(0u64);
+    for piece in &payload.pieces {
+        let (stream, size): (super::ByteStream, Option<u64>) = match piece {
+            Piece::Bytes(bytes) => (single(bytes.clone()), Some(bytes.len() as u64)),
+            Piece::Upload { upload, at } => match upload.source() {
+                Source::Memory(bytes) => (single(bytes.clone()), Some(bytes.len() as u64)),
+                Source::File(path) => {
+                    let failed =
+                        |e: std::io::Error| Error::Read(format!("at {at} ({}): {e}", path.display()));
+                    let file = tokio::fs::File::open(path).await.map_err(failed)?;
+                    let size = file.metadata().await.map_err(failed)?.len();
+                    (file_chunks(file), Some(size))
+                }
+                Source::Stream(stream, size) => {
+                    let taken = stream.lock().ok().and_then(|mut slot| slot.take());
+                    let stream = taken.ok_or_else(|| {
+                        Error::Read(format!("at {at}: its stream was sent already (a stream is read once)"))
+                    })?;
+                    (stream, *size)
+                }
+            },
+        };
+        length = length.zip(size).map(|(a, b)| a + b);
+        streams.push(stream);
+    }
+    let body = futures::stream::iter(streams).flatten();
+    Ok((reqwest::Body::wrap_stream(body), length))
+}
+
+fn single(bytes: bytes::Bytes) -> super::ByteStream {
+    Box::pin(futures::stream::once(async move { Ok(bytes) }))
+}
+
+/// A file's bytes, [`FILE_CHUNK`] at a time.
+fn file_chunks(file: tokio::fs::File) -> super::ByteStream {
+    Box::pin(
+        futures::stream::try_unfold(file, |mut file| async move {
+            let mut buffer = vec![0; FILE_CHUNK];
+            let read = file.read(&mut buffer).await?;
+            buffer.truncate(read);
+            Ok((read > 0).then(|| (bytes::Bytes::from(buffer), file)))
+        })
+        .into_stream(),
+    )
+}

@@ -1,0 +1,290 @@
+//! Binary data a call sends (`format: binary`: a file part of a multipart body, a whole
+//! `application/octet-stream` body): [`Upload`], made from bytes in memory, a file, or (with the
+//! `client` feature) a stream.
+//!
+//! In JSON (tool inputs and outputs, a binary field of a JSON reply) an upload is base64 text,
+//! like [`Bytes`](crate::formats::Bytes). When the HTTP client encodes a call, an upload
+//! travels as itself: [`collect`] serializes the call's input while gathering every upload it
+//! holds, each written into the JSON value as a placeholder the body encoder recognises (see
+//! [`Gathered::find`]), so a file is read from disk, or a stream pulled, only while its request
+//! is sent, and a file is read again for every retried attempt.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserializer, Serializer};
+
+/// Binary data to send: bytes, a file (read only when sent, again on every attempt) or a
+/// stream (sent once: a call whose body holds a stream is never retried), with the file name
+/// and media type its part carries in a multipart body.
+///
+/// ```
+/// use harness_gen_runtime::formats::Upload;
+///
+/// let photo = Upload::bytes(b"\x89PNG...".to_vec()).file_name("cat.png");
+/// assert_eq!(photo.name(), Some("cat.png"));
+/// // Without a media type of its own, a part takes the one its document declares, else the
+/// // one its file name suggests.
+/// assert_eq!(photo.media_type(), None);
+/// let report = Upload::path("reports/q3.pdf");
+/// assert_eq!(report.name(), Some("q3.pdf"));
+/// // In JSON it is base64 text.
+/// let read: Upload = serde_json::from_str(r#""aGk=""#).unwrap();
+/// assert_eq!(read.in_memory(), Some(&b"hi"[..]));
+/// ```
+#[derive(Clone)]
+pub struct Upload {
+    source: Source,
+    name: Option<String>,
+    media_type: Option<String>,
+}
+
+/// Where an upload's bytes come from.
+#[derive(Clone)]
+pub(crate) enum Source {
+    Memory(bytes::Bytes),
+    File(PathBuf),
+    #[cfg(feature = "client")]
+    Stream(
+        std::sync::Arc<std::sync::Mutex<Option<crate::http::ByteStream>>>,
+        Option<u64>,
+    ),
+}
+
+impl Upload {
+    /// Bytes held in memory.
+    pub fn bytes(bytes: impl Into<bytes::Bytes>) -> Self {
+        Self::of(Source::Memory(bytes.into()), None)
+    }
+
+    /// The file at `path`, opened when the request is sent (a file that cannot be read fails
+    /// the call before anything is sent); its file name is the part's, unless set.
+    pub fn path(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned());
+        Self::of(Source::File(path), name)
+    }
+
+    /// The bytes `stream` yields, `length` of them when known (a multipart body whose parts
+    /// all have a known length is sent with a `Content-Length`). A stream is read once: a
+    /// call that sends one is not retried.
+    #[cfg(feature = "client")]
+    pub fn stream<S>(stream: S, length: Option<u64>) -> Self
+    where
+        S: futures::Stream<Item = std::io::Result<bytes::Bytes>> + Send + 'static,
+    {
+        let stream: crate::http::ByteStream = Box::pin(stream);
+        Self::of(
+            Source::Stream(std::sync::Arc::new(std::sync::Mutex::new(Some(stream))), length),
+            None,
+        )
+    }
+
+    fn of(source: Source, name: Option<String>) -> Self {
+        Self {
+            source,
+            name,
+            media_type: None,
+        }
+    }
+
+    /// The same upload sent under `name` (a multipart part's `filename`).
+    pub fn file_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The same upload sent as `media_type` (a multipart part's `Content-Type`).
+    pub fn content_type(mut self, media_type: impl Into<String>) -> Self {
+        self.media_type = Some(media_type.into());
+        self
+    }
+
+    /// The file name it is sent under, if any.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The media type it was given, if any.
+    pub fn media_type(&self) -> Option<&str> {
+        self.media_type.as_deref()
+    }
+
+    /// The bytes, when they are held in memory (always for a value read from JSON).
+    pub fn in_memory(&self) -> Option<&[u8]> {
+        match &self.source {
+            Source::Memory(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+
+    /// The file it reads, if it is one.
+    pub fn file(&self) -> Option<&Path> {
+        match &self.source {
+            Source::File(path) => Some(path),
+            _ => None,
+        }
+    }
+
+    #[cfg(feature = "client")]
+    pub(crate) fn source(&self) -> &Source {
+        &self.source
+    }
+}
+
+impl From<Vec<u8>> for Upload {
+    fn from(bytes: Vec<u8>) -> Self {
+        Self::bytes(bytes)
+    }
+}
+
+impl From<&'static [u8]> for Upload {
+    fn from(bytes: &'static [u8]) -> Self {
+        Self::bytes(bytes)
+    }
+}
+
+impl From<crate::formats::Bytes> for Upload {
+    fn from(bytes: crate::formats::Bytes) -> Self {
+        Self::bytes(bytes.into_vec())
+    }
+}
+
+impl fmt::Debug for Upload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct("Upload");
+        match &self.source {
+            Source::Memory(bytes) => out.field("bytes", &bytes.len()),
+            Source::File(path) => out.field("path", path),
+            #[cfg(feature = "client")]
+            Source::Stream(_, length) => out.field("stream", length),
+        };
+        out.field("name", &self.name)
+            .field("media_type", &self.media_type)
+            .finish()
+    }
+}
+
+/// Uploads compare equal when they send the same thing: the same bytes, or the same file, or
+/// the very same stream.
+impl PartialEq for Upload {
+    fn eq(&self, other: &Self) -> bool {
+        let same = match (&self.source, &other.source) {
+            (Source::Memory(a), Source::Memory(b)) => a == b,
+            (Source::File(a), Source::File(b)) => a == b,
+            #[cfg(feature = "client")]
+            (Source::Stream(a, _), Source::Stream(b, _)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        same && self.name == other.name && self.media_type == other.media_type
+    }
+}
+
+/// The text an upload is written as while [`collect`] gathers it: a control character no
+/// base64 text holds, then its position among the gathered uploads.
+const PLACEHOLDER: &str = "\u{0}harness-upload:";
+
+thread_local! {
+    static GATHERING: RefCell<Option<Vec<Upload>>> = const { RefCell::new(None) };
+}
+
+/// The uploads a call's input held, in the order [`collect`] met them.
+#[derive(Clone, Debug, Default)]
+pub struct Gathered(Vec<Upload>);
+
+impl Gathered {
+    /// The upload a JSON value stands for, if it is one's placeholder.
+    pub fn find(&self, value: &serde_json::Value) -> Option<&Upload> {
+        let index = value.as_str()?.strip_prefix(PLACEHOLDER)?.parse().ok()?;
+        self.0.get::<usize>(index)
+    }
+
+    /// Whether none was gathered.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Runs `serialize` (which turns a call's input into JSON), writing every [`Upload`] it meets as
+/// a placeholder and returning those uploads beside its result.
+pub fn collect<T>(serialize: impl FnOnce() -> T) -> (T, Gathered) {
+    let outer = GATHERING.with(|cell| cell.replace(Some(Vec::new())));
+    let result = serialize();
+    let gathered = GATHERING.with(|cell| cell.replace(outer)).unwrap_or_default();
+    (result, Gathered(gathered))
+}
+
+impl serde::Serialize for Upload {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let placeholder = GATHERING.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            let gathered = cell.as_mut()?;
+            gathered.push(self.clone());
+            Some(format!("{PLACEHOLDER}{}", gathered.len() - 1))
+        });
+        match (placeholder, &self.source) {
+            (Some(placeholder), _) => serializer.serialize_str(&placeholder),
+            (None, Source::Memory(bytes)) => {
+                use base64::Engine;
+                serializer.serialize_str(&base64::engine::general_purpose::STANDARD.encode(bytes))
+            }
+            (None, _) => Err(serde::ser::Error::custom(
+                "an upload from a file or a stream is sent by the HTTP client and has no JSON form",
+            )),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Upload {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let bytes = <crate::formats::Bytes as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::bytes(bytes.into_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(serde::Serialize)]
+    struct Form {
+        purpose: &'static str,
+        files: Vec<Upload>,
+    }
+
+    #[test]
+    fn collecting_replaces_each_upload_by_a_placeholder_found_again() {
+        let form = Form {
+            purpose: "fine-tune",
+            files: vec![Upload::bytes(&b"one"[..]), Upload::path("/tmp/two.txt")],
+        };
+        let (value, gathered) = collect(|| serde_json::to_value(&form).unwrap());
+        assert_eq!(value["purpose"], "fine-tune");
+        let first = gathered.find(&value["files"][0]).unwrap();
+        assert_eq!(first.in_memory(), Some(&b"one"[..]));
+        let second = gathered.find(&value["files"][1]).unwrap();
+        assert_eq!(second.name(), Some("two.txt"));
+        assert!(gathered.find(&json!("aGk=")).is_none());
+        assert!(gathered.find(&json!(format!("{PLACEHOLDER}9"))).is_none());
+    }
+
+    #[test]
+    fn outside_a_call_bytes_are_base64_and_a_file_has_no_json_form() {
+        assert_eq!(
+            serde_json::to_value(Upload::bytes(&b"hi"[..])).unwrap(),
+            json!("aGk=")
+        );
+        let error = serde_json::to_value(Upload::path("/etc/hostname")).unwrap_err();
+        assert!(error.to_string().contains("no JSON form"), "{error}");
+        // Nothing is left gathering once a collection is over.
+        let _ = collect(|| ());
+        assert_eq!(
+            serde_json::to_value(Upload::bytes(&b"hi"[..])).unwrap(),
+            json!("aGk=")
+        );
+    }
+}
