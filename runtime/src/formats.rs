@@ -24,9 +24,9 @@ use base64::Engine;
 use serde::de::{self, Visitor};
 use serde::{Deserializer, Serializer};
 
+pub use crate::upload::Upload;
 #[cfg(feature = "dates")]
 pub use chrono;
-pub use crate::upload::Upload;
 pub use uuid::Uuid;
 
 /// A `format: date-time` value: an instant, in UTC.

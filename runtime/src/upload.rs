@@ -78,7 +78,10 @@ impl Upload {
     {
         let stream: crate::http::ByteStream = Box::pin(stream);
         Self::of(
-            Source::Stream(std::sync::Arc::new(std::sync::Mutex::new(Some(stream))), length),
+            Source::Stream(
+                std::sync::Arc::new(std::sync::Mutex::new(Some(stream))),
+                length,
+            ),
             None,
         )
     }
@@ -213,7 +216,9 @@ impl Gathered {
 pub fn collect<T>(serialize: impl FnOnce() -> T) -> (T, Gathered) {
     let outer = GATHERING.with(|cell| cell.replace(Some(Vec::new())));
     let result = serialize();
-    let gathered = GATHERING.with(|cell| cell.replace(outer)).unwrap_or_default();
+    let gathered = GATHERING
+        .with(|cell| cell.replace(outer))
+        .unwrap_or_default();
     (result, Gathered(gathered))
 }
 

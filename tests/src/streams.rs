@@ -157,7 +157,12 @@ async fn file_content(
 
 /// A part (or a whole body) as received: its name, file name and type, the SHA-256 and
 /// length of its bytes, and the bytes themselves when they are short text.
-fn received(name: &str, file_name: Option<&str>, content_type: Option<&str>, bytes: &[u8]) -> Value {
+fn received(
+    name: &str,
+    file_name: Option<&str>,
+    content_type: Option<&str>,
+    bytes: &[u8],
+) -> Value {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(bytes);
     let mut part = json!({
@@ -192,7 +197,12 @@ async fn upload_file(mut form: axum::extract::Multipart) -> Response {
                 let Ok(bytes) = field.bytes().await else {
                     return StatusCode::BAD_REQUEST.into_response();
                 };
-                parts.push(received(&name, file_name.as_deref(), content_type.as_deref(), &bytes));
+                parts.push(received(
+                    &name,
+                    file_name.as_deref(),
+                    content_type.as_deref(),
+                    &bytes,
+                ));
             }
             Ok(None) => break,
             Err(_) => return StatusCode::BAD_REQUEST.into_response(),

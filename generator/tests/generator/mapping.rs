@@ -200,6 +200,31 @@ fn the_binding_records_where_each_property_goes() {
 }
 
 #[test]
+fn multipart_parts_take_the_media_types_their_encoding_or_schema_declares() {
+    let out = check(&paths(concat!(
+        "  /upload:\n    post:\n      operationId: upload\n      requestBody:\n        content:\n",
+        "          multipart/form-data:\n",
+        "            schema: {$ref: '#/components/schemas/Form'}\n",
+        "            encoding: {meta: {contentType: 'application/json'}, photo: {contentType: 'image/png, image/jpeg'}}\n",
+        "      responses: {}\n",
+        "components:\n  schemas:\n    Form:\n      type: object\n      properties:\n",
+        "        meta: {type: object}\n        photo: {type: string, format: binary}\n",
+        "        clip: {type: string, contentMediaType: audio/mpeg}\n        note: {type: string}\n",
+    )));
+    let body = &out.tool(0)["source"]["binding"]["body"];
+    assert_eq!(body["encoding"], "multipart");
+    // The first of several listed types; properties that declare nothing are not listed.
+    assert_eq!(
+        body["parts"],
+        json!([
+            {"property": "meta", "contentType": "application/json"},
+            {"property": "photo", "contentType": "image/png"},
+            {"property": "clip", "contentType": "audio/mpeg"}
+        ])
+    );
+}
+
+#[test]
 fn non_json_bodies_are_form_multipart_bytes_or_text() {
     let out = check(&paths(
         "  /form:\n    post: {operationId: form, requestBody: {content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {a: {type: string}}}}}}, responses: {}}\n  /bytes:\n    post: {operationId: bytes, requestBody: {content: {application/octet-stream: {}}}, responses: {}}\n  /text:\n    post: {operationId: text, requestBody: {content: {text/plain: {}}}, responses: {}}\n",
@@ -213,9 +238,10 @@ fn non_json_bodies_are_form_multipart_bytes_or_text() {
         out.tool(1)["source"]["binding"]["body"]["encoding"],
         "bytes"
     );
+    // Binary (an `Upload` in the SDK), base64 in a tool's JSON input.
     assert_eq!(
         out.tool(1)["inputSchema"]["properties"]["body"],
-        json!({"type": "string", "contentEncoding": "base64"})
+        json!({"type": "string", "format": "binary", "contentEncoding": "base64"})
     );
     assert_eq!(
         out.tool(2)["inputSchema"]["properties"]["body"],

@@ -49,7 +49,7 @@ fn formats_and_widths_map_to_the_types_rust_users_expect() {
         "pub day: Option<formats::Date>,",
         "pub id: Option<formats::Uuid>,",
         "pub blob: Option<formats::Bytes>,",
-        "pub raw: Option<formats::Bytes>,",
+        "pub raw: Option<formats::Upload>,",
         "pub email: Option<String>,",
         "pub small: i32,",
         "pub big: Option<i64>,",

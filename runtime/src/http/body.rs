@@ -68,8 +68,9 @@ async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> 
             Piece::Upload { upload, at } => match upload.source() {
                 Source::Memory(bytes) => (single(bytes.clone()), Some(bytes.len() as u64)),
                 Source::File(path) => {
-                    let failed =
-                        |e: std::io::Error| Error::Read(format!("at {at} ({}): {e}", path.display()));
+                    let failed = |e: std::io::Error| {
+                        Error::Read(format!("at {at} ({}): {e}", path.display()))
+                    };
                     let file = tokio::fs::File::open(path).await.map_err(failed)?;
                     let size = file.metadata().await.map_err(failed)?.len();
                     (file_chunks(file), Some(size))
@@ -77,7 +78,9 @@ async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> 
                 Source::Stream(stream, size) => {
                     let taken = stream.lock().ok().and_then(|mut slot| slot.take());
                     let stream = taken.ok_or_else(|| {
-                        Error::Read(format!("at {at}: its stream was sent already (a stream is read once)"))
+                        Error::Read(format!(
+                            "at {at}: its stream was sent already (a stream is read once)"
+                        ))
                     })?;
                     (stream, *size)
                 }

@@ -370,7 +370,10 @@ fn multipart(
         };
         for (at, item) in items {
             if let Some(upload) = uploads.find(item) {
-                let file_name = upload.name().unwrap_or(name).replace(['"', '\r', '\n'], "_");
+                let file_name = upload
+                    .name()
+                    .unwrap_or(name)
+                    .replace(['"', '\r', '\n'], "_");
                 let kind = media_type(upload, declared);
                 let piece = Piece::Upload {
                     upload: upload.clone(),
@@ -530,7 +533,12 @@ mod tests {
 
     /// The body's bytes, when they are all in memory.
     fn encoded(encoding: Encoding, content_type: &'static str, value: &Value) -> (Vec<u8>, String) {
-        let payload = body(&binding(encoding, content_type), value, &Gathered::default()).unwrap();
+        let payload = body(
+            &binding(encoding, content_type),
+            value,
+            &Gathered::default(),
+        )
+        .unwrap();
         (payload.in_memory().unwrap().to_vec(), payload.content_type)
     }
 
@@ -547,7 +555,11 @@ mod tests {
         assert_eq!(bytes, b"hi");
         let none = Gathered::default();
         assert!(body(&binding(Encoding::Bytes, "image/png"), &json!("%%%"), &none).is_err());
-        let (bytes, ct) = encoded(Encoding::Multipart, "multipart/form-data", &json!({"a": "1"}));
+        let (bytes, ct) = encoded(
+            Encoding::Multipart,
+            "multipart/form-data",
+            &json!({"a": "1"}),
+        );
         assert!(ct.starts_with("multipart/form-data; boundary="));
         assert!(String::from_utf8(bytes).unwrap().contains("name=\"a\""));
     }
@@ -599,7 +611,9 @@ mod tests {
         .into();
         let payload = body(&binding, &value, &uploads).unwrap();
         let text = String::from_utf8(payload.in_memory().unwrap().to_vec()).unwrap();
-        let b = payload.content_type.trim_start_matches("multipart/form-data; boundary=");
+        let b = payload
+            .content_type
+            .trim_start_matches("multipart/form-data; boundary=");
         let part = |head: &str, content: &str| format!("--{b}\r\n{head}\r\n\r\n{content}\r\n");
         let expected = [
             part("Content-Disposition: form-data; name=\"photos\"; filename=\"a.png\"\r\nContent-Type: image/png", "PNG1"),
@@ -625,7 +639,11 @@ mod tests {
         assert_eq!(payload.content_type, "audio/mpeg");
         assert!(payload.in_memory().is_none());
         assert!(matches!(&payload.pieces[..], [Piece::Upload { at, .. }] if at == "/body"));
-        let declared = body(&binding(Encoding::Bytes, "application/pdf"), &value, &uploads);
+        let declared = body(
+            &binding(Encoding::Bytes, "application/pdf"),
+            &value,
+            &uploads,
+        );
         assert_eq!(declared.unwrap().content_type, "application/pdf");
     }
 }

@@ -32,10 +32,10 @@ use serde_json::{Value, json};
 
 use crate::RuntimeCategory;
 use crate::binding::{Binding, Encoding, ParamIn};
-use crate::upload::Gathered;
-use body::Outgoing;
 #[cfg(feature = "registry")]
 use crate::registry::Thrown;
+use crate::upload::Gathered;
+use body::Outgoing;
 
 /// What replaces a credential echoed in a reply.
 pub const REDACTED: &str = "[redacted]";

@@ -194,7 +194,11 @@ where
             }));
         }
         let input = self.input.take()?;
-        let (reply, link) = match self.http.exchange(self.binding, &input, &Default::default()).await {
+        let (reply, link) = match self
+            .http
+            .exchange(self.binding, &input, &Default::default())
+            .await
+        {
             Ok(answer) => answer,
             Err(error) => return Some(Err(retype(error))),
         };

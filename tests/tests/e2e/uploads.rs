@@ -81,25 +81,52 @@ async fn a_multipart_upload_sends_files_texts_and_json_parts_byte_for_byte() {
         .iter()
         .map(|p| {
             let name = p.name.clone();
-            (name, p.file_name.clone(), p.content_type.clone(), p.length, p.sha256.clone())
+            (
+                name,
+                p.file_name.clone(),
+                p.content_type.clone(),
+                p.length,
+                p.sha256.clone(),
+            )
         })
         .collect();
     let part = |name: &str, file: Option<&str>, kind: &str, bytes: &[u8]| {
         let owned = |s: &str| s.to_string();
-        (owned(name), file.map(owned), Some(owned(kind)), bytes.len() as i64, sha256(bytes))
+        (
+            owned(name),
+            file.map(owned),
+            Some(owned(kind)),
+            bytes.len() as i64,
+            sha256(bytes),
+        )
     };
     assert_eq!(
         parts,
         [
             // Parts go in the order of the document's properties.
             part("purpose", None, "text/plain; charset=utf-8", b"fine-tune"),
-            part("file", Some("train.jsonl"), "application/octet-stream", &file),
+            part(
+                "file",
+                Some("train.jsonl"),
+                "application/octet-stream",
+                &file
+            ),
             // Without a name of its own a file part is named after its field.
-            part("extras", Some("extras"), "application/octet-stream", b"first"),
+            part(
+                "extras",
+                Some("extras"),
+                "application/octet-stream",
+                b"first"
+            ),
             part("extras", Some("two.csv"), "text/csv", b"second"),
             // A declared range (`image/*`) gives way to what the file name says.
             part("cover", Some("cover.png"), "image/png", &cover),
-            part("attributes", None, "application/json", br#"{"owner":"ana"}"#),
+            part(
+                "attributes",
+                None,
+                "application/json",
+                br#"{"owner":"ana"}"#
+            ),
             part("tags", None, "text/plain; charset=utf-8", b"a"),
             part("tags", None, "text/plain; charset=utf-8", b"b"),
         ]
@@ -112,11 +139,21 @@ async fn an_octet_stream_body_is_read_from_its_file_again_for_a_retry() {
     let (path, file) = scratch_file("retry", "photo.jpg", 1 << 20);
     let input = PutFileBytesInput::new("flaky", Upload::path(&path));
     let received = client(&base).put_file_bytes(&input).await.unwrap();
-    assert_eq!(seen.puts.load(Ordering::SeqCst), 2, "the first attempt got a 503");
+    assert_eq!(
+        seen.puts.load(Ordering::SeqCst),
+        2,
+        "the first attempt got a 503"
+    );
     let part = &received.parts[0];
-    assert_eq!((part.length, &part.sha256), (file.len() as i64, &sha256(&file)));
+    assert_eq!(
+        (part.length, &part.sha256),
+        (file.len() as i64, &sha256(&file))
+    );
     // The declared `application/octet-stream` names one type, so it is sent as declared.
-    assert_eq!(part.content_type.as_deref(), Some("application/octet-stream"));
+    assert_eq!(
+        part.content_type.as_deref(),
+        Some("application/octet-stream")
+    );
 }
 
 #[tokio::test]
