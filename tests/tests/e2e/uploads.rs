@@ -29,6 +29,9 @@ fn client(base: &str) -> streams::Client {
     .unwrap()
 }
 
+/// A received part: name, file name, media type, length and SHA-256.
+type Part = (String, Option<String>, Option<String>, i64, String);
+
 fn sha256(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes)
         .iter()
@@ -76,7 +79,7 @@ async fn a_multipart_upload_sends_files_texts_and_json_parts_byte_for_byte() {
         .upload_file(&UploadFileInput::new(request))
         .await
         .unwrap();
-    let parts: Vec<(String, Option<String>, Option<String>, i64, String)> = received
+    let parts: Vec<Part> = received
         .parts
         .iter()
         .map(|p| {
