@@ -8,6 +8,7 @@ use quote::quote;
 
 use super::{Gates, HEADER, client, registry, render};
 use crate::model::Api;
+use harness_gen_runtime::binding::Encoding;
 
 /// What to generate.
 #[derive(Clone, Debug, Default)]
@@ -101,6 +102,8 @@ struct Readme<'a> {
     events: Option<(String, usize)>,
     /// The first download method and how many there are.
     downloads: Option<(String, usize)>,
+    /// The first method whose body may carry files (multipart or bytes) and how many there are.
+    uploads: Option<(String, usize)>,
 }
 
 /// A valid crate name from `text`: kebab-case, starting with a letter.
@@ -299,6 +302,18 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
     };
     files.insert("Cargo.toml".to_string(), render_template(&cargo));
     let exposed = api.operations.iter().filter(|op| op.expose).count();
+    // Operations whose body may carry files (multipart or bytes), by method.
+    let uploads: std::collections::BTreeSet<&String> = api
+        .operations
+        .iter()
+        .zip(&types.ops)
+        .filter(|(op, _)| {
+            op.binding.body.as_ref().is_some_and(|body| {
+                matches!(body.encoding, Encoding::Multipart | Encoding::Bytes)
+            })
+        })
+        .map(|(_, o)| &o.method)
+        .collect();
     let readme = Readme {
         crate_name: &name,
         crate_ident: &ident,
@@ -319,6 +334,7 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         pages: first_call(&types.ops, |o| o.pages.as_ref().map(|(m, _)| m)),
         events: first_call(&types.ops, |o| o.events.as_ref().map(|(m, _)| m)),
         downloads: first_call(&types.ops, |o| o.download.as_ref()),
+        uploads: first_call(&types.ops, |o| uploads.contains(&o.method).then_some(&o.method)),
     };
     files.insert("README.md".to_string(), render_template(&readme));
     Crate {
