@@ -14,6 +14,9 @@ pub const COMPLETIONS: &str = "completions";
 pub const PAGINATE: &str = "paginate";
 /// `--max-pages`: with `--paginate`, how many pages at most (default `binding::MAX_PAGES`).
 pub const PAGE_LIMIT: &str = "max-pages";
+/// `--output`: write the output to a file (`-` for standard output), whole or not at all;
+/// needed for binary output on a terminal.
+pub const OUTPUT_FILE: &str = "output";
 
 /// Long options every generated CLI defines itself (`help` and `version` by clap, the others by
 /// [`crate::cli`] from the constants above); no tool argument may use them.
@@ -26,6 +29,7 @@ pub const RESERVED_LONG: &[&str] = &[
     COMPLETIONS,
     PAGINATE,
     PAGE_LIMIT,
+    OUTPUT_FILE,
 ];
 
 /// Short options every generated CLI defines itself.

@@ -239,6 +239,9 @@ pub enum RuntimeCategory {
     Timeout,
     /// The call was cancelled.
     Cancelled,
+    /// The reply, or an output collected whole (a download returned in one value), was larger
+    /// than the bound it must fit.
+    TooLarge,
     /// The tool could not run for a reason internal to it (e.g. a schema that failed to compile).
     Internal,
 }
@@ -252,6 +255,7 @@ impl RuntimeCategory {
             RuntimeCategory::Transport => "transport",
             RuntimeCategory::Timeout => "timeout",
             RuntimeCategory::Cancelled => "cancelled",
+            RuntimeCategory::TooLarge => "too_large",
             RuntimeCategory::Internal => "internal",
         }
     }

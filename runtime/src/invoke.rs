@@ -163,7 +163,28 @@ impl ToolRegistry {
         name: &str,
         input: Value,
     ) -> Result<Value, ToolError> {
-        Ok(self.invoke_page(audience, name, input).await?.value)
+        let mut output = self.invoke_page(audience, name, input).await?;
+        let Some(bytes) = output.bytes.take() else {
+            return Ok(output.value);
+        };
+        // Bytes arrive as a stream; one value holds them as the base64 text the output schema
+        // describes, checked like any output.
+        let Some(tool) = self.live(audience, name) else {
+            return Err(ToolError::UnknownTool {
+                name: name.to_string(),
+            });
+        };
+        let collected = bytes
+            .collect(crate::ByteOutput::COLLECTED)
+            .await
+            .map_err(|category| ToolError::Runtime {
+                tool: tool.entry.name.to_string(),
+                category,
+            })?;
+        use base64::Engine;
+        let value = Value::String(base64::engine::general_purpose::STANDARD.encode(collected));
+        self.checked_output(tool, ToolOutput::value(value))
+            .map(|output| output.value)
     }
 
     /// [`ToolRegistry::invoke`], keeping what a tool that lists in pages says about the next
@@ -201,48 +222,69 @@ impl ToolRegistry {
                 tool: tool_name(),
                 category: RuntimeCategory::Panic,
             }),
-            Ok(Ok(mut output)) => match self.check(tool, Slot::Output, &output.value) {
-                Checked::Valid => {
-                    if let Some(next) = &mut output.next_page {
-                        typed_arguments(tool.entry.input_schema.as_value(), next);
-                    }
-                    Ok(output)
+            // Bytes still to arrive are checked once collected (`invoke`), or by the adapter
+            // that writes them as they come.
+            Ok(Ok(output)) if output.bytes.is_some() => Ok(output),
+            Ok(Ok(output)) => self.checked_output(tool, output),
+            Ok(Err(thrown)) => Err(self.thrown(tool, thrown)),
+        }
+    }
+
+    /// `output` once it passed the tool's output schema, its next-page arguments typed by the
+    /// input schema.
+    fn checked_output(
+        &self,
+        tool: &LiveTool,
+        mut output: ToolOutput,
+    ) -> Result<ToolOutput, ToolError> {
+        match self.check(tool, Slot::Output, &output.value) {
+            Checked::Valid => {
+                if let Some(next) = &mut output.next_page {
+                    typed_arguments(tool.entry.input_schema.as_value(), next);
                 }
-                Checked::Invalid(issues) => Err(ToolError::ContractViolation {
-                    tool: tool_name(),
-                    phase: Phase::Output,
-                    issues,
-                }),
-                Checked::Uncompilable => Err(internal(tool)),
-            },
-            Ok(Err(Thrown::Fault(category))) => Err(ToolError::Runtime {
-                tool: tool_name(),
-                category,
-            }),
-            Ok(Err(Thrown::InvalidInput(issues))) => Err(ToolError::InvalidInput {
-                tool: tool_name(),
+                Ok(output)
+            }
+            Checked::Invalid(issues) => Err(ToolError::ContractViolation {
+                tool: tool.entry.name.to_string(),
+                phase: Phase::Output,
                 issues,
             }),
-            Ok(Err(Thrown::Value(value))) => {
+            Checked::Uncompilable => Err(internal(tool)),
+        }
+    }
+
+    /// The classification of what a handler threw.
+    fn thrown(&self, tool: &LiveTool, thrown: Thrown) -> ToolError {
+        let tool_name = || tool.entry.name.to_string();
+        match thrown {
+            Thrown::Fault(category) => ToolError::Runtime {
+                tool: tool_name(),
+                category,
+            },
+            Thrown::InvalidInput(issues) => ToolError::InvalidInput {
+                tool: tool_name(),
+                issues,
+            },
+            Thrown::Value(value) => {
                 if tool.entry.error_schema.is_none() {
                     // Undeclared: the value is dropped here and never rendered.
                     drop(value);
-                    return Err(ToolError::Runtime {
+                    return ToolError::Runtime {
                         tool: tool_name(),
                         category: RuntimeCategory::UndeclaredError,
-                    });
+                    };
                 }
                 match self.check(tool, Slot::Error, &value) {
-                    Checked::Valid => Err(ToolError::Application {
+                    Checked::Valid => ToolError::Application {
                         tool: tool_name(),
                         data: value,
-                    }),
-                    Checked::Invalid(issues) => Err(ToolError::ContractViolation {
+                    },
+                    Checked::Invalid(issues) => ToolError::ContractViolation {
                         tool: tool_name(),
                         phase: Phase::Error,
                         issues,
-                    }),
-                    Checked::Uncompilable => Err(internal(tool)),
+                    },
+                    Checked::Uncompilable => internal(tool),
                 }
             }
         }

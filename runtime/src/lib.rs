@@ -74,7 +74,9 @@ pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_
 #[cfg(feature = "registry")]
 pub use invoke::{Issue, Phase, ToolError};
 #[cfg(feature = "registry")]
-pub use registry::{Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput, ToolRegistry};
+pub use registry::{
+    ByteOutput, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput, ToolRegistry,
+};
 
 /// The version of the interface between generated code and this runtime. Generated code names
 /// the version it was written for with [`require_api!`]; a runtime that implements another one

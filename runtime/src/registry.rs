@@ -33,12 +33,71 @@ pub type HandlerFuture = BoxFuture<'static, Result<Value, Thrown>>;
 
 /// What a tool call produced: the output, and for a tool that lists in pages the input
 /// properties that fetch the next page (merged into this call's input), absent on the last page.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, Default)]
 pub struct ToolOutput {
-    /// The output value (valid against the tool's output schema).
+    /// The output value (valid against the tool's output schema; null while `bytes` holds it).
     pub value: Value,
     /// The arguments of the next page: the input properties that change.
     pub next_page: Option<serde_json::Map<String, Value>>,
+    /// The output of a tool whose output is bytes (a download, base64 text in its output
+    /// schema), as they arrive. [`ToolRegistry::invoke`] collects them into that text (within
+    /// [`ByteOutput::COLLECTED`]); an adapter that can write bytes as they come (the CLI's
+    /// `--output`) takes them from [`ToolRegistry::invoke_page`].
+    pub bytes: Option<ByteOutput>,
+}
+
+impl ToolOutput {
+    /// The output `value`, alone.
+    pub fn value(value: Value) -> Self {
+        Self {
+            value,
+            ..Self::default()
+        }
+    }
+}
+
+/// Bytes a tool returns as they arrive, with their media type and length when known.
+pub struct ByteOutput {
+    /// The media type, as the source said it.
+    pub content_type: Option<String>,
+    /// The length, when the source said it.
+    pub length: Option<u64>,
+    /// The bytes; an error item (why they stopped) ends them: a download broken off midway is
+    /// an error, never a short output.
+    pub chunks: futures::stream::BoxStream<'static, Result<bytes::Bytes, crate::RuntimeCategory>>,
+}
+
+impl fmt::Debug for ByteOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ByteOutput")
+            .field("content_type", &self.content_type)
+            .field("length", &self.length)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ByteOutput {
+    /// How many bytes [`ToolRegistry::invoke`] collects into one output value at most (the
+    /// HTTP client's default bound on buffered replies).
+    pub const COLLECTED: usize = 16 * 1024 * 1024;
+
+    /// All the bytes, or `TooLarge` past `bound` (before reading further).
+    pub async fn collect(mut self, bound: usize) -> Result<Vec<u8>, crate::RuntimeCategory> {
+        use futures::StreamExt;
+        let too_large = crate::RuntimeCategory::TooLarge;
+        if self.length.is_some_and(|length| length > bound as u64) {
+            return Err(too_large);
+        }
+        let mut out = Vec::new();
+        while let Some(chunk) = self.chunks.next().await {
+            let chunk = chunk?;
+            if out.len() + chunk.len() > bound {
+                return Err(too_large);
+            }
+            out.extend_from_slice(&chunk);
+        }
+        Ok(out)
+    }
 }
 
 type PagedFuture = BoxFuture<'static, Result<ToolOutput, Thrown>>;
@@ -56,12 +115,7 @@ impl Handler {
     {
         Self(Arc::new(move |input| {
             let output = f(input);
-            Box::pin(async move {
-                Ok(ToolOutput {
-                    value: output.await?,
-                    next_page: None,
-                })
-            })
+            Box::pin(async move { Ok(ToolOutput::value(output.await?)) })
         }))
     }
 

@@ -243,11 +243,65 @@ impl serde::Serialize for Upload {
     }
 }
 
+/// The text the CLI gives for a file named on its command line (`@path`, or `-` for standard
+/// input) in a binary input value: read as that file only inside [`with_local_files`].
+const FILE_REFERENCE: &str = "\u{0}harness-file:";
+
+thread_local! {
+    static LOCAL_FILES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The input text that stands for the file at `path` (`-`: standard input) in a binary value
+/// (the CLI's `@path`), so the file is streamed when the request is sent, never read whole.
+pub fn file_reference(path: &str) -> String {
+    format!("{FILE_REFERENCE}{path}")
+}
+
+/// Runs `f` with [`file_reference`]s read as the files they name. Only the CLI does, for the
+/// files its user named; anywhere else (an MCP client's input) such text is not base64 and
+/// fails as invalid input.
+pub fn with_local_files<T>(f: impl FnOnce() -> T) -> T {
+    let outer = LOCAL_FILES.with(|cell| cell.replace(true));
+    let result = f();
+    LOCAL_FILES.with(|cell| cell.set(outer));
+    result
+}
+
 impl<'de> serde::Deserialize<'de> for Upload {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let bytes = <crate::formats::Bytes as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::bytes(bytes.into_vec()))
+        deserializer.deserialize_str(UploadText)
     }
+}
+
+struct UploadText;
+
+impl serde::de::Visitor<'_> for UploadText {
+    type Value = Upload;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("base64 text")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Upload, E> {
+        if let Some(path) = text.strip_prefix(FILE_REFERENCE)
+            && LOCAL_FILES.with(std::cell::Cell::get)
+        {
+            return Ok(local_file(path));
+        }
+        crate::formats::decode_base64(text)
+            .map(Upload::bytes)
+            .ok_or_else(|| E::custom("invalid base64 text"))
+    }
+}
+
+/// The upload a command line's `@path` (or `-`) names.
+fn local_file(path: &str) -> Upload {
+    #[cfg(feature = "cli")]
+    if path == "-" {
+        return Upload::stream(crate::http::read_chunks(tokio::io::stdin()), None)
+            .file_name("stdin");
+    }
+    Upload::path(path)
 }
 
 #[cfg(test)]

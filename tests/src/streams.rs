@@ -27,6 +27,8 @@ pub struct Seen {
     pub hung_up: Arc<AtomicBool>,
     /// Requests to replace a file's bytes, answered or not.
     pub puts: Arc<AtomicUsize>,
+    /// Requests for a file's content.
+    pub downloads: Arc<AtomicUsize>,
 }
 
 /// Starts the server; returns its base URL and what it saw.
@@ -121,9 +123,11 @@ pub fn byte_at(i: u64) -> u8 {
 /// `size` bytes (default 1 MiB) of [`byte_at`], 64 KiB a write; file `missing` is a declared
 /// 404, and file `cut` breaks off halfway through its declared length.
 async fn file_content(
+    State(seen): State<Seen>,
     Path(file_id): Path<String>,
     Query(query): Query<std::collections::BTreeMap<String, String>>,
 ) -> Response {
+    seen.downloads.fetch_add(1, Ordering::SeqCst);
     if file_id == "missing" {
         return (
             StatusCode::NOT_FOUND,

@@ -2,7 +2,7 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_gen_runtime::http::{paged_handler, typed_handler};
+use harness_gen_runtime::http::{download_handler, paged_handler, typed_handler};
 use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;
@@ -55,10 +55,10 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     handlers
         .insert(
             "download_file".to_string(),
-            typed_handler(
+            download_handler(
                 client.clone(),
                 |c: Client, input: DownloadFileInput| async move {
-                    c.download_file(&input).await
+                    c.download_file_stream(&input).await
                 },
             ),
         );

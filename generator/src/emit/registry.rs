@@ -28,6 +28,20 @@ pub fn file(
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
         let handler = match (&types.pages, types.takes_input) {
+            // Bytes are returned as they arrive, so the CLI can write a download to a file
+            // without holding it.
+            _ if types.download.is_some() => {
+                let stream = format_ident!("{}", types.download.as_deref().unwrap_or_default());
+                let (arg, param) = if types.takes_input {
+                    (quote!(&input), quote!(input))
+                } else {
+                    (quote!(), quote!(_))
+                };
+                quote!(download_handler(
+                    client.clone(),
+                    |c: Client, #param: #input| async move { c.#stream(#arg).await }
+                ))
+            }
             (Some((pages, _)), true) => {
                 let pages = format_ident!("{}", pages);
                 quote!(paged_handler(client.clone(), |c: &Client, input: #input| c.#pages(&input)))
@@ -70,7 +84,7 @@ pub fn file(
         #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
-        use harness_gen_runtime::http::{paged_handler, typed_handler};
+        use harness_gen_runtime::http::{download_handler, paged_handler, typed_handler};
         use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::client::Client;

@@ -260,3 +260,46 @@ fn scalar(property: &str, raw: &str, schema: &Value) -> Result<Value, String> {
         _ => Ok(Value::String(raw.to_string())),
     }
 }
+
+/// Whether `schema` describes binary data (an upload).
+fn binary(schema: &Value) -> bool {
+    schema.get("format").and_then(Value::as_str) == Some("binary")
+}
+
+/// Turns each `@path` (and `-`) given for binary data in a command's input (a property, an
+/// item of one, or a property of an object such as a multipart body's file parts, at most three
+/// levels down) into the reference the SDK reads as that file, streamed when sent; other text
+/// stays base64.
+pub(super) fn local_files(value: &mut Value, schema: &Value, registry: &ToolRegistry, depth: u8) {
+    if depth > 3 {
+        return;
+    }
+    match value {
+        Value::String(text) if binary(schema) => {
+            if let Some(path) = text.strip_prefix('@') {
+                *text = crate::upload::file_reference(path);
+            } else if text == "-" {
+                *text = crate::upload::file_reference("-");
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                let item = schema_of(item, registry);
+                for value in items {
+                    local_files(value, item, registry, depth + 1);
+                }
+            }
+        }
+        Value::Object(fields) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            for (name, value) in fields {
+                if let Some(property) = properties.get(name) {
+                    local_files(value, schema_of(property, registry), registry, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}

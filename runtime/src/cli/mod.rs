@@ -18,7 +18,9 @@ use serde_json::{Map, Value};
 
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
 use crate::catalog::{Audience, CommandSpec, Entry};
-use crate::cli_names::{BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE};
+use crate::cli_names::{
+    BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FILE, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE,
+};
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
 
@@ -149,13 +151,89 @@ pub fn run(
         };
         return runtime.block_on(pages.follow(input, out, err));
     }
-    match runtime.block_on(registry.invoke(Audience::Cli, &tool.name, input)) {
-        Ok(value) => {
-            let _ = out.write_all(output::render(&value, format).as_bytes());
-            exit_code::SUCCESS
-        }
-        Err(error) => fail(&error, out, err),
+    let destination = matches.get_one::<String>(OUTPUT_FILE).map(String::as_str);
+    let binary = tool
+        .source
+        .as_ref()
+        .and_then(|s| s.openapi_binding())
+        .and_then(|b| b.response.as_ref())
+        .is_some_and(|r| r.encoding == crate::binding::Encoding::Bytes);
+    if binary && destination.is_none() && is_tty {
+        let why = "the output is binary: give --output FILE to save it, or --output - to write it to standard output".to_string();
+        let _ = writeln!(err, "error: {why}");
+        let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
+        return exit_code::INVALID_INPUT;
     }
+    // Files the user named with `@path` are read as they are sent.
+    let call = crate::upload::with_local_files(|| {
+        runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
+    });
+    let output = match call {
+        Ok(output) => output,
+        Err(error) => return fail(&error, out, err),
+    };
+    let chunks = match output.bytes {
+        Some(bytes) => bytes.chunks,
+        None => {
+            let text = output::render(&output.value, format).into_bytes();
+            Box::pin(futures::stream::iter([Ok(bytes::Bytes::from(text))]))
+        }
+    };
+    let to_file = destination.is_some_and(|path| path != "-");
+    let written = match destination {
+        Some(path) if to_file => runtime
+            .block_on(crate::http::save_chunks(std::path::Path::new(path), chunks))
+            .map_err(|failure| match failure {
+                crate::http::Unsaved::Source(category) => Written::Source(category),
+                crate::http::Unsaved::Write(error) => Written::Local(format!("{path}: {error}")),
+            }),
+        _ => runtime.block_on(copy_chunks(chunks, out)),
+    };
+    match written {
+        Ok(_) => exit_code::SUCCESS,
+        Err(Written::Source(category)) => {
+            let error = ToolError::Runtime {
+                tool: tool.name.to_string(),
+                category,
+            };
+            if to_file {
+                fail(&error, out, err)
+            } else {
+                // Part of the output went to standard output already: no envelope after it.
+                let _ = writeln!(err, "error: {error}");
+                cli_exit_code(&error)
+            }
+        }
+        Err(Written::Local(why)) => {
+            let _ = writeln!(err, "error: cannot write the output: {why}");
+            exit_code::RUNTIME
+        }
+    }
+}
+
+/// Why an output was not written whole.
+enum Written {
+    /// Its source failed (a download broken off, a timeout).
+    Source(crate::RuntimeCategory),
+    /// The local file or stream could not be written.
+    Local(String),
+}
+
+/// Writes `chunks` to `out` as they arrive, flushing each.
+async fn copy_chunks(
+    mut chunks: futures::stream::BoxStream<'static, Result<bytes::Bytes, crate::RuntimeCategory>>,
+    out: &mut dyn Write,
+) -> Result<u64, Written> {
+    use futures::StreamExt;
+    let mut written = 0;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(Written::Source)?;
+        out.write_all(&chunk)
+            .and_then(|()| out.flush())
+            .map_err(|e| Written::Local(e.to_string()))?;
+        written += chunk.len() as u64;
+    }
+    Ok(written)
 }
 
 /// `--paginate`: one call per page through the invocation path, each next page's arguments
@@ -291,6 +369,7 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
         .arg(Arg::new(OUTPUT_FORMAT).long(OUTPUT_FORMAT).global(true).value_parser(["json", "pretty", "text", "jsonl"]).help("Output format (default: pretty on a terminal, json otherwise)"))
         .arg(Arg::new(PAGINATE).long(PAGINATE).global(true).action(clap::ArgAction::SetTrue).help("For a command that lists in pages: follow every page and print every item (one JSON array, or one line per item with --output-format jsonl)"))
         .arg(Arg::new(PAGE_LIMIT).long(PAGE_LIMIT).global(true).value_name("N").value_parser(clap::value_parser!(u32).range(1..)).help("With --paginate: read at most N pages (default 1000); more is an error"))
+        .arg(Arg::new(OUTPUT_FILE).long(OUTPUT_FILE).global(true).value_name("FILE").help("Write the output to FILE (- for standard output), whole or not at all: a download is written as it arrives to a temporary file renamed into place once complete; binary output needs it on a terminal"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();
@@ -456,7 +535,9 @@ fn input_of(
     for (property, value) in args::values(entry, matches, registry)? {
         input.insert(property, value);
     }
-    Ok(Value::Object(input))
+    let mut input = Value::Object(input);
+    args::local_files(&mut input, entry.input_schema.as_value(), registry, 0);
+    Ok(input)
 }
 
 fn read_json_source(text: &str) -> Result<String, String> {

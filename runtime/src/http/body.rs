@@ -73,7 +73,7 @@ async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> 
                     };
                     let file = tokio::fs::File::open(path).await.map_err(failed)?;
                     let size = file.metadata().await.map_err(failed)?.len();
-                    (file_chunks(file), Some(size))
+                    (read_chunks(file), Some(size))
                 }
                 Source::Stream(stream, size) => {
                     let taken = stream.lock().ok().and_then(|mut slot| slot.take());
@@ -97,14 +97,17 @@ fn single(bytes: bytes::Bytes) -> super::ByteStream {
     Box::pin(futures::stream::once(async move { Ok(bytes) }))
 }
 
-/// A file's bytes, [`FILE_CHUNK`] at a time.
-fn file_chunks(file: tokio::fs::File) -> super::ByteStream {
+/// What `reader` reads (a file, standard input), [`FILE_CHUNK`] at a time.
+pub fn read_chunks<R>(reader: R) -> super::ByteStream
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+{
     Box::pin(
-        futures::stream::try_unfold(file, |mut file| async move {
+        futures::stream::try_unfold(reader, |mut reader| async move {
             let mut buffer = vec![0; FILE_CHUNK];
-            let read = file.read(&mut buffer).await?;
+            let read = reader.read(&mut buffer).await?;
             buffer.truncate(read);
-            Ok((read > 0).then(|| (bytes::Bytes::from(buffer), file)))
+            Ok((read > 0).then(|| (bytes::Bytes::from(buffer), reader)))
         })
         .into_stream(),
     )

@@ -62,6 +62,25 @@ impl Download {
         }
     }
 
+    /// The body as a tool's output: its chunks as they arrive, a failure (a timeout, a broken
+    /// or short body) ending them by its category.
+    #[cfg(feature = "registry")]
+    pub fn into_output(self) -> crate::ByteOutput {
+        let (content_type, length) = (self.content_type.clone(), self.length);
+        let chunks = futures::stream::unfold(Some(self), |download| async move {
+            let mut download = download?;
+            match download.chunk().await? {
+                Ok(chunk) => Some((Ok(bytes::Bytes::from(chunk)), Some(download))),
+                Err(error) => Some((Err(error.category()), None)),
+            }
+        });
+        crate::ByteOutput {
+            content_type,
+            length,
+            chunks: Box::pin(chunks),
+        }
+    }
+
     /// Writes the whole body to `out` as it arrives; returns how many bytes it had.
     pub async fn write_to<W>(mut self, out: &mut W) -> Result<u64, Error<std::convert::Infallible>>
     where
@@ -85,25 +104,63 @@ impl Download {
         path: impl AsRef<Path>,
     ) -> Result<u64, Error<std::convert::Infallible>> {
         let path = path.as_ref();
-        let staged = staged_path(path);
-        let failed = |e: std::io::Error| Error::Write(format!("{}: {e}", path.display()));
-        let mut file = tokio::fs::File::create(&staged).await.map_err(failed)?;
-        let written = match self.write_to(&mut file).await {
-            Ok(written) => written,
-            Err(error) => {
-                drop(file);
-                let _ = tokio::fs::remove_file(&staged).await;
-                return Err(error);
-            }
-        };
-        file.sync_all().await.map_err(failed)?;
-        drop(file);
-        if let Err(error) = tokio::fs::rename(&staged, path).await {
-            let _ = tokio::fs::remove_file(&staged).await;
-            return Err(failed(error));
-        }
-        Ok(written)
+        let chunks = futures::stream::unfold(self, |mut download| async move {
+            let chunk = download.chunk().await?;
+            Some((chunk.map(bytes::Bytes::from), download))
+        });
+        save_chunks(path, std::pin::pin!(chunks))
+            .await
+            .map_err(|failure| match failure {
+                Unsaved::Source(error) => error,
+                Unsaved::Write(error) => Error::Write(format!("{}: {error}", path.display())),
+            })
     }
+}
+
+/// Why [`save_chunks`] left no file.
+#[derive(Debug)]
+pub enum Unsaved<E> {
+    /// The chunks failed.
+    Source(E),
+    /// The file could not be written or renamed.
+    Write(std::io::Error),
+}
+
+/// Writes `chunks` to a temporary file beside `path` and renames it into place only once the
+/// last chunk is written and synced; on any failure the temporary file is removed and nothing
+/// is at `path` that was not there before. Returns how many bytes were written.
+pub async fn save_chunks<S, E>(path: &Path, mut chunks: S) -> Result<u64, Unsaved<E>>
+where
+    S: futures::Stream<Item = Result<bytes::Bytes, E>> + Unpin,
+{
+    use futures::StreamExt;
+    use tokio::io::AsyncWriteExt;
+    let staged = staged_path(path);
+    let mut file = tokio::fs::File::create(&staged)
+        .await
+        .map_err(Unsaved::Write)?;
+    let mut written = 0;
+    let outcome = async {
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(Unsaved::Source)?;
+            file.write_all(&chunk).await.map_err(Unsaved::Write)?;
+            written += chunk.len() as u64;
+        }
+        file.flush().await.map_err(Unsaved::Write)?;
+        file.sync_all().await.map_err(Unsaved::Write)
+    }
+    .await;
+    drop(file);
+    let outcome = match outcome {
+        Ok(()) => tokio::fs::rename(&staged, path)
+            .await
+            .map_err(Unsaved::Write),
+        Err(failure) => Err(failure),
+    };
+    if outcome.is_err() {
+        let _ = tokio::fs::remove_file(&staged).await;
+    }
+    outcome.map(|()| written)
 }
 
 /// `path` with a hidden, per-process temporary name in its directory.

@@ -15,8 +15,8 @@ pub mod encode;
 pub mod events;
 pub mod page;
 
-pub use body::ByteStream;
-pub use download::Download;
+pub use body::{ByteStream, read_chunks};
+pub use download::{Download, Unsaved, save_chunks};
 pub use events::{Event, Events};
 pub use page::Pages;
 
@@ -138,6 +138,7 @@ impl<E> Error<E> {
         match self {
             Error::Transport => RuntimeCategory::Transport,
             Error::Timeout => RuntimeCategory::Timeout,
+            Error::TooLarge => RuntimeCategory::TooLarge,
             _ => RuntimeCategory::Internal,
         }
     }
@@ -558,6 +559,34 @@ where
 }
 
 #[cfg(feature = "registry")]
+/// The handler of one generated tool whose output is bytes (a download): [`typed_handler`],
+/// calling the operation's `…_stream` method through `call` and returning the body as it
+/// arrives ([`crate::ByteOutput`]), so the CLI writes it to a file without holding it and
+/// `invoke` collects it into base64 text within a bound.
+pub fn download_handler<C, I, E, F, Fut>(client: C, call: F) -> crate::Handler
+where
+    C: Clone + Send + Sync + 'static,
+    I: DeserializeOwned + Send + 'static,
+    E: Serialize + 'static,
+    F: Fn(C, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Download, Error<E>>> + Send + 'static,
+{
+    let call = std::sync::Arc::new(call);
+    crate::Handler::paged(move |input: Value| {
+        let (client, call) = (client.clone(), call.clone());
+        async move {
+            let download = call(client, tool_input(input)?)
+                .await
+                .map_err(Error::into_thrown)?;
+            Ok(crate::ToolOutput {
+                bytes: Some(download.into_output()),
+                ..crate::ToolOutput::default()
+            })
+        }
+    })
+}
+
+#[cfg(feature = "registry")]
 /// A validated tool input as the operation's input type. The schema it was validated against
 /// is the type's, but formats are not asserted there: a `date-time` that is not one, or an
 /// `int32` out of range, is refused here, as invalid input at its pointer.
@@ -600,6 +629,7 @@ where
             Ok(crate::ToolOutput {
                 value: tool_output(page)?,
                 next_page: pages.next_arguments().cloned(),
+                bytes: None,
             })
         }
     })

@@ -166,21 +166,23 @@ impl McpServer {
             .invoke_page(Audience::Mcp, name, input)
             .await
         {
+            Ok(output) if output.bytes.is_some() => binary_result(name, output).await,
             Ok(output) => Ok(page_result(name, output)),
-            Err(error) => {
-                match mcp_failure(&error) {
-                    McpFailure::InvalidParams { message } => {
-                        Err(McpError::invalid_params(message, None))
-                    }
-                    McpFailure::ToolResult(value) => {
-                        let mut result: CallToolResult = serde_json::from_value(value)
-                            .unwrap_or_else(|_| CallToolResult::error(vec![]));
-                        // As every rmcp constructor does; rmcp drops it again for legacy peers.
-                        result.result_type = Some(ResultType::COMPLETE);
-                        Ok(result)
-                    }
-                }
-            }
+            Err(error) => failure(&error),
+        }
+    }
+}
+
+/// A failed call as MCP renders it: invalid params, or an `isError` result.
+fn failure(error: &crate::ToolError) -> Result<CallToolResult, McpError> {
+    match mcp_failure(error) {
+        McpFailure::InvalidParams { message } => Err(McpError::invalid_params(message, None)),
+        McpFailure::ToolResult(value) => {
+            let mut result: CallToolResult =
+                serde_json::from_value(value).unwrap_or_else(|_| CallToolResult::error(vec![]));
+            // As every rmcp constructor does; rmcp drops it again for legacy peers.
+            result.result_type = Some(ResultType::COMPLETE);
+            Ok(result)
         }
     }
 }
@@ -201,6 +203,54 @@ fn page_result(name: &str, output: crate::ToolOutput) -> CallToolResult {
         result.meta = Some(meta);
     }
     result
+}
+
+/// The most bytes a binary output (a download) is returned with over MCP; a larger one is a
+/// tool error saying so (the CLI and the SDK stream it instead).
+pub const MAX_BINARY_BYTES: usize = 8 * 1024 * 1024;
+
+/// The result of a tool whose output is bytes: one binary content block, base64 — an image or
+/// audio block for `image/*` and `audio/*`, else an embedded resource blob with its media type.
+/// Such tools list no output schema (their result is binary content, not structured).
+async fn binary_result(
+    name: &str,
+    mut output: crate::ToolOutput,
+) -> Result<CallToolResult, McpError> {
+    use base64::Engine;
+    let Some(bytes) = output.bytes.take() else {
+        return Ok(page_result(name, output));
+    };
+    let media_type = bytes
+        .content_type
+        .clone()
+        .unwrap_or_else(|| "application/octet-stream".to_string());
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let collected = match bytes.collect(MAX_BINARY_BYTES).await {
+        Ok(collected) => collected,
+        Err(category) => {
+            return failure(&crate::ToolError::Runtime {
+                tool: name.to_string(),
+                category,
+            });
+        }
+    };
+    let data = base64::engine::general_purpose::STANDARD.encode(collected);
+    let block = if essence.starts_with("image/") {
+        rmcp::model::ContentBlock::image(data, essence)
+    } else if essence.starts_with("audio/") {
+        rmcp::model::ContentBlock::audio(data, essence)
+    } else {
+        rmcp::model::ContentBlock::resource(
+            rmcp::model::ResourceContents::blob(data, format!("tool://{name}/output"))
+                .with_mime_type(essence),
+        )
+    };
+    Ok(CallToolResult::success(vec![block]))
 }
 
 /// The `_meta` key of a call result that holds the next page's arguments.
@@ -228,7 +278,15 @@ fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError>
             .entry("type")
             .or_insert_with(|| Value::from("object"));
     }
+    let binary = entry
+        .source
+        .as_ref()
+        .and_then(|s| s.openapi_binding())
+        .and_then(|b| b.response.as_ref())
+        .is_some_and(|r| r.encoding == crate::binding::Encoding::Bytes);
     let output = match &entry.output_schema {
+        // Bytes are returned as binary content, not as structured content.
+        Some(_) if binary => None,
         Some(schema) => {
             let mut output = listable(schema.as_value(), "outputSchema", Role::Output);
             // Legacy clients (and rmcp for them) only accept output schemas whose root says

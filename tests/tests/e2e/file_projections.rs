@@ -1,0 +1,296 @@
+//! Files through the projections of the generated `streams` crate, all through
+//! `ToolRegistry::invoke`: the CLI saves a download with `--output` as it arrives (whole or not
+//! at all) and streams `@path` files into uploads; MCP returns a download as binary content and
+//! takes uploads as base64, never as a local file; `invoke` collects a download into the base64
+//! text its output schema describes.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use harness_e2e::streams as server;
+use harness_gen_runtime::mcp::McpServer;
+use harness_gen_runtime::{Audience, ToolRegistry};
+use serde_json::{Value, json};
+use sha2::Digest;
+
+fn registry(base: &str) -> ToolRegistry {
+    let client = streams::Client::from_builder(streams::Client::builder().base_url(base)).unwrap();
+    streams::registry(client).unwrap()
+}
+
+struct Run {
+    code: i32,
+    out: Vec<u8>,
+    err: String,
+}
+
+/// Runs the crate's CLI (what `src/bin/streams.rs` does) with `args`; `tty` says whether
+/// standard output is a terminal.
+fn cli(base: &str, args: &[&str], tty: bool) -> Run {
+    let base = base.to_string();
+    let factory =
+        move |base_url: Option<String>| Ok(registry(&base_url.unwrap_or_else(|| base.clone())));
+    let mut argv = vec!["streams".into()];
+    argv.extend(args.iter().map(|a| (*a).into()));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = std::thread::scope(|s| {
+        s.spawn(|| {
+            harness_gen_runtime::cli::run(
+                "streams", "1.0.0", argv, &factory, &mut out, &mut err, tty,
+            )
+        })
+        .join()
+        .unwrap()
+    });
+    Run {
+        code,
+        out,
+        err: String::from_utf8(err).unwrap(),
+    }
+}
+
+/// A folder of this test's own.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hg-files-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn pattern(size: u64) -> Vec<u8> {
+    (0..size).map(server::byte_at).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_saves_a_download_with_output_as_it_arrives() {
+    let (base, _) = server::serve().await;
+    let dir = scratch("save");
+    let path = dir.join("file.bin");
+    let size = "3000000";
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "download-file",
+            "f1",
+            "--size",
+            size,
+            "--output",
+            path.to_str().unwrap(),
+        ],
+        true,
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.out.is_empty());
+    assert!(std::fs::read(&path).unwrap() == pattern(3_000_000));
+    // Without --output, off a terminal, the bytes go to standard output as they are.
+    let run = cli(
+        &base,
+        &["chat", "download-file", "f1", "--size", "1000"],
+        false,
+    );
+    assert_eq!((run.code, run.out), (0, pattern(1000)));
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no staged file is left"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_download_cut_short_leaves_no_file_and_the_earlier_one_stays() {
+    let (base, _) = server::serve().await;
+    let dir = scratch("cut");
+    let path = dir.join("file.bin");
+    std::fs::write(&path, b"the earlier file").unwrap();
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "download-file",
+            "cut",
+            "--size",
+            "2000000",
+            "--output",
+            path.to_str().unwrap(),
+        ],
+        false,
+    );
+    assert_eq!(run.code, 4, "a runtime error: {}", run.err);
+    let envelope: Value = serde_json::from_slice(&run.out).unwrap();
+    assert_eq!(envelope["error"]["category"], "transport", "{envelope}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"the earlier file");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "no staged file is left"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn binary_output_is_not_dumped_on_a_terminal() {
+    let (base, seen) = server::serve().await;
+    let run = cli(&base, &["chat", "download-file", "f1"], true);
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(run.err.contains("--output FILE"), "{}", run.err);
+    // Nothing was asked of the server.
+    assert_eq!(seen.downloads.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "download-file",
+            "f1",
+            "--size",
+            "10",
+            "--output",
+            "-",
+        ],
+        true,
+    );
+    assert_eq!((run.code, run.out), (0, pattern(10)));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_streams_files_named_with_at_into_uploads() {
+    let (base, _) = server::serve().await;
+    let dir = scratch("at");
+    let photo = dir.join("cat.png");
+    let bytes = pattern(2_500_000);
+    std::fs::write(&photo, &bytes).unwrap();
+    let at = format!("@{}", photo.display());
+    let run = cli(
+        &base,
+        &["chat", "put-file-bytes", "f1", "--body", &at],
+        false,
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    let received: Value = serde_json::from_slice(&run.out).unwrap();
+    assert_eq!(received["parts"][0]["sha256"], sha256(&bytes));
+    // In a multipart body given as JSON, a file part and an array of them name files too;
+    // other text is base64.
+    let body = json!({"purpose": "@not-a-file", "file": at, "extras": [at, "aGk="]}).to_string();
+    let run = cli(&base, &["chat", "upload-file", "--body", &body], false);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let received: Value = serde_json::from_slice(&run.out).unwrap();
+    let parts: Vec<(&str, &str, &str)> = received["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let text = |k: &str| p[k].as_str().unwrap_or_default();
+            (text("name"), text("file_name"), text("sha256"))
+        })
+        .collect();
+    let image = sha256(&bytes);
+    assert_eq!(
+        parts,
+        [
+            ("purpose", "", sha256(b"@not-a-file").as_str()),
+            ("file", "cat.png", image.as_str()),
+            ("extras", "cat.png", image.as_str()),
+            ("extras", "extras", sha256(b"hi").as_str()),
+        ]
+    );
+    // A file that is not there fails before anything is sent.
+    let missing = format!("@{}", dir.join("none.png").display());
+    let run = cli(
+        &base,
+        &["chat", "put-file-bytes", "f1", "--body", &missing],
+        false,
+    );
+    assert_eq!(run.code, 4, "{}", run.err);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn invoke_collects_a_download_into_its_base64_output() {
+    let (base, _) = server::serve().await;
+    let output = registry(&base)
+        .invoke(
+            Audience::Cli,
+            "download_file",
+            json!({"file_id": "f1", "size": 5000}),
+        )
+        .await
+        .unwrap();
+    use base64::Engine;
+    let text = output.as_str().unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap();
+    assert_eq!(decoded, pattern(5000));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_mcp_a_download_is_binary_content_and_an_upload_is_base64_never_a_local_file() {
+    let (base, _) = server::serve().await;
+    let server = McpServer::new(&registry(&base), "streams", "1.0.0");
+    let listed = server.tools().unwrap();
+    let download = listed.iter().find(|t| t.name == "download_file").unwrap();
+    assert!(
+        download.output_schema.is_none(),
+        "bytes are content, not structured"
+    );
+
+    let args = |value: Value| value.as_object().cloned();
+    let result = server
+        .call(
+            "download_file",
+            args(json!({"file_id": "f1", "size": 3000})),
+        )
+        .await
+        .unwrap();
+    let result = serde_json::to_value(&result).unwrap();
+    assert_ne!(result["isError"], true, "{result}");
+    let resource = &result["content"][0]["resource"];
+    assert_eq!(resource["mimeType"], "application/octet-stream");
+    use base64::Engine;
+    let blob = resource["blob"].as_str().unwrap();
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(blob)
+            .unwrap(),
+        pattern(3000)
+    );
+
+    // More than an MCP result carries is a tool error that says so.
+    let size = harness_gen_runtime::mcp::MAX_BINARY_BYTES + 1;
+    let result = server
+        .call(
+            "download_file",
+            args(json!({"file_id": "f1", "size": size})),
+        )
+        .await
+        .unwrap();
+    let result = serde_json::to_value(&result).unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(result.to_string().contains("too_large"), "{result}");
+
+    let upload = json!({"file_id": "f1", "body": "aGVsbG8="});
+    let result = server.call("put_file_bytes", args(upload)).await.unwrap();
+    let result = serde_json::to_value(&result).unwrap();
+    assert_eq!(
+        result["structuredContent"]["parts"][0]["sha256"],
+        sha256(b"hello")
+    );
+
+    // The CLI's reference to a local file is no base64, so a client cannot name a file of the
+    // server's.
+    let forged = harness_gen_runtime::upload::file_reference("/etc/hostname");
+    let result = server
+        .call(
+            "put_file_bytes",
+            args(json!({"file_id": "f1", "body": forged})),
+        )
+        .await
+        .unwrap();
+    let result = serde_json::to_value(&result).unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(result.to_string().contains("invalid input"), "{result}");
+}
