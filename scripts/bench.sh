@@ -108,6 +108,23 @@ printf '%-44s %10s %10s   %s\n' "cli root --help, 1,000 tools (ms)" \
 printf '%-44s %10s %10s   %s\n' "cli call-free parse error, 1,000 tools (ms)" \
   "$(median_ms "$SYN/target/release/synthetic" group3 get-item30 --id not-a-number)" "-" "-"
 
+# A 50 MiB download through the generated CLI's `--output`, from a loopback server: the peak
+# memory above the same program's idle figure (`--help`) must stay small (target: <= 32 MiB
+# above idle, issue 16), since the body is written as it arrives.
+cargo build -q --release -p streams --features cli
+cargo build -q --release -p harness-e2e --example streams_server
+mkfifo "$OUT/server-in"
+target/release/examples/streams_server < "$OUT/server-in" > "$OUT/server-url" &
+exec 7>"$OUT/server-in"
+for _ in $(seq 50); do [ -s "$OUT/server-url" ] && break; sleep 0.1; done
+STREAMS_BASE_URL=$(head -n 1 "$OUT/server-url")
+export STREAMS_BASE_URL
+read -r _ idle_kib < <(median_of target/release/streams --help)
+read -r secs dl_kib < <(median_of target/release/streams chat download-file big --size 52428800 --output "$OUT/big.bin")
+exec 7>&-
+printf '%-44s %10s %10d   %s\n' "cli --output of a 50 MiB download" "$secs" $((dl_kib / 1024)) \
+  "<= 32 MiB above idle ($((idle_kib / 1024)) MiB): $(((dl_kib - idle_kib) / 1024)) MiB above"
+
 echo
 echo "== the weight of a generated SDK for its user (cold builds; minutes)"
 scripts/sdk-weight.sh

@@ -164,6 +164,9 @@ impl ToolRegistry {
         input: Value,
     ) -> Result<Value, ToolError> {
         let mut output = self.invoke_page(audience, name, input).await?;
+        if let Some(events) = output.events.take() {
+            return self.collect_events(audience, name, events).await;
+        }
         let Some(bytes) = output.bytes.take() else {
             return Ok(output.value);
         };
@@ -224,10 +227,77 @@ impl ToolRegistry {
             }),
             // Bytes still to arrive are checked once collected (`invoke`), or by the adapter
             // that writes them as they come.
-            Ok(Ok(output)) if output.bytes.is_some() => Ok(output),
+            Ok(Ok(output)) if output.bytes.is_some() || output.events.is_some() => Ok(output),
             Ok(Ok(output)) => self.checked_output(tool, output),
             Ok(Err(thrown)) => Err(self.thrown(tool, thrown)),
         }
+    }
+
+    /// One event of a tool that returns events ([`crate::EventOutput`]) as the adapter shows it:
+    /// its data checked against the item schema of the tool's output schema, or what its
+    /// handler threw, classified like any failure. An adapter calls it for each event.
+    pub fn event(
+        &self,
+        audience: Audience,
+        name: &str,
+        item: Result<Value, Thrown>,
+    ) -> Result<Value, ToolError> {
+        let Some(tool) = self.live(audience, name) else {
+            return Err(ToolError::UnknownTool {
+                name: name.to_string(),
+            });
+        };
+        let value = item.map_err(|thrown| self.thrown(tool, thrown))?;
+        // The output schema is the array of events: one event is checked as an array of one.
+        let one = Value::Array(vec![value]);
+        match self.check(tool, Slot::Output, &one) {
+            Checked::Valid => {}
+            Checked::Invalid(issues) => {
+                let issues = issues
+                    .into_iter()
+                    .map(|issue| Issue {
+                        pointer: issue
+                            .pointer
+                            .strip_prefix("/0")
+                            .unwrap_or_default()
+                            .to_string(),
+                        keyword: issue.keyword,
+                    })
+                    .collect();
+                return Err(ToolError::ContractViolation {
+                    tool: tool.entry.name.to_string(),
+                    phase: Phase::Output,
+                    issues,
+                });
+            }
+            Checked::Uncompilable => return Err(internal(tool)),
+        }
+        let Value::Array(mut one) = one else {
+            return Err(internal(tool));
+        };
+        one.pop().ok_or_else(|| internal(tool))
+    }
+
+    /// Every event of `events` (at most [`crate::EventOutput::COLLECTED`]), each checked, as
+    /// one array; the first that fails fails the call.
+    async fn collect_events(
+        &self,
+        audience: Audience,
+        name: &str,
+        mut events: crate::EventOutput,
+    ) -> Result<Value, ToolError> {
+        use futures::StreamExt;
+        let mut collected = Vec::new();
+        while let Some(item) = events.items.next().await {
+            if collected.len() == crate::EventOutput::COLLECTED {
+                return Err(ToolError::Runtime {
+                    tool: name.to_string(),
+                    category: RuntimeCategory::TooLarge,
+                });
+            }
+            collected.push(self.event(audience, name, item)?);
+        }
+        Ok(Value::Array(collected))
     }
 
     /// `output` once it passed the tool's output schema, its next-page arguments typed by the

@@ -75,7 +75,8 @@ pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_
 pub use invoke::{Issue, Phase, ToolError};
 #[cfg(feature = "registry")]
 pub use registry::{
-    ByteOutput, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput, ToolRegistry,
+    ByteOutput, EventOutput, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,
+    ToolRegistry,
 };
 
 /// The version of the interface between generated code and this runtime. Generated code names

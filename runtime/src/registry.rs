@@ -44,6 +44,12 @@ pub struct ToolOutput {
     /// [`ByteOutput::COLLECTED`]); an adapter that can write bytes as they come (the CLI's
     /// `--output`) takes them from [`ToolRegistry::invoke_page`].
     pub bytes: Option<ByteOutput>,
+    /// The output of a tool that returns events as they arrive (an operation that answers
+    /// with server-sent events; its output schema is the array of them).
+    /// [`ToolRegistry::invoke`] collects them (at most [`EventOutput::COLLECTED`]); the CLI
+    /// prints each as it arrives and MCP reports each as progress, every one checked by
+    /// [`ToolRegistry::event`].
+    pub events: Option<EventOutput>,
 }
 
 impl ToolOutput {
@@ -73,6 +79,24 @@ impl fmt::Debug for ByteOutput {
             .field("content_type", &self.content_type)
             .field("length", &self.length)
             .finish_non_exhaustive()
+    }
+}
+
+/// Events a tool returns as they arrive: each event's data, or what went wrong with one (an
+/// event whose data does not fit; the stream goes on after it) or with the stream (it ends).
+pub struct EventOutput {
+    /// The events.
+    pub items: futures::stream::BoxStream<'static, Result<Value, Thrown>>,
+}
+
+impl EventOutput {
+    /// How many events [`ToolRegistry::invoke`] collects into one output at most.
+    pub const COLLECTED: usize = 10_000;
+}
+
+impl fmt::Debug for EventOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EventOutput").finish_non_exhaustive()
     }
 }
 

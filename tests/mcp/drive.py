@@ -5,7 +5,7 @@
 
 MODE is `legacy` (initialize, 2025-11-25) or `modern` (server/discover, 2026-07-28). SCRIPT is a
 JSON list of steps: {"list": true} lists every page; {"call": NAME, "arguments": {...}} calls a
-tool. The Rust tests assert on the printed observations; this script asserts nothing itself
+tool, and with "progress": true asks for progress and records each notification. The Rust tests assert on the printed observations; this script asserts nothing itself
 except what the SDK itself checks (it validates structuredContent against outputSchema).
 """
 
@@ -43,9 +43,17 @@ async def steps(session, mode, script):
                     break
             seen.append({"list": pages})
         else:
+            notes = []
+
+            async def noted(progress, total, message):
+                notes.append({"progress": progress, "message": message})
+
+            callback = noted if step.get("progress") else None
             try:
-                result = await session.call_tool(step["call"], step.get("arguments"))
-                seen.append({"call": step["call"], "result": dump(result)})
+                result = await session.call_tool(
+                    step["call"], step.get("arguments"), progress_callback=callback
+                )
+                seen.append({"call": step["call"], "result": dump(result), "progress": notes})
             except MCPError as e:
                 seen.append({"call": step["call"], "error": {"code": e.error.code, "message": e.error.message}})
             except RuntimeError as e:

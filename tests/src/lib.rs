@@ -211,6 +211,12 @@ pub fn pages_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     built_once("pages", "--bin", bin, feature)
 }
 
+/// Builds binary `bin` of the generated `streams` crate with `feature` ([`built_once`]);
+/// returns its path.
+pub fn streams_binary(bin: &str, feature: &str) -> std::path::PathBuf {
+    built_once("streams", "--bin", bin, feature)
+}
+
 /// Builds example `name` of harness-gen-runtime with `features` ([`built_once`]); returns its
 /// path.
 pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {

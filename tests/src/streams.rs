@@ -98,14 +98,24 @@ async fn ticks(
         .get("every_ms")
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
+    let count: Option<u64> = query.get("count").and_then(|v| v.parse().ok());
+    let bad = query.get("bad").is_some_and(|v| v == "true");
     let guard = HangUp(seen.hung_up.clone());
+    let limit = count;
     let count = seen.ticks.clone();
     let ticking = futures::stream::unfold((0u64, guard), move |(seq, guard)| {
         let count = count.clone();
         async move {
+            if limit.is_some_and(|limit| seq >= limit) {
+                return None;
+            }
             tokio::time::sleep(Duration::from_millis(every)).await;
             count.fetch_add(1, Ordering::SeqCst);
-            let event = Bytes::from(format!("data: {{\"seq\": {seq}}}\n\n"));
+            let event = if bad && seq == 1 {
+                Bytes::from("data: {\"seq\": \"two\"}\n\n")
+            } else {
+                Bytes::from(format!("data: {{\"seq\": {seq}}}\n\n"))
+            };
             Some((Ok::<_, Infallible>(event), (seq + 1, guard)))
         }
     });

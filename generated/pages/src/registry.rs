@@ -2,7 +2,9 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_gen_runtime::http::{download_handler, paged_handler, typed_handler};
+use harness_gen_runtime::http::{
+    download_handler, events_handler, paged_handler, typed_handler,
+};
 use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;

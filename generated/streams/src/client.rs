@@ -165,6 +165,16 @@ mod bindings {
                     property: Text::Borrowed("every_ms"),
                     ..ParamBinding::QUERY
                 },
+                ParamBinding {
+                    name: Text::Borrowed("count"),
+                    property: Text::Borrowed("count"),
+                    ..ParamBinding::QUERY
+                },
+                ParamBinding {
+                    name: Text::Borrowed("bad"),
+                    property: Text::Borrowed("bad"),
+                    ..ParamBinding::QUERY
+                },
             ],
         ),
         response: Some(

@@ -2,7 +2,9 @@
 //! The tool registry: every exposed operation as a tool whose handler calls the client.
 #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
 use std::collections::BTreeMap;
-use harness_gen_runtime::http::{download_handler, paged_handler, typed_handler};
+use harness_gen_runtime::http::{
+    download_handler, events_handler, paged_handler, typed_handler,
+};
 use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 use super::client::Client;
 use super::types::*;
@@ -25,10 +27,10 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
     handlers
         .insert(
             "watch_ticks".to_string(),
-            typed_handler(
+            events_handler(
                 client.clone(),
                 |c: Client, input: WatchTicksInput| async move {
-                    c.watch_ticks(&input).await
+                    c.watch_ticks_events(&input).await
                 },
             ),
         );

@@ -193,12 +193,19 @@ harness_gen_runtime::builder! {
 pub struct WatchTicksInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub every_ms: Option<i32>,
+    /// Stop after this many ticks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<i32>,
+    /// Send the second tick with a seq that is not a number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bad: Option<bool>,
 }
 harness_gen_runtime::object! {
-    WatchTicksInput { 0 every_ms "every_ms" optional }
+    WatchTicksInput { 0 bad "bad" optional, 1 count "count" optional, 2 every_ms
+    "every_ms" optional }
 }
 harness_gen_runtime::builder! {
-    WatchTicksInput { new() set every_ms : i32; }
+    WatchTicksInput { new() set every_ms : i32, count : i32, bad : bool; }
 }
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

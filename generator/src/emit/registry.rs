@@ -27,16 +27,29 @@ pub fn file(
         let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
+        let (arg, param) = if types.takes_input {
+            (quote!(&input), quote!(input))
+        } else {
+            (quote!(), quote!(_))
+        };
+        // An operation that answers only with events: its tool returns them as they arrive.
+        let events_only = op
+            .binding
+            .response
+            .as_ref()
+            .is_some_and(|r| r.content_type.starts_with("text/event-stream"));
         let handler = match (&types.pages, types.takes_input) {
+            _ if events_only && types.events.is_some() => {
+                let events = types.events.as_ref().map(|(m, _)| format_ident!("{}", m));
+                quote!(events_handler(
+                    client.clone(),
+                    |c: Client, #param: #input| async move { c.#events(#arg).await }
+                ))
+            }
             // Bytes are returned as they arrive, so the CLI can write a download to a file
             // without holding it.
             _ if types.download.is_some() => {
                 let stream = format_ident!("{}", types.download.as_deref().unwrap_or_default());
-                let (arg, param) = if types.takes_input {
-                    (quote!(&input), quote!(input))
-                } else {
-                    (quote!(), quote!(_))
-                };
                 quote!(download_handler(
                     client.clone(),
                     |c: Client, #param: #input| async move { c.#stream(#arg).await }
@@ -84,7 +97,9 @@ pub fn file(
         #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
         use std::collections::BTreeMap;
 
-        use harness_gen_runtime::http::{download_handler, paged_handler, typed_handler};
+        use harness_gen_runtime::http::{
+            download_handler, events_handler, paged_handler, typed_handler,
+        };
         use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::client::Client;

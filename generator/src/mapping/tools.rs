@@ -352,11 +352,17 @@ fn entry(
         .clone()
         .or_else(|| draft.summary.clone())
         .and_then(|d| NonBlank::new(d).ok());
-    let output_schema = draft
-        .parts
-        .output
-        .as_ref()
-        .and_then(|o| SchemaDoc::new(o.schema.clone()).ok());
+    // A tool of an operation that answers only with server-sent events returns the events it
+    // received (the CLI prints each as it arrives, MCP reports each as progress).
+    let output_schema = draft.parts.output.as_ref().and_then(|o| {
+        let schema = match &o.events {
+            Some(events) if o.binding.content_type.starts_with("text/event-stream") => {
+                serde_json::json!({"type": "array", "items": events})
+            }
+            _ => o.schema.clone(),
+        };
+        SchemaDoc::new(schema).ok()
+    });
     let input = operation::input_schema(&draft.parts);
     let mut cli = ToolCli::at(cli_path(
         cx,

@@ -168,10 +168,13 @@ pub fn run(
     let call = crate::upload::with_local_files(|| {
         runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
     });
-    let output = match call {
+    let mut output = match call {
         Ok(output) => output,
         Err(error) => return fail(&error, out, err),
     };
+    if let Some(events) = output.events.take() {
+        return runtime.block_on(print_events(&registry, &tool.name, events, out, err));
+    }
     let chunks = match output.bytes {
         Some(bytes) => bytes.chunks,
         None => {
@@ -209,6 +212,40 @@ pub fn run(
             exit_code::RUNTIME
         }
     }
+}
+
+/// Prints each event of a tool that returns events as one JSON line as it arrives (flushed);
+/// an event that fails its check is reported on standard error and the events go on. The exit
+/// code is that of the last failure, if any.
+async fn print_events(
+    registry: &ToolRegistry,
+    tool: &str,
+    mut events: crate::EventOutput,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    use futures::StreamExt;
+    let mut code = exit_code::SUCCESS;
+    while let Some(item) = events.items.next().await {
+        match registry.event(Audience::Cli, tool, item) {
+            Ok(event) => {
+                let line = format!("{event}\n");
+                if out
+                    .write_all(line.as_bytes())
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
+                    // Standard output is gone (a closed pipe): stop listening.
+                    return exit_code::RUNTIME;
+                }
+            }
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                code = cli_exit_code(&error);
+            }
+        }
+    }
+    code
 }
 
 /// Why an output was not written whole.

@@ -587,6 +587,42 @@ where
 }
 
 #[cfg(feature = "registry")]
+/// The handler of one generated tool whose operation answers only with server-sent events:
+/// [`typed_handler`], calling the operation's `…_events` method through `call` and returning
+/// each event's data as it arrives ([`crate::EventOutput`]); an event whose data does not fit
+/// is an error item and the events go on, a broken stream ends them.
+pub fn events_handler<C, I, T, E, F, Fut>(client: C, call: F) -> crate::Handler
+where
+    C: Clone + Send + Sync + 'static,
+    I: DeserializeOwned + Send + 'static,
+    T: DeserializeOwned + Serialize + 'static,
+    E: Serialize + 'static,
+    F: Fn(C, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Events<T, E>, Error<E>>> + Send + 'static,
+{
+    use futures::StreamExt;
+    let call = std::sync::Arc::new(call);
+    crate::Handler::paged(move |input: Value| {
+        let (client, call) = (client.clone(), call.clone());
+        async move {
+            let events = call(client, tool_input(input)?)
+                .await
+                .map_err(Error::into_thrown)?;
+            let items = events.map(|event| match event {
+                Ok(event) => tool_output(event.data),
+                Err(error) => Err(error.into_thrown()),
+            });
+            Ok(crate::ToolOutput {
+                events: Some(crate::EventOutput {
+                    items: Box::pin(items),
+                }),
+                ..crate::ToolOutput::default()
+            })
+        }
+    })
+}
+
+#[cfg(feature = "registry")]
 /// A validated tool input as the operation's input type. The schema it was validated against
 /// is the type's, but formats are not asserted there: a `date-time` that is not one, or an
 /// `int32` out of range, is refused here, as invalid input at its pointer.
@@ -629,7 +665,7 @@ where
             Ok(crate::ToolOutput {
                 value: tool_output(page)?,
                 next_page: pages.next_arguments().cloned(),
-                bytes: None,
+                ..crate::ToolOutput::default()
             })
         }
     })

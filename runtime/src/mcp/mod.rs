@@ -21,7 +21,8 @@ use rmcp::ServerHandler;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
     ClientCapabilities, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ResultType, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
@@ -159,6 +160,18 @@ impl McpServer {
         name: &str,
         arguments: Option<Map<String, Value>>,
     ) -> Result<CallToolResult, McpError> {
+        self.call_reporting(name, arguments, None).await
+    }
+
+    /// [`McpServer::call`], sending a progress notification to `progress` (the peer, and the
+    /// token its request asked for progress with) for each event of a tool that returns events,
+    /// the event's data as its message.
+    pub async fn call_reporting(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
+    ) -> Result<CallToolResult, McpError> {
         let input = Value::Object(arguments.unwrap_or_default());
         match self
             .inner
@@ -167,9 +180,54 @@ impl McpServer {
             .await
         {
             Ok(output) if output.bytes.is_some() => binary_result(name, output).await,
+            Ok(output) if output.events.is_some() => {
+                self.events_result(name, output, progress).await
+            }
             Ok(output) => Ok(page_result(name, output)),
             Err(error) => failure(&error),
         }
+    }
+}
+
+impl McpServer {
+    /// The result of a tool that returns events: every event (each checked), collected into
+    /// the array its output schema describes (at most `EventOutput::COLLECTED`), each reported
+    /// as it arrives when the client asked for progress. An event that fails its check fails
+    /// the call.
+    async fn events_result(
+        &self,
+        name: &str,
+        mut output: crate::ToolOutput,
+        progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
+    ) -> Result<CallToolResult, McpError> {
+        use futures::StreamExt;
+        let Some(mut events) = output.events.take() else {
+            return Ok(page_result(name, output));
+        };
+        let registry = &self.inner.registry;
+        let mut collected = Vec::new();
+        while let Some(item) = events.items.next().await {
+            if collected.len() == crate::EventOutput::COLLECTED {
+                return failure(&crate::ToolError::Runtime {
+                    tool: name.to_string(),
+                    category: crate::RuntimeCategory::TooLarge,
+                });
+            }
+            let event = match registry.event(Audience::Mcp, name, item) {
+                Ok(event) => event,
+                Err(error) => return failure(&error),
+            };
+            if let Some((peer, token)) = &progress {
+                let step =
+                    ProgressNotificationParam::new(token.clone(), collected.len() as f64 + 1.0)
+                        .with_message(event.to_string());
+                // A client that went away stops nothing here: the call still completes.
+                let _ = peer.notify_progress(step).await;
+            }
+            collected.push(event);
+        }
+        output.value = Value::Array(collected);
+        Ok(page_result(name, output))
     }
 }
 
@@ -390,10 +448,15 @@ impl ServerHandler for McpServer {
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
             )),
-            _ => self
-                .call(&request.name, request.arguments)
-                .await
-                .map(Into::into),
+            _ => {
+                let progress = context
+                    .meta
+                    .get_progress_token()
+                    .map(|token| (context.peer.clone(), token));
+                self.call_reporting(&request.name, request.arguments, progress)
+                    .await
+                    .map(Into::into)
+            }
         }
     }
 

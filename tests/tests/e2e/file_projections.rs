@@ -1,8 +1,9 @@
-//! Files through the projections of the generated `streams` crate, all through
-//! `ToolRegistry::invoke`: the CLI saves a download with `--output` as it arrives (whole or not
-//! at all) and streams `@path` files into uploads; MCP returns a download as binary content and
-//! takes uploads as base64, never as a local file; `invoke` collects a download into the base64
-//! text its output schema describes.
+//! Files and event streams through the projections of the generated `streams` crate, all
+//! through `ToolRegistry::invoke`: the CLI saves a download with `--output` as it arrives (whole
+//! or not at all), streams `@path` files into uploads and prints events as JSON lines as they
+//! arrive; MCP returns a download as binary content, takes uploads as base64 (never as a local
+//! file) and reports each event as progress; `invoke` collects a download into the base64 text
+//! and events into the array their output schemas describe.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
@@ -293,4 +294,133 @@ async fn over_mcp_a_download_is_binary_content_and_an_upload_is_base64_never_a_l
     let result = serde_json::to_value(&result).unwrap();
     assert_eq!(result["isError"], true, "{result}");
     assert!(result.to_string().contains("invalid input"), "{result}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_prints_each_event_as_a_json_line_and_reports_a_bad_one_without_stopping() {
+    let (base, _) = server::serve().await;
+    let run = cli(
+        &base,
+        &["chat", "watch-ticks", "--every-ms", "1", "--count", "3"],
+        false,
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(
+        String::from_utf8(run.out).unwrap(),
+        "{\"seq\":0}\n{\"seq\":1}\n{\"seq\":2}\n"
+    );
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "watch-ticks",
+            "--every-ms",
+            "1",
+            "--count",
+            "3",
+            "--bad",
+            "true",
+        ],
+        false,
+    );
+    assert_eq!(run.code, 4, "{}", run.err);
+    assert_eq!(
+        String::from_utf8(run.out).unwrap(),
+        "{\"seq\":0}\n{\"seq\":2}\n"
+    );
+    assert!(run.err.contains("failed"), "{}", run.err);
+    assert!(
+        !run.err.contains("two"),
+        "an event's data is never repeated: {}",
+        run.err
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn invoke_collects_the_events_into_the_array_its_output_schema_describes() {
+    let (base, _) = server::serve().await;
+    let registry = registry(&base);
+    let schema = registry
+        .lookup(Audience::Mcp, "watch_ticks")
+        .unwrap()
+        .output_schema
+        .clone();
+    assert_eq!(schema.unwrap().as_value()["type"], "array");
+    let output = registry
+        .invoke(
+            Audience::Mcp,
+            "watch_ticks",
+            json!({"every_ms": 1, "count": 2}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(output, json!([{"seq": 0}, {"seq": 1}]));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_them_all() {
+    let Some(python) = crate::petstore_mcp::python() else {
+        return;
+    };
+    let (base, _) = server::serve().await;
+    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "mcp"))
+        .await
+        .unwrap();
+    let script = json!([
+        {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 3}, "progress": true},
+        {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 2}},
+    ]);
+    let program = program.to_str().unwrap().to_string();
+    for mode in ["legacy", "modern"] {
+        let seen = tokio::task::spawn_blocking({
+            let (python, script, program, base) = (
+                python.clone(),
+                script.clone(),
+                program.clone(),
+                base.clone(),
+            );
+            move || {
+                crate::petstore_mcp::drive(
+                    &python,
+                    mode,
+                    &script,
+                    &["--", &program],
+                    &[("STREAMS_BASE_URL", &base)],
+                )
+            }
+        })
+        .await
+        .unwrap();
+        let steps = crate::petstore_mcp::steps(&seen);
+        let notes: Vec<(f64, String)> = steps[0]["progress"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                (
+                    n["progress"].as_f64().unwrap(),
+                    n["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                (1.0, r#"{"seq":0}"#.to_string()),
+                (2.0, r#"{"seq":1}"#.to_string()),
+                (3.0, r#"{"seq":2}"#.to_string()),
+            ],
+            "{mode}"
+        );
+        let result = &steps[0]["result"];
+        assert_ne!(result["isError"], true, "{mode}: {result}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap(),
+            json!([{"seq": 0}, {"seq": 1}, {"seq": 2}]),
+            "{mode}"
+        );
+        // Without a progress token nothing is sent but the result.
+        assert_eq!(steps[1]["progress"], json!([]), "{mode}");
+    }
 }
