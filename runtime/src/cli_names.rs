@@ -14,6 +14,8 @@ pub const COMPLETIONS: &str = "completions";
 pub const PAGINATE: &str = "paginate";
 /// `--max-pages`: with `--paginate`, how many pages at most (default `binding::MAX_PAGES`).
 pub const PAGE_LIMIT: &str = "max-pages";
+/// `--include`: print each reply's status and headers on standard error.
+pub const INCLUDE: &str = "include";
 /// `--output`: write the output to a file (`-` for standard output), whole or not at all;
 /// needed for binary output on a terminal.
 pub const OUTPUT_FILE: &str = "output";
@@ -30,6 +32,7 @@ pub const RESERVED_LONG: &[&str] = &[
     PAGINATE,
     PAGE_LIMIT,
     OUTPUT_FILE,
+    INCLUDE,
 ];
 
 /// Short options every generated CLI defines itself.

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
 use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::cli_names::{
-    BASE_URL, COMPLETIONS, INPUT_JSON, OUTPUT_FILE, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE,
+    BASE_URL, COMPLETIONS, INCLUDE, INPUT_JSON, OUTPUT_FILE, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE,
 };
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
@@ -120,6 +120,9 @@ pub fn run(
         Ok(runtime) => runtime,
         Err(_) => return exit_code::RUNTIME,
     };
+    // What the API's reply said, for `--include`.
+    let replies = crate::http::Replies::new();
+    let include = matches.get_flag(INCLUDE);
     let page_limit = matches.get_one::<u32>(PAGE_LIMIT).copied();
     if page_limit.is_some() && !matches.get_flag(PAGINATE) {
         let why = "--max-pages bounds --paginate; give both".to_string();
@@ -149,7 +152,11 @@ pub fn run(
             format,
             max_pages: page_limit.unwrap_or(MAX_PAGES),
         };
-        return runtime.block_on(pages.follow(input, out, err));
+        let code = replies.recording(|| runtime.block_on(pages.follow(input, out, err)));
+        if include {
+            print_reply(&replies, err);
+        }
+        return code;
     }
     let destination = matches.get_one::<String>(OUTPUT_FILE).map(String::as_str);
     let binary = tool
@@ -165,9 +172,14 @@ pub fn run(
         return exit_code::INVALID_INPUT;
     }
     // Files the user named with `@path` are read as they are sent.
-    let call = crate::upload::with_local_files(|| {
-        runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
+    let call = replies.recording(|| {
+        crate::upload::with_local_files(|| {
+            runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
+        })
     });
+    if include {
+        print_reply(&replies, err);
+    }
     let mut output = match call {
         Ok(output) => output,
         Err(error) => return fail(&error, out, err),
@@ -246,6 +258,18 @@ async fn print_events(
         }
     }
     code
+}
+
+/// `--include`: the last reply's status and headers on standard error, as HTTP writes them.
+fn print_reply(replies: &crate::http::Replies, err: &mut dyn Write) {
+    let Some(reply) = replies.last() else {
+        return;
+    };
+    let mut text = format!("HTTP {}\n", reply.status);
+    for (name, value) in &reply.headers {
+        text.push_str(&format!("{name}: {value}\n"));
+    }
+    let _ = writeln!(err, "{text}");
 }
 
 /// Why an output was not written whole.
@@ -407,6 +431,7 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
         .arg(Arg::new(PAGINATE).long(PAGINATE).global(true).action(clap::ArgAction::SetTrue).help("For a command that lists in pages: follow every page and print every item (one JSON array, or one line per item with --output-format jsonl)"))
         .arg(Arg::new(PAGE_LIMIT).long(PAGE_LIMIT).global(true).value_name("N").value_parser(clap::value_parser!(u32).range(1..)).help("With --paginate: read at most N pages (default 1000); more is an error"))
         .arg(Arg::new(OUTPUT_FILE).long(OUTPUT_FILE).global(true).value_name("FILE").help("Write the output to FILE (- for standard output), whole or not at all: a download is written as it arrives to a temporary file renamed into place once complete; binary output needs it on a terminal"))
+        .arg(Arg::new(INCLUDE).long(INCLUDE).global(true).action(clap::ArgAction::SetTrue).help("Print the reply's HTTP status and headers on standard error (credentials a server echoes redacted)"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();

@@ -740,6 +740,20 @@ impl Replies {
             *last = Some(info);
         }
     }
+
+    /// Runs `f` with every call made on this thread meanwhile recording its last reply here
+    /// too, whatever client made it: how a program that calls through a tool registry (the
+    /// CLI's `--include`) learns what the reply said without reaching the client.
+    pub fn recording<T>(&self, f: impl FnOnce() -> T) -> T {
+        let outer = AMBIENT_RECORD.with(|cell| cell.replace(Some(self.clone())));
+        let result = f();
+        AMBIENT_RECORD.with(|cell| *cell.borrow_mut() = outer);
+        result
+    }
+}
+
+thread_local! {
+    static AMBIENT_RECORD: std::cell::RefCell<Option<Replies>> = const { std::cell::RefCell::new(None) };
 }
 
 /// What one reply said besides its value.
@@ -953,6 +967,18 @@ impl HttpClient {
                 pointer: String::new(),
                 reason: "a success status read as an error".into(),
             });
+        }
+        // A streamed body is not read here: its reply is recorded with its head alone.
+        let records = self.records();
+        if !records.is_empty() {
+            let status = response.status().as_u16();
+            let info = self.reply_info(
+                status,
+                response.headers(),
+                &Reply::Success(Value::Null),
+                &[],
+            );
+            records.iter().for_each(|record| record.keep(info.clone()));
         }
         Ok((response, timeout))
     }
@@ -1214,20 +1240,25 @@ impl HttpClient {
                     .find_map(|value| page::link_next(value.to_str().ok()?).map(str::to_string))
             })
             .flatten();
-        let headers = self
-            .call
-            .record
-            .as_ref()
-            .map(|_| response.headers().clone());
+        let records = self.records();
+        let headers = (!records.is_empty()).then(|| response.headers().clone());
         let body = self.read(response).await?;
         let mut reply = interpret(binding, status, &body);
         if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
             redact(body, &self.shared.echoes);
         }
-        if let (Some(record), Some(headers)) = (&self.call.record, headers) {
-            record.keep(self.reply_info(status, &headers, &reply, &body));
+        if let Some(headers) = headers {
+            let info = self.reply_info(status, &headers, &reply, &body);
+            records.iter().for_each(|record| record.keep(info.clone()));
         }
         Ok((reply, link))
+    }
+
+    /// Where this call's reply is recorded: the handle's record and the thread's
+    /// ([`Replies::recording`]).
+    fn records(&self) -> Vec<Replies> {
+        let ambient = AMBIENT_RECORD.with(|cell| cell.borrow().clone());
+        self.call.record.iter().cloned().chain(ambient).collect()
     }
 
     /// What a reply said, credentials echoed in it redacted.

@@ -424,3 +424,57 @@ async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_the
         assert_eq!(steps[1]["progress"], json!([]), "{mode}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn include_prints_the_replys_status_and_headers_on_standard_error() {
+    let (base, _) = server::serve().await;
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "put-file-bytes",
+            "f1",
+            "--body",
+            "aGk=",
+            "--include",
+        ],
+        false,
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.err.starts_with("HTTP 200\n"), "{}", run.err);
+    assert!(
+        run.err.contains("content-type: application/json\n"),
+        "{}",
+        run.err
+    );
+    let received: Value = serde_json::from_slice(&run.out).unwrap();
+    assert_eq!(
+        received["parts"][0]["sha256"],
+        sha256(b"hi"),
+        "standard output stays the value"
+    );
+    // A download's head is known before its body: the same, with the body written as it comes.
+    let run = cli(
+        &base,
+        &[
+            "chat",
+            "download-file",
+            "f1",
+            "--size",
+            "10",
+            "--output",
+            "-",
+            "--include",
+        ],
+        true,
+    );
+    assert_eq!((run.code, run.out), (0, pattern(10)));
+    assert!(run.err.contains("content-length: 10\n"), "{}", run.err);
+    // Without the option nothing is said.
+    let run = cli(
+        &base,
+        &["chat", "download-file", "f1", "--size", "10"],
+        false,
+    );
+    assert!(run.err.is_empty(), "{}", run.err);
+}
