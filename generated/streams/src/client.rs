@@ -70,13 +70,8 @@ impl Client {
     /// `GET /ticks`: Tick until the client hangs up
     ///
     /// Tick until the client hangs up
-    pub async fn watch_ticks(
-        &self,
-        input: &WatchTicksInput,
-    ) -> Result<WatchTicksOutput, Error<WatchTicksError>> {
-        self.http.call(&bindings::WATCH_TICKS, input).await
-    }
-    /// [`Client::watch_ticks`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
+    ///
+    /// The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).
     pub async fn watch_ticks_events(
         &self,
         input: &WatchTicksInput,

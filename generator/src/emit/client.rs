@@ -124,12 +124,19 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         let events = types.events.as_ref().map(|(method, event)| {
             let method = format_ident!("{}", method);
             let event = type_tokens(event);
-            let doc = format!(
-                " [`Client::{}`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).",
-                types.method
-            );
+            // The only call of an operation that answers only with events carries its docs.
+            let docs = if types.events_only {
+                let streams = " The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).";
+                quote!(#[doc = #doc] #description #[doc = ""] #[doc = #streams])
+            } else {
+                let streams = format!(
+                    " [`Client::{}`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).",
+                    types.method
+                );
+                quote!(#[doc = #streams])
+            };
             quote! {
-                #[doc = #doc]
+                #docs
                 #cfg
                 pub async fn #method(&self, #param) -> Result<Events<#event, #error>, Error<#error>> {
                     self.http.events(&bindings::#binding, #arg).await
@@ -150,13 +157,18 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
                 }
             }
         });
-        quote! {
-            #[doc = #doc]
-            #description
-            #cfg
-            pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
-                self.http.call(&bindings::#binding, #arg).await
+        let call = (!types.events_only).then(|| {
+            quote! {
+                #[doc = #doc]
+                #description
+                #cfg
+                pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
+                    self.http.call(&bindings::#binding, #arg).await
+                }
             }
+        });
+        quote! {
+            #call
             #pages
             #events
             #download

@@ -322,7 +322,11 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         description: api.info.description.as_deref().unwrap_or_default(),
         example: types.ops.first().map(|o| {
             let input = if o.takes_input { "&input" } else { "" };
-            format!("{}({input})", o.method)
+            let method = match &o.events {
+                Some((events, _)) if o.events_only => events,
+                _ => &o.method,
+            };
+            format!("{method}({input})")
         }),
         operations: api.operations.len(),
         tools: exposed,

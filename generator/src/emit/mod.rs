@@ -37,6 +37,10 @@ pub struct OpTypes {
     pub events: Option<(String, String)>,
     /// For an operation whose success body is bytes: the download method's name.
     pub download: Option<String>,
+    /// Whether the operation answers only with server-sent events: its client has the
+    /// `_events` method alone (a buffered call would wait for the stream to end and return its
+    /// text), and its tool returns the events.
+    pub events_only: bool,
 }
 
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
@@ -217,6 +221,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             pages: None,
             events: events.map(|event| (String::new(), event)),
             download: None,
+            events_only: false,
         });
     }
     space.settle_unions();
@@ -226,6 +231,11 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     for (op, types) in api.operations.iter().zip(&mut ops) {
         if let Some((method, _)) = &mut types.events {
             *method = methods.claim(&format!("{}_events", types.method), "_");
+            types.events_only = op
+                .binding
+                .response
+                .as_ref()
+                .is_some_and(|r| r.content_type.starts_with("text/event-stream"));
         }
         let bytes = op.binding.response.as_ref().map(|r| r.encoding) == Some(harness_gen_runtime::binding::Encoding::Bytes);
         if bytes {

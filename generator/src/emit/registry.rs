@@ -32,14 +32,9 @@ pub fn file(
         } else {
             (quote!(), quote!(_))
         };
-        // An operation that answers only with events: its tool returns them as they arrive.
-        let events_only = op
-            .binding
-            .response
-            .as_ref()
-            .is_some_and(|r| r.content_type.starts_with("text/event-stream"));
         let handler = match (&types.pages, types.takes_input) {
-            _ if events_only && types.events.is_some() => {
+            // An operation that answers only with events: its tool returns them as they arrive.
+            _ if types.events_only => {
                 let events = types.events.as_ref().map(|(m, _)| format_ident!("{}", m));
                 quote!(events_handler(
                     client.clone(),

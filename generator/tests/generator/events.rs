@@ -104,3 +104,86 @@ fn the_event_type_comes_from_item_schema_before_schema() {
     let file = types.file.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(file.contains("pub struct ChatEvent { #[serde(skip_serializing_if = \"Option::is_none\")] pub delta: Option<String>, }"), "{file}");
 }
+
+/// The generated crate's files for the document `text` (written in a scratch folder).
+fn crate_files(name: &str, text: &str) -> std::collections::BTreeMap<String, String> {
+    let dir = std::env::temp_dir().join(format!("hg-events-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join(name);
+    std::fs::write(&spec, text).unwrap();
+    let options = harness_gen::emit::krate::Options {
+        crate_name: Some("sample".into()),
+        runtime_path: None,
+        command: "harness-gen openapi".into(),
+        harness: None,
+        listing_budget: None,
+    };
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let (krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    krate.files
+}
+
+/// A `GET /ticks` answering only with events.
+const TICKS: &str = "operationId: ticks\nresponses:\n  '200':\n    description: ok\n    content:\n      text/event-stream:\n        schema: {type: object, properties: {seq: {type: integer}}}\n";
+
+#[test]
+fn an_operation_answering_only_with_events_is_a_tool_returning_the_array_of_them() {
+    let out = check(&op("get", "/ticks", TICKS));
+    assert_eq!(
+        out.tool(0)["outputSchema"],
+        json!({"type": "array", "items": {"type": "object", "properties": {"seq": {"type": "integer"}}}})
+    );
+    let files = crate_files("ticks.yaml", &op("get", "/ticks", TICKS));
+    let flat = |file: &str| files[file].split_whitespace().collect::<Vec<_>>().join(" ");
+    // Its only call is the stream: a buffered one would wait for the stream's end.
+    assert!(
+        flat("src/client.rs").contains("pub async fn ticks_events("),
+        "{}",
+        files["src/client.rs"]
+    );
+    assert!(
+        !flat("src/client.rs").contains("pub async fn ticks("),
+        "{}",
+        files["src/client.rs"]
+    );
+    assert!(
+        flat("src/registry.rs").contains("events_handler("),
+        "{}",
+        files["src/registry.rs"]
+    );
+}
+
+#[test]
+fn an_operation_offering_json_and_events_stays_a_json_tool_with_both_calls() {
+    let text = chat("{stream: {type: boolean}}", STREAM, "");
+    let out = check(&text);
+    assert_eq!(out.tool(0)["outputSchema"], json!({"type": "object"}));
+    let files = crate_files("chat.yaml", &text);
+    let client = files["src/client.rs"]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
+    assert!(
+        files["src/registry.rs"].contains("typed_handler("),
+        "{}",
+        files["src/registry.rs"]
+    );
+}
+
+#[test]
+fn an_operation_answering_with_bytes_is_a_tool_returning_them_as_they_arrive() {
+    let text = op(
+        "get",
+        "/blob",
+        "operationId: blob\nresponses:\n  '200':\n    description: ok\n    content:\n      image/png:\n        schema: {type: string, format: binary}\n",
+    );
+    let files = crate_files("blob.yaml", &text);
+    let registry = files["src/registry.rs"]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(registry.contains("download_handler("), "{registry}");
+    assert!(registry.contains("c.blob_stream().await"), "{registry}");
+}
