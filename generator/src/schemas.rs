@@ -3,7 +3,8 @@
 //!
 //! - 3.0 meaning becomes 2020-12 meaning: `nullable: true` adds a null alternative, boolean
 //!   `exclusiveMinimum`/`exclusiveMaximum` become numeric; `example` stays as an annotation.
-//!   Real 3.1 documents use the same idioms and get the same treatment.
+//!   Real 3.1 documents use the same idioms and get the same treatment. `format: binary`
+//!   gains `contentEncoding: base64`, the form binary data has in JSON tool inputs and outputs.
 //! - References anywhere else (another part of the document, a local file) are inlined;
 //!   a reference cycle through inlined schemas is cut with a warning.
 //! - What is still not valid 2020-12 is dropped, keyword by keyword, with a warning naming
@@ -88,6 +89,14 @@ impl<'a> Normalizer<'a> {
                     map.insert(exclusive.to_string(), limit);
                 }
             }
+        }
+        // Binary data travels in JSON (tool inputs and outputs, over MCP and in the catalog) as
+        // base64 text: said where the document says only `format: binary`, so a client knows
+        // what to send (the SDK's `Upload` sends the bytes themselves).
+        if map.get("format").and_then(Value::as_str) == Some("binary")
+            && !map.contains_key("contentEncoding")
+        {
+            map.insert("contentEncoding".to_string(), json!("base64"));
         }
         let doc_loc = loc.clone();
         let mut children: Vec<(Loc, String, Option<String>)> = Vec::new();

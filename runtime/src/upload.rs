@@ -204,22 +204,44 @@ impl Gathered {
         let index = value.as_str()?.strip_prefix(PLACEHOLDER)?.parse().ok()?;
         self.0.get::<usize>(index)
     }
-
-    /// Whether none was gathered.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// Runs `serialize` (which turns a call's input into JSON), writing every [`Upload`] it meets as
 /// a placeholder and returning those uploads beside its result.
 pub fn collect<T>(serialize: impl FnOnce() -> T) -> (T, Gathered) {
-    let outer = GATHERING.with(|cell| cell.replace(Some(Vec::new())));
-    let result = serialize();
-    let gathered = GATHERING
-        .with(|cell| cell.replace(outer))
-        .unwrap_or_default();
-    (result, Gathered(gathered))
+    let mut gathered = None;
+    let result = scoped(&GATHERING, Some(Vec::new()), |state| {
+        let result = serialize();
+        gathered = state.with(|cell| cell.borrow_mut().take());
+        result
+    });
+    (result, Gathered(gathered.unwrap_or_default()))
+}
+
+/// Runs `f` with the thread-local `key` set to `value`, putting the earlier value back when
+/// `f` returns or unwinds, so a panic inside never leaves the thread in the scope's state.
+pub(crate) fn scoped<S: 'static, T>(
+    key: &'static std::thread::LocalKey<RefCell<S>>,
+    value: S,
+    f: impl FnOnce(&'static std::thread::LocalKey<RefCell<S>>) -> T,
+) -> T {
+    struct Restore<S: 'static> {
+        key: &'static std::thread::LocalKey<RefCell<S>>,
+        outer: Option<S>,
+    }
+    impl<S: 'static> Drop for Restore<S> {
+        fn drop(&mut self) {
+            if let Some(outer) = self.outer.take() {
+                self.key.with(|cell| *cell.borrow_mut() = outer);
+            }
+        }
+    }
+    let outer = key.with(|cell| cell.replace(value));
+    let _restore = Restore {
+        key,
+        outer: Some(outer),
+    };
+    f(key)
 }
 
 impl serde::Serialize for Upload {
@@ -248,7 +270,7 @@ impl serde::Serialize for Upload {
 const FILE_REFERENCE: &str = "\u{0}harness-file:";
 
 thread_local! {
-    static LOCAL_FILES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static LOCAL_FILES: RefCell<bool> = const { RefCell::new(false) };
 }
 
 /// The input text that stands for the file at `path` (`-`: standard input) in a binary value
@@ -261,10 +283,7 @@ pub fn file_reference(path: &str) -> String {
 /// files its user named; anywhere else (an MCP client's input) such text is not base64 and
 /// fails as invalid input.
 pub fn with_local_files<T>(f: impl FnOnce() -> T) -> T {
-    let outer = LOCAL_FILES.with(|cell| cell.replace(true));
-    let result = f();
-    LOCAL_FILES.with(|cell| cell.set(outer));
-    result
+    scoped(&LOCAL_FILES, true, |_| f())
 }
 
 impl<'de> serde::Deserialize<'de> for Upload {
@@ -284,7 +303,7 @@ impl serde::de::Visitor<'_> for UploadText {
 
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Upload, E> {
         if let Some(path) = text.strip_prefix(FILE_REFERENCE)
-            && LOCAL_FILES.with(std::cell::Cell::get)
+            && LOCAL_FILES.with(|cell| *cell.borrow())
         {
             return Ok(local_file(path));
         }

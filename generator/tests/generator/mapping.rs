@@ -222,6 +222,11 @@ fn multipart_parts_take_the_media_types_their_encoding_or_schema_declares() {
             {"property": "clip", "contentType": "audio/mpeg"}
         ])
     );
+    // A tool's JSON input carries a file as base64, and its schema says so.
+    assert_eq!(
+        out.catalog["components"]["schemas"]["Form"]["properties"]["photo"],
+        json!({"type": "string", "format": "binary", "contentEncoding": "base64"})
+    );
 }
 
 #[test]

@@ -23,6 +23,11 @@ const FILE_CHUNK: usize = 64 * 1024;
 pub(super) struct Outgoing {
     pub head: reqwest::Request,
     pub streamed: Option<Payload>,
+    /// For a streamed payload: the longest silence allowed while it is sent and then while
+    /// the reply's head is awaited (a whole-request timeout would cut a large upload short).
+    pub idle: Option<std::time::Duration>,
+    /// How many bytes of streamed payloads were handed to the connection so far.
+    pub progress: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 type Fault = Error<std::convert::Infallible>;
@@ -45,7 +50,7 @@ impl Outgoing {
             .try_clone()
             .ok_or_else(|| Error::InvalidRequest("the request cannot be repeated".into()))?;
         if let Some(payload) = &self.streamed {
-            let (body, length) = open(payload).await?;
+            let (body, length) = open(payload, &self.progress).await?;
             if let Some(length) = length {
                 request
                     .headers_mut()
@@ -59,7 +64,10 @@ impl Outgoing {
 
 /// The body of `payload` as a stream, every file opened (so one that cannot be is an error
 /// before anything is sent), with its length when every piece's is known.
-async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> {
+async fn open(
+    payload: &Payload,
+    progress: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> Result<(reqwest::Body, Option<u64>), Fault> {
     let mut streams: Vec<super::ByteStream> = Vec::with_capacity(payload.pieces.len());
     let mut length = Some(0u64);
     for piece in &payload.pieces {
@@ -89,8 +97,39 @@ async fn open(payload: &Payload) -> Result<(reqwest::Body, Option<u64>), Fault> 
         length = length.zip(size).map(|(a, b)| a + b);
         streams.push(stream);
     }
-    let body = futures::stream::iter(streams).flatten();
+    let progress = std::sync::Arc::clone(progress);
+    let body = futures::stream::iter(streams)
+        .flatten()
+        .inspect(move |chunk| {
+            if let Ok(chunk) = chunk {
+                progress.fetch_add(chunk.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
     Ok((reqwest::Body::wrap_stream(body), length))
+}
+
+/// Awaits `sent` (an attempt whose body is streamed), failing with `Error::Timeout` only when
+/// `idle` passes with no byte of the body taken by the connection: a large upload over a slow
+/// link is not cut short, a server that stops reading or never answers is.
+pub(super) async fn idle_bounded<F: std::future::Future>(
+    sent: F,
+    progress: &std::sync::atomic::AtomicU64,
+    idle: std::time::Duration,
+) -> Result<F::Output, Fault> {
+    let mut sent = std::pin::pin!(sent);
+    let mut seen = progress.load(std::sync::atomic::Ordering::Relaxed);
+    loop {
+        match tokio::time::timeout(idle, &mut sent).await {
+            Ok(outcome) => return Ok(outcome),
+            Err(_) => {
+                let now = progress.load(std::sync::atomic::Ordering::Relaxed);
+                if now == seen {
+                    return Err(Error::Timeout);
+                }
+                seen = now;
+            }
+        }
+    }
 }
 
 fn single(bytes: bytes::Bytes) -> super::ByteStream {

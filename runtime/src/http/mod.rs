@@ -745,10 +745,7 @@ impl Replies {
     /// too, whatever client made it: how a program that calls through a tool registry (the
     /// CLI's `--include`) learns what the reply said without reaching the client.
     pub fn recording<T>(&self, f: impl FnOnce() -> T) -> T {
-        let outer = AMBIENT_RECORD.with(|cell| cell.replace(Some(self.clone())));
-        let result = f();
-        AMBIENT_RECORD.with(|cell| *cell.borrow_mut() = outer);
-        result
+        crate::upload::scoped(&AMBIENT_RECORD, Some(self.clone()), |_| f())
     }
 }
 
@@ -944,9 +941,8 @@ impl HttpClient {
     ) -> Result<(reqwest::Response, Duration), Error<E>> {
         let mut request = self.request(binding, input, uploads).map_err(retype)?;
         let timeout = request
-            .head
-            .timeout()
-            .copied()
+            .idle
+            .or_else(|| request.head.timeout().copied())
             .unwrap_or(self.shared.timeout);
         *request.head.timeout_mut() = None;
         let accept = reqwest::header::HeaderValue::from_str(accept).map_err(|_| {
@@ -1026,11 +1022,12 @@ impl HttpClient {
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
             let sent = self.shared.inner.execute(this);
-            let outcome = match first_byte {
-                Some(limit) => tokio::time::timeout(limit, sent)
+            let outcome = match (request.idle, first_byte) {
+                (Some(idle), _) => body::idle_bounded(sent, &request.progress, idle).await?,
+                (None, Some(limit)) => tokio::time::timeout(limit, sent)
                     .await
                     .map_err(|_| Error::Timeout)?,
-                None => sent.await,
+                (None, None) => sent.await,
             };
             let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
@@ -1147,12 +1144,22 @@ impl HttpClient {
         if let Some(response) = &binding.response {
             builder = builder.header("Accept", response.content_type.as_ref());
         }
-        let head = builder.build().map_err(|_| {
+        let mut head = builder.build().map_err(|_| {
             Error::InvalidRequest(
                 "the request could not be built (check header names and the base URL)".into(),
             )
         })?;
-        Ok(Outgoing { head, streamed })
+        // A streamed upload is bounded by silence, not by its whole duration.
+        let idle = streamed.as_ref().map(|_| timeout);
+        if idle.is_some() {
+            *head.timeout_mut() = None;
+        }
+        Ok(Outgoing {
+            head,
+            streamed,
+            idle,
+            progress: Default::default(),
+        })
     }
 
     /// Adds the credentials of the first security alternative that is fully configured.

@@ -204,3 +204,46 @@ async fn a_file_that_cannot_be_read_fails_the_call_before_anything_is_sent() {
     assert!(matches!(error, Error::Read(_)), "{error}");
     assert_eq!(seen.puts.load(Ordering::SeqCst), 0);
 }
+
+/// `count` chunks of `bytes`, one every `every`, then (with `stall`) silence.
+fn trickle(
+    count: usize,
+    every: Duration,
+    stall: bool,
+) -> impl futures::Stream<Item = std::io::Result<bytes::Bytes>> + use<> {
+    futures::stream::unfold(0, move |sent| async move {
+        if sent == count {
+            if stall {
+                futures::future::pending::<()>().await;
+            }
+            return None;
+        }
+        tokio::time::sleep(every).await;
+        Some((Ok(bytes::Bytes::from_static(b"0123456789")), sent + 1))
+    })
+}
+
+#[tokio::test]
+async fn a_streamed_upload_is_bounded_by_silence_not_by_its_length() {
+    let (base, _) = server::serve().await;
+    let client = streams::Client::from_builder(
+        streams::Client::builder()
+            .base_url(&base)
+            .timeout(Duration::from_millis(300)),
+    )
+    .unwrap();
+    // Ten chunks a tenth of a second apart: a second in all, three times the timeout.
+    let slow = PutFileBytesInput::new(
+        "f1",
+        Upload::stream(trickle(10, Duration::from_millis(100), false), None),
+    );
+    let received = client.put_file_bytes(&slow).await.unwrap();
+    assert_eq!(received.parts[0].length, 100);
+    // A body that stops coming is a timeout, not a hang.
+    let stalled = PutFileBytesInput::new(
+        "f1",
+        Upload::stream(trickle(2, Duration::from_millis(10), true), None),
+    );
+    let error = client.put_file_bytes(&stalled).await.unwrap_err();
+    assert!(matches!(error, Error::Timeout), "{error}");
+}
