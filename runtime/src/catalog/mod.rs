@@ -255,6 +255,16 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// Whether its output is bytes (an OpenAPI operation whose success body is bytes: a
+    /// download), which adapters write or carry as binary rather than as JSON.
+    pub fn returns_bytes(&self) -> bool {
+        self.source
+            .as_ref()
+            .and_then(Source::openapi_binding)
+            .and_then(|binding| binding.response.as_ref())
+            .is_some_and(|response| response.encoding == crate::binding::Encoding::Bytes)
+    }
+
     /// A minimal entry: the given name, input schema and command, every audience, nothing else.
     pub fn new(name: NonBlank, input_schema: ObjectSchema, command: CommandPath) -> Self {
         Self {

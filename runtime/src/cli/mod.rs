@@ -159,13 +159,7 @@ pub fn run(
         return code;
     }
     let destination = matches.get_one::<String>(OUTPUT_FILE).map(String::as_str);
-    let binary = tool
-        .source
-        .as_ref()
-        .and_then(|s| s.openapi_binding())
-        .and_then(|b| b.response.as_ref())
-        .is_some_and(|r| r.encoding == crate::binding::Encoding::Bytes);
-    if binary && destination.is_none() && is_tty {
+    if tool.returns_bytes() && destination.is_none() && is_tty {
         let why = "the output is binary: give --output FILE to save it, or --output - to write it to standard output".to_string();
         let _ = writeln!(err, "error: {why}");
         let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));

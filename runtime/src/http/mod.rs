@@ -571,18 +571,9 @@ where
     F: Fn(C, I) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Download, Error<E>>> + Send + 'static,
 {
-    let call = std::sync::Arc::new(call);
-    crate::Handler::paged(move |input: Value| {
-        let (client, call) = (client.clone(), call.clone());
-        async move {
-            let download = call(client, tool_input(input)?)
-                .await
-                .map_err(Error::into_thrown)?;
-            Ok(crate::ToolOutput {
-                bytes: Some(download.into_output()),
-                ..crate::ToolOutput::default()
-            })
-        }
+    streaming_handler(client, call, |download: Download| crate::ToolOutput {
+        bytes: Some(download.into_output()),
+        ..crate::ToolOutput::default()
     })
 }
 
@@ -600,24 +591,45 @@ where
     F: Fn(C, I) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Events<T, E>, Error<E>>> + Send + 'static,
 {
-    use futures::StreamExt;
+    streaming_handler(client, call, |events: Events<T, E>| {
+        use futures::StreamExt;
+        let items = events.map(|event| match event {
+            Ok(event) => tool_output(event.data),
+            Err(error) => Err(error.into_thrown()),
+        });
+        crate::ToolOutput {
+            events: Some(crate::EventOutput {
+                items: Box::pin(items),
+            }),
+            ..crate::ToolOutput::default()
+        }
+    })
+}
+
+#[cfg(feature = "registry")]
+/// A handler that calls the client through `call` and makes what it answered (a stream still
+/// arriving) the tool's output through `output`.
+fn streaming_handler<C, I, R, E, F, Fut>(
+    client: C,
+    call: F,
+    output: fn(R) -> crate::ToolOutput,
+) -> crate::Handler
+where
+    C: Clone + Send + Sync + 'static,
+    I: DeserializeOwned + Send + 'static,
+    R: 'static,
+    E: Serialize + 'static,
+    F: Fn(C, I) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, Error<E>>> + Send + 'static,
+{
     let call = std::sync::Arc::new(call);
     crate::Handler::paged(move |input: Value| {
         let (client, call) = (client.clone(), call.clone());
         async move {
-            let events = call(client, tool_input(input)?)
+            let answer = call(client, tool_input(input)?)
                 .await
                 .map_err(Error::into_thrown)?;
-            let items = events.map(|event| match event {
-                Ok(event) => tool_output(event.data),
-                Err(error) => Err(error.into_thrown()),
-            });
-            Ok(crate::ToolOutput {
-                events: Some(crate::EventOutput {
-                    items: Box::pin(items),
-                }),
-                ..crate::ToolOutput::default()
-            })
+            Ok(output(answer))
         }
     })
 }

@@ -336,15 +336,9 @@ fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError>
             .entry("type")
             .or_insert_with(|| Value::from("object"));
     }
-    let binary = entry
-        .source
-        .as_ref()
-        .and_then(|s| s.openapi_binding())
-        .and_then(|b| b.response.as_ref())
-        .is_some_and(|r| r.encoding == crate::binding::Encoding::Bytes);
     let output = match &entry.output_schema {
         // Bytes are returned as binary content, not as structured content.
-        Some(_) if binary => None,
+        Some(_) if entry.returns_bytes() => None,
         Some(schema) => {
             let mut output = listable(schema.as_value(), "outputSchema", Role::Output);
             // Legacy clients (and rmcp for them) only accept output schemas whose root says
