@@ -408,6 +408,12 @@ fn multipart(
         .ok_or_else(|| Refused("no random multipart boundary could be made".to_string()))?;
     let mut pieces = Vec::with_capacity(parts.len() * 3 + 1);
     for (name, file_name, kind, piece) in parts {
+        // A media type (the caller's or the document's) cannot add lines to a part's head.
+        if kind.contains(['\r', '\n']) {
+            return Err(Refused(format!(
+                "the media type of multipart part `{name}` contains a line break"
+            )));
+        }
         let file_name = file_name
             .map(|f| format!("; filename=\"{f}\""))
             .unwrap_or_default();
@@ -629,6 +635,19 @@ mod tests {
         ]
         .concat();
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_part_media_type_cannot_add_lines_to_the_part() {
+        let upload = Upload::bytes(&b"x"[..]).content_type("text/plain\r\nX-Evil: 1");
+        let value = json!({"file": upload});
+        let (value, uploads) = crate::upload::collect(|| serde_json::to_value(&value).unwrap());
+        let refused = body(
+            &binding(Encoding::Multipart, "multipart/form-data"),
+            &value,
+            &uploads,
+        );
+        assert!(refused.unwrap_err().0.contains("line break"));
     }
 
     #[test]
