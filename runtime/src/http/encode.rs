@@ -640,8 +640,7 @@ mod tests {
     #[test]
     fn a_part_media_type_cannot_add_lines_to_the_part() {
         let upload = Upload::bytes(&b"x"[..]).content_type("text/plain\r\nX-Evil: 1");
-        let value = json!({"file": upload});
-        let (value, uploads) = crate::upload::collect(|| serde_json::to_value(&value).unwrap());
+        let (value, uploads) = crate::upload::collect(|| json!({"file": upload}));
         let refused = body(
             &binding(Encoding::Multipart, "multipart/form-data"),
             &value,
