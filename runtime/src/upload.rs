@@ -9,6 +9,7 @@
 //! [`Gathered::find`]), so a file is read from disk, or a stream pulled, only while its request
 //! is sent, and a file is read again for every retried attempt.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -203,6 +204,49 @@ impl Gathered {
     pub fn find(&self, value: &serde_json::Value) -> Option<&Upload> {
         let index = value.as_str()?.strip_prefix(PLACEHOLDER)?.parse().ok()?;
         self.0.get::<usize>(index)
+    }
+
+    /// `value` as JSON carries it (a parameter, a JSON or form body, a JSON part): each upload
+    /// in it as base64 text. An upload from a file or a stream has no such form: the error says
+    /// where it is (`at` is `value`'s JSON pointer in the input).
+    pub fn as_json<'a>(
+        &self,
+        value: &'a serde_json::Value,
+        at: &str,
+    ) -> Result<Cow<'a, serde_json::Value>, String> {
+        use serde_json::Value;
+        if self.0.is_empty() {
+            return Ok(Cow::Borrowed(value));
+        }
+        if let Some(upload) = self.find(value) {
+            let Some(bytes) = upload.in_memory() else {
+                return Err(format!(
+                    "the upload at {at} is a file or a stream, which goes only into a multipart part or a whole binary body; give its bytes (`Upload::bytes`) to send it as base64 here"
+                ));
+            };
+            use base64::Engine;
+            let text = base64::engine::general_purpose::STANDARD.encode(bytes);
+            return Ok(Cow::Owned(Value::String(text)));
+        }
+        let escaped = |key: &str| key.replace('~', "~0").replace('/', "~1");
+        match value {
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(self.as_json(item, &format!("{at}/{i}"))?.into_owned());
+                }
+                Ok(Cow::Owned(Value::Array(out)))
+            }
+            Value::Object(fields) => {
+                let mut out = serde_json::Map::with_capacity(fields.len());
+                for (key, item) in fields {
+                    let item = self.as_json(item, &format!("{at}/{}", escaped(key)))?;
+                    out.insert(key.clone(), item.into_owned());
+                }
+                Ok(Cow::Owned(Value::Object(out)))
+            }
+            other => Ok(Cow::Borrowed(other)),
+        }
     }
 }
 

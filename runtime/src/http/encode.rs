@@ -265,6 +265,15 @@ impl Payload {
 pub fn body(binding: &BodyBinding, value: &Value, uploads: &Gathered) -> Result<Payload, Refused> {
     let property = binding.property.as_ref();
     let content_type = binding.content_type.as_ref();
+    // Only multipart parts and whole binary bodies send an upload as itself; elsewhere it is
+    // the base64 text JSON carries.
+    let value = match binding.encoding {
+        Encoding::Json | Encoding::Form | Encoding::Text => uploads
+            .as_json(value, &format!("/{property}"))
+            .map_err(Refused)?,
+        Encoding::Multipart | Encoding::Bytes => std::borrow::Cow::Borrowed(value),
+    };
+    let value = &*value;
     match binding.encoding {
         Encoding::Json => Ok(Payload::whole(content_type, value.to_string())),
         Encoding::Form => {
@@ -382,6 +391,7 @@ fn multipart(
                 parts.push((name, Some(file_name), kind, piece));
                 continue;
             }
+            let item = &*uploads.as_json(item, &at).map_err(Refused)?;
             let (text, kind) = match item {
                 Value::Null => continue,
                 _ if as_json => (item.to_string(), declared.unwrap_or("application/json")),
@@ -635,6 +645,26 @@ mod tests {
         ]
         .concat();
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn outside_multipart_and_binary_bodies_an_upload_is_base64_and_a_file_is_refused() {
+        let (value, uploads) =
+            crate::upload::collect(|| json!({"image": Upload::bytes(&b"hi"[..])}));
+        let payload = body(
+            &binding(Encoding::Json, "application/json"),
+            &value,
+            &uploads,
+        )
+        .unwrap();
+        assert_eq!(&payload.in_memory().unwrap()[..], br#"{"image":"aGk="}"#);
+        let (value, uploads) = crate::upload::collect(|| json!({"image": Upload::path("/a.png")}));
+        let refused = body(
+            &binding(Encoding::Json, "application/json"),
+            &value,
+            &uploads,
+        );
+        assert!(refused.unwrap_err().0.contains("/body/image"));
     }
 
     #[test]

@@ -1081,6 +1081,9 @@ impl HttpClient {
             let Some(value) = input.get(param.property.as_ref()) else {
                 continue;
             };
+            let value = &*uploads
+                .as_json(value, &format!("/{}", param.property))
+                .map_err(Error::InvalidRequest)?;
             match param.location {
                 ParamIn::Path => {
                     let text = encode::path_value(param, value).map_err(refused)?;
