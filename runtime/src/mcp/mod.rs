@@ -39,15 +39,13 @@ pub use serve::{Options, Transport, main, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 pub use tasks::TASK_TTL_MS;
 
-/// Tools per `tools/list` page unless told otherwise.
-pub const DEFAULT_PAGE_SIZE: usize = 100;
-
 /// How long a client may reuse a `tools/list` page: the tools never change while the
 /// process runs.
 pub const LIST_TTL_MS: u64 = 300_000;
 
 /// An MCP server over one registry. Cheap to clone: clones share the registry and the
-/// prepared listing.
+/// prepared listing. Unless a page size is set, `tools/list` answers with every tool in one
+/// page: several clients read only the first page of a listing.
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
@@ -94,7 +92,7 @@ impl McpServer {
                 listing: OnceLock::new(),
                 tasks: tasks::Tasks::default(),
             }),
-            page_size: DEFAULT_PAGE_SIZE,
+            page_size: usize::MAX,
         }
     }
 
@@ -145,7 +143,7 @@ impl McpServer {
                     )
                 })?,
         };
-        let end = (start + self.page_size).min(tools.len());
+        let end = start.saturating_add(self.page_size).min(tools.len());
         let mut result = ListToolsResult::with_all_items(tools[start..end].to_vec())
             .with_ttl_ms(LIST_TTL_MS)
             .with_cache_scope(CacheScope::Public);

@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{DEFAULT_PAGE_SIZE, McpServer};
+use super::McpServer;
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -27,7 +27,8 @@ pub struct Options {
     /// The transport.
     pub transport: Transport,
     /// Tools per `tools/list` page.
-    pub page_size: usize,
+    /// Tools per `tools/list` page; `None`: the whole listing in one page.
+    pub page_size: Option<usize>,
     /// Browser origins allowed besides loopback ones (HTTP only; others get 403).
     pub allowed_origins: Vec<String>,
     /// `Host` values allowed besides loopback ones (HTTP only).
@@ -54,9 +55,7 @@ fn command(name: &str, version: &str) -> Command {
                 .long("page-size")
                 .value_name("N")
                 .value_parser(value_parser!(usize))
-                .help(format!(
-                    "Tools per tools/list page [env: HARNESS_MCP_PAGE_SIZE] [default: {DEFAULT_PAGE_SIZE}]"
-                )),
+                .help("Tools per tools/list page [env: HARNESS_MCP_PAGE_SIZE] [default: the whole listing in one page, since several clients read only the first]"),
         )
         .arg(
             Arg::new("allow-origin")
@@ -101,7 +100,7 @@ fn options(
             .get_one::<usize>("page-size")
             .copied()
             .or_else(|| std::env::var("HARNESS_MCP_PAGE_SIZE").ok()?.parse().ok())
-            .unwrap_or(DEFAULT_PAGE_SIZE),
+            .filter(|&size| size > 0),
         allowed_origins: strings("allow-origin"),
         allowed_hosts: strings("allow-host"),
         base_url: matches.get_one::<String>(BASE_URL).cloned(),
@@ -148,7 +147,10 @@ pub async fn run(
     factory: &Factory<'_>,
 ) -> Result<(), String> {
     let registry = factory(options.base_url.clone())?;
-    let server = McpServer::new(&registry, name, version).with_page_size(options.page_size);
+    let mut server = McpServer::new(&registry, name, version);
+    if let Some(page_size) = options.page_size {
+        server = server.with_page_size(page_size);
+    }
     // Prepare the listing before the first request, so a catalog that cannot be listed fails
     // at start-up rather than on a client's first call.
     server.tools().map_err(|e| e.message.to_string())?;
@@ -192,6 +194,13 @@ mod tests {
         let mut all = vec!["srv".into()];
         all.extend(args.iter().map(Into::into));
         options("srv", "1.0.0", all).unwrap()
+    }
+
+    #[test]
+    fn the_whole_listing_is_one_page_unless_a_page_size_is_given() {
+        assert_eq!(parse(&[]).page_size, None);
+        assert_eq!(parse(&["--page-size", "50"]).page_size, Some(50));
+        assert_eq!(parse(&["--page-size", "0"]).page_size, None);
     }
 
     #[test]
