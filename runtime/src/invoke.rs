@@ -286,18 +286,35 @@ impl ToolRegistry {
         name: &str,
         mut events: crate::EventOutput,
     ) -> Result<Value, ToolError> {
-        use futures::StreamExt;
         let mut collected = Vec::new();
-        while let Some(item) = events.items.next().await {
-            if collected.len() == crate::EventOutput::COLLECTED {
-                return Err(ToolError::Runtime {
-                    tool: name.to_string(),
-                    category: RuntimeCategory::TooLarge,
-                });
-            }
-            collected.push(self.event(audience, name, item)?);
+        while let Some(event) = self
+            .next_collected(audience, name, &mut events, collected.len())
+            .await
+        {
+            collected.push(event?);
         }
         Ok(Value::Array(collected))
+    }
+
+    /// The next event of `events` to collect, checked ([`ToolRegistry::event`]), when
+    /// `collected` were already: past [`crate::EventOutput::COLLECTED`] a `TooLarge` failure.
+    /// `invoke` and adapters that return every event at once collect through it.
+    pub async fn next_collected(
+        &self,
+        audience: Audience,
+        name: &str,
+        events: &mut crate::EventOutput,
+        collected: usize,
+    ) -> Option<Result<Value, ToolError>> {
+        use futures::StreamExt;
+        let item = events.items.next().await?;
+        if collected >= crate::EventOutput::COLLECTED {
+            return Some(Err(ToolError::Runtime {
+                tool: name.to_string(),
+                category: RuntimeCategory::TooLarge,
+            }));
+        }
+        Some(self.event(audience, name, item))
     }
 
     /// `output` once it passed the tool's output schema, its next-page arguments typed by the

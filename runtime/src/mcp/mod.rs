@@ -198,20 +198,16 @@ impl McpServer {
         mut output: crate::ToolOutput,
         progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
     ) -> Result<CallToolResult, McpError> {
-        use futures::StreamExt;
         let Some(mut events) = output.events.take() else {
             return Ok(page_result(name, output));
         };
         let registry = &self.inner.registry;
         let mut collected = Vec::new();
-        while let Some(item) = events.items.next().await {
-            if collected.len() == crate::EventOutput::COLLECTED {
-                return failure(&crate::ToolError::Runtime {
-                    tool: name.to_string(),
-                    category: crate::RuntimeCategory::TooLarge,
-                });
-            }
-            let event = match registry.event(Audience::Mcp, name, item) {
+        while let Some(event) = registry
+            .next_collected(Audience::Mcp, name, &mut events, collected.len())
+            .await
+        {
+            let event = match event {
                 Ok(event) => event,
                 Err(error) => return failure(&error),
             };
