@@ -9,6 +9,7 @@
 //! non-object output schemas from the listing and moves non-object structured results into the
 //! text block, so one tool never breaks an old client's listing.
 
+mod select;
 mod serve;
 mod stdio;
 mod tasks;
@@ -35,6 +36,7 @@ use crate::{Audience, ContractError, ToolRegistry};
 /// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
 /// transport.
 pub use rmcp;
+pub use select::Selection;
 pub use serve::{Options, Transport, main, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 pub use tasks::TASK_TTL_MS;

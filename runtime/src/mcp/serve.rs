@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::McpServer;
+use super::{McpServer, Selection};
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -35,6 +35,8 @@ pub struct Options {
     pub allowed_hosts: Vec<String>,
     /// Overrides the API's base URL.
     pub base_url: Option<String>,
+    /// Which tools to serve.
+    pub selection: Selection,
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -72,6 +74,26 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Also accept this Host header (needed when listening beyond loopback)"),
         )
         .arg(
+            Arg::new("tool")
+                .long("tool")
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .help("Serve only this tool (repeat for more); an unknown name is an error listing the tools"),
+        )
+        .arg(
+            Arg::new("exclude-tool")
+                .long("exclude-tool")
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .help("Do not serve this tool (repeat for more)"),
+        )
+        .arg(
+            Arg::new("read-only")
+                .long("read-only")
+                .action(ArgAction::SetTrue)
+                .help("Serve only the tools whose annotations say they are read-only"),
+        )
+        .arg(
             Arg::new(BASE_URL)
                 .long(BASE_URL)
                 .value_name("URL")
@@ -104,6 +126,11 @@ fn options(
         allowed_origins: strings("allow-origin"),
         allowed_hosts: strings("allow-host"),
         base_url: matches.get_one::<String>(BASE_URL).cloned(),
+        selection: Selection {
+            tools: strings("tool"),
+            exclude: strings("exclude-tool"),
+            read_only: matches.get_flag("read-only"),
+        },
     })
 }
 
@@ -146,7 +173,9 @@ pub async fn run(
     options: Options,
     factory: &Factory<'_>,
 ) -> Result<(), String> {
-    let registry = factory(options.base_url.clone())?;
+    let registry = options
+        .selection
+        .apply(&factory(options.base_url.clone())?)?;
     let mut server = McpServer::new(&registry, name, version);
     if let Some(page_size) = options.page_size {
         server = server.with_page_size(page_size);
@@ -194,6 +223,28 @@ mod tests {
         let mut all = vec!["srv".into()];
         all.extend(args.iter().map(Into::into));
         options("srv", "1.0.0", all).unwrap()
+    }
+
+    #[test]
+    fn tools_are_chosen_by_name_by_exclusion_and_read_only() {
+        assert_eq!(parse(&[]).selection, Selection::default());
+        let chosen = parse(&[
+            "--tool",
+            "a",
+            "--tool",
+            "b",
+            "--exclude-tool",
+            "c",
+            "--read-only",
+        ]);
+        assert_eq!(
+            chosen.selection,
+            Selection {
+                tools: vec!["a".into(), "b".into()],
+                exclude: vec!["c".into()],
+                read_only: true,
+            }
+        );
     }
 
     #[test]

@@ -184,3 +184,74 @@ async fn a_schema_that_cannot_stand_alone_is_listed_permissively_and_still_enfor
         .unwrap();
     assert_eq!(ok.structured_content, Some(json!(7)));
 }
+
+#[tokio::test]
+async fn a_selection_serves_only_its_tools_and_a_call_outside_it_is_an_unknown_tool() {
+    use harness_gen_runtime::mcp::Selection;
+    let mut read_only = entry("look", &["mcp"], Value::Null);
+    read_only.annotations = Some(serde_json::from_value(json!({"readOnlyHint": true})).unwrap());
+    let registry = ToolRegistry::builder()
+        .tool(read_only, Handler::new(|_| async move { Ok(json!(null)) }))
+        .tool(
+            entry("change", &["mcp"], Value::Null),
+            Handler::new(|_| async move { Ok(json!(null)) }),
+        )
+        .tool(
+            entry("cli_only", &["cli"], Value::Null),
+            Handler::new(|_| async move { Ok(json!(null)) }),
+        )
+        .build()
+        .unwrap();
+    let served = |selection: Selection| -> Vec<String> {
+        let registry = selection.apply(&registry).unwrap();
+        let server = McpServer::new(&registry, "t", "1.0.0");
+        server
+            .tools()
+            .unwrap()
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect()
+    };
+    assert_eq!(served(Selection::default()), ["look", "change"]);
+    let only = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let by_name = Selection {
+        tools: only(&["change"]),
+        ..Selection::default()
+    };
+    assert_eq!(served(by_name.clone()), ["change"]);
+    let excluded = Selection {
+        exclude: only(&["change"]),
+        ..Selection::default()
+    };
+    assert_eq!(served(excluded), ["look"]);
+    let read_only = Selection {
+        read_only: true,
+        ..Selection::default()
+    };
+    assert_eq!(served(read_only), ["look"]);
+    // A name that is not an MCP tool (a typo, or a CLI-only tool) fails the start, saying which.
+    let typo = Selection {
+        tools: only(&["lok"]),
+        ..Selection::default()
+    };
+    let why = typo.apply(&registry).unwrap_err();
+    assert!(
+        why.contains("`lok`") && why.contains("look, change"),
+        "{why}"
+    );
+    let cli_only = Selection {
+        exclude: only(&["cli_only"]),
+        ..Selection::default()
+    };
+    assert!(cli_only.apply(&registry).is_err());
+    // A call to a tool left out is answered exactly like a call to one that does not exist.
+    let server = McpServer::new(&by_name.apply(&registry).unwrap(), "t", "1.0.0");
+    let args = json!({"n": 1}).as_object().cloned();
+    let outside = server.call("look", args.clone()).await.unwrap_err();
+    let unknown = server.call("nope", args).await.unwrap_err();
+    assert_eq!(outside.code, unknown.code);
+    assert_eq!(
+        outside.message.replace("look", "nope"),
+        unknown.message.to_string()
+    );
+}
