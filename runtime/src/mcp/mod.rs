@@ -104,6 +104,14 @@ impl McpServer {
         self
     }
 
+    /// The same server with `page_size` tools per page, or the whole listing in one.
+    pub fn with_page_size_of(self, page_size: Option<usize>) -> Self {
+        match page_size {
+            Some(page_size) => self.with_page_size(page_size),
+            None => self,
+        }
+    }
+
     fn listing(&self) -> Result<&Listing, McpError> {
         let listing = self.inner.listing.get_or_init(|| {
             let registry = &self.inner.registry;

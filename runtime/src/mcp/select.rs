@@ -4,6 +4,16 @@
 
 use crate::{Audience, ToolRegistry};
 
+/// The `name=value` pairs of a URL query, percent-decoded.
+fn serde_urlencoded_pairs(query: &str) -> Result<Vec<(String, String)>, String> {
+    let uri: axum::http::Uri = format!("/?{query}")
+        .parse()
+        .map_err(|_| "the query is not a valid URL query".to_string())?;
+    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
+        .map(|axum::extract::Query(pairs)| pairs)
+        .map_err(|_| "the query is not a valid URL query".to_string())
+}
+
 /// A choice of tools.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
@@ -16,6 +26,41 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The choice a URL's query makes: `tool` (repeated, or names separated by commas),
+    /// `exclude_tool` (the same) and `read_only` (`true` or `false`). Anything else is an error
+    /// naming it.
+    pub fn from_query(query: &str) -> Result<Self, String> {
+        let pairs: Vec<(String, String)> = serde_urlencoded_pairs(query)?;
+        let mut selection = Selection::default();
+        for (key, value) in pairs {
+            let names = value
+                .split(',')
+                .filter(|n| !n.is_empty())
+                .map(str::to_string);
+            match key.as_str() {
+                "tool" | "tools" => selection.tools.extend(names),
+                "exclude_tool" | "exclude_tools" => selection.exclude.extend(names),
+                "read_only" => {
+                    selection.read_only = match value.as_str() {
+                        "true" | "" => true,
+                        "false" => false,
+                        _ => return Err(format!("read_only is true or false, not `{value}`")),
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "unknown parameter `{other}`; the tools are chosen with tool, exclude_tool and read_only"
+                    ));
+                }
+            }
+        }
+        selection.tools.sort();
+        selection.tools.dedup();
+        selection.exclude.sort();
+        selection.exclude.dedup();
+        Ok(selection)
+    }
+
     /// The MCP tools of `registry` this selection keeps. A name that is not one of them is an
     /// error listing the valid names (a typo never silently serves fewer tools).
     pub fn apply(&self, registry: &ToolRegistry) -> Result<ToolRegistry, String> {
@@ -39,5 +84,28 @@ impl Selection {
                 && !self.exclude.contains(&name)
                 && (!self.read_only || read_only)
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_chooses_tools_by_name_exclusion_and_read_only() {
+        let selection =
+            Selection::from_query("tool=b&tool=a%2Cc&exclude_tool=d&read_only=true").unwrap();
+        assert_eq!(
+            selection,
+            Selection {
+                tools: vec!["a".into(), "b".into(), "c".into()],
+                exclude: vec!["d".into()],
+                read_only: true,
+            }
+        );
+        assert_eq!(Selection::from_query("").unwrap(), Selection::default());
+        let unknown = Selection::from_query("tags=pets").unwrap_err();
+        assert!(unknown.contains("`tags`"), "{unknown}");
+        assert!(Selection::from_query("read_only=maybe").is_err());
     }
 }

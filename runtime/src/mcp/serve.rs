@@ -176,10 +176,7 @@ pub async fn run(
     let registry = options
         .selection
         .apply(&factory(options.base_url.clone())?)?;
-    let mut server = McpServer::new(&registry, name, version);
-    if let Some(page_size) = options.page_size {
-        server = server.with_page_size(page_size);
-    }
+    let server = McpServer::new(&registry, name, version).with_page_size_of(options.page_size);
     // Prepare the listing before the first request, so a catalog that cannot be listed fails
     // at start-up rather than on a client's first call.
     server.tools().map_err(|e| e.message.to_string())?;
@@ -197,12 +194,16 @@ pub async fn run(
                 .with_allowed_hosts(hosts)
                 .with_allowed_origins(origins)
                 .enforce_origin_validation();
-            let service = StreamableHttpService::new(
-                move || Ok(server.clone()),
-                Arc::new(LocalSessionManager::default()),
+            let connections = Connections {
+                registry,
+                server,
+                announce: (name.to_string(), version.to_string(), options.page_size),
                 config,
-            );
-            let router = axum::Router::new().nest_service("/mcp", service);
+                services: Default::default(),
+            };
+            let router = axum::Router::new()
+                .route("/mcp", axum::routing::any(connection))
+                .with_state(Arc::new(connections));
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -212,6 +213,71 @@ pub async fn run(
                 .await
                 .map_err(|e| format!("HTTP server failed: {e}"))
         }
+    }
+}
+
+type HttpService = StreamableHttpService<McpServer, LocalSessionManager>;
+
+/// The Streamable HTTP endpoint: one MCP service per choice of tools a client's URL makes
+/// (`/mcp?tool=a&tool=b&exclude_tool=c&read_only=true`, narrowing the start-up choice), each
+/// with its own sessions, made when first asked for and kept.
+struct Connections {
+    /// The tools chosen at start.
+    registry: crate::ToolRegistry,
+    /// The service's server when the URL chooses nothing more.
+    server: McpServer,
+    /// The name and version every server announces, and its page size.
+    announce: (String, String, Option<usize>),
+    config: StreamableHttpServerConfig,
+    services: std::sync::Mutex<std::collections::BTreeMap<String, Arc<HttpService>>>,
+}
+
+/// How many different choices of tools one server keeps services for.
+const MAX_SELECTIONS: usize = 64;
+
+impl Connections {
+    /// The service for the choice `query` makes, or why there is none (an unknown parameter
+    /// or tool name, or too many different choices).
+    fn service(&self, query: &str) -> Result<Arc<HttpService>, String> {
+        let selection = Selection::from_query(query)?;
+        let key = format!("{selection:?}");
+        let mut services = self.services.lock().map_err(|_| "the server is failing")?;
+        if let Some(service) = services.get(&key) {
+            return Ok(Arc::clone(service));
+        }
+        if services.len() >= MAX_SELECTIONS {
+            return Err(format!(
+                "this server serves at most {MAX_SELECTIONS} different choices of tools"
+            ));
+        }
+        let server = if selection == Selection::default() {
+            self.server.clone()
+        } else {
+            // Tool names are no secret (the crate's catalog publishes them), so the error may
+            // list them whatever the request's origin.
+            let registry = selection.apply(&self.registry)?;
+            let (name, version, page_size) = &self.announce;
+            McpServer::new(&registry, name, version).with_page_size_of(*page_size)
+        };
+        let service = Arc::new(StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            self.config.clone(),
+        ));
+        services.insert(key, Arc::clone(&service));
+        Ok(service)
+    }
+}
+
+async fn connection(
+    axum::extract::State(connections): axum::extract::State<Arc<Connections>>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let query = request.uri().query().unwrap_or_default().to_string();
+    match connections.service(&query) {
+        Ok(service) => service.handle(request).await.into_response(),
+        Err(why) => (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
     }
 }
 

@@ -268,9 +268,39 @@ async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
         );
     }
 
+    // The URL's query narrows the tools a connection is served; a name that is not a tool is
+    // a 400 listing the tools.
+    let chosen = format!("{url}?tool=get_pet&tool=list_pets");
+    let seen = drive(
+        &python,
+        "legacy",
+        &json!([{"list": true}]),
+        &["--url", &chosen],
+        &[],
+    );
+    let names: Vec<String> = listed(&steps(&seen)[0]["list"], 100)
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["list_pets", "get_pet"]);
+    let client = reqwest::Client::new();
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    for (query, says) in [("tool=nope", "get_pet"), ("tags=pets", "`tags`")] {
+        let refused = client
+            .post(format!("{url}?{query}"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(ping.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 400, "{query}");
+        let body = refused.text().await.unwrap();
+        assert!(body.contains(says), "{query}: {body}");
+    }
+
     // A browser page from another origin is refused before anything is served.
     let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
-    let client = reqwest::Client::new();
     let refused = client
         .post(&url)
         .header("origin", "http://evil.example")
