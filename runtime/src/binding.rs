@@ -802,6 +802,12 @@ impl ResponseBinding {
             encoding,
         }
     }
+
+    /// Whether the response's chosen media type is an event stream (`text/event-stream`): the
+    /// operation answers only with events, having no media type preferred to it.
+    pub fn is_event_stream(&self) -> bool {
+        self.content_type.starts_with("text/event-stream")
+    }
 }
 
 /// A declared error response with a JSON body.

@@ -79,6 +79,11 @@ pub use registry::{
     ToolRegistry,
 };
 
+/// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
+/// and what `invoke` collects of a tool's streamed bytes.
+#[cfg(any(feature = "client", feature = "registry"))]
+pub(crate) const BUFFERED_BYTES: usize = 16 * 1024 * 1024;
+
 /// The version of the interface between generated code and this runtime. Generated code names
 /// the version it was written for with [`require_api!`]; a runtime that implements another one
 /// refuses to compile it, with a message saying what to do.

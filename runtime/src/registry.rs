@@ -103,7 +103,7 @@ impl fmt::Debug for EventOutput {
 impl ByteOutput {
     /// How many bytes [`ToolRegistry::invoke`] collects into one output value at most (the
     /// HTTP client's default bound on buffered replies).
-    pub const COLLECTED: usize = 16 * 1024 * 1024;
+    pub const COLLECTED: usize = crate::BUFFERED_BYTES;
 
     /// All the bytes, or `TooLarge` past `bound` (before reading further).
     pub async fn collect(mut self, bound: usize) -> Result<Vec<u8>, crate::RuntimeCategory> {

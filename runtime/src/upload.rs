@@ -125,6 +125,15 @@ impl Upload {
         }
     }
 
+    /// The bytes held in memory, shared rather than copied.
+    #[cfg(feature = "client")]
+    pub(crate) fn shared_bytes(&self) -> Option<bytes::Bytes> {
+        match &self.source {
+            Source::Memory(bytes) => Some(bytes.clone()),
+            _ => None,
+        }
+    }
+
     /// The file it reads, if it is one.
     pub fn file(&self) -> Option<&Path> {
         match &self.source {

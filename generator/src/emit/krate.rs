@@ -302,18 +302,6 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
     };
     files.insert("Cargo.toml".to_string(), render_template(&cargo));
     let exposed = api.operations.iter().filter(|op| op.expose).count();
-    // Operations whose body may carry files (multipart or bytes), by method.
-    let uploads: std::collections::BTreeSet<&String> = api
-        .operations
-        .iter()
-        .zip(&types.ops)
-        .filter(|(op, _)| {
-            op.binding.body.as_ref().is_some_and(|body| {
-                matches!(body.encoding, Encoding::Multipart | Encoding::Bytes)
-            })
-        })
-        .map(|(_, o)| &o.method)
-        .collect();
     let readme = Readme {
         crate_name: &name,
         crate_ident: &ident,
@@ -335,10 +323,21 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         env: client::credential_env(api, &prefix),
         command: &options.command,
         groups: &groups,
-        pages: first_call(&types.ops, |o| o.pages.as_ref().map(|(m, _)| m)),
-        events: first_call(&types.ops, |o| o.events.as_ref().map(|(m, _)| m)),
-        downloads: first_call(&types.ops, |o| o.download.as_ref()),
-        uploads: first_call(&types.ops, |o| uploads.contains(&o.method).then_some(&o.method)),
+        pages: first_call(types.ops.iter().filter_map(|o| Some((o, &o.pages.as_ref()?.0)))),
+        events: first_call(types.ops.iter().filter_map(|o| Some((o, &o.events.as_ref()?.0)))),
+        downloads: first_call(types.ops.iter().filter_map(|o| Some((o, o.download.as_ref()?)))),
+        // Operations whose body may carry files (multipart or bytes).
+        uploads: first_call(
+            api.operations
+                .iter()
+                .zip(&types.ops)
+                .filter(|(op, _)| {
+                    op.binding.body.as_ref().is_some_and(|body| {
+                        matches!(body.encoding, Encoding::Multipart | Encoding::Bytes)
+                    })
+                })
+                .map(|(_, o)| (o, &o.method)),
+        ),
     };
     files.insert("README.md".to_string(), render_template(&readme));
     Crate {
@@ -364,18 +363,14 @@ fn is_spdx_like(license: &str) -> bool {
         })
 }
 
-/// The first call of the methods `method` picks (`list_pets_pages(&input)`), and how many
-/// operations have one.
-fn first_call(
-    ops: &[super::OpTypes],
-    method: impl Fn(&super::OpTypes) -> Option<&String>,
+/// The first of `calls` (each an operation's types and one of its methods) as a call
+/// (`list_pets_pages(&input)`), and how many there are.
+fn first_call<'a>(
+    mut calls: impl Iterator<Item = (&'a super::OpTypes, &'a String)>,
 ) -> Option<(String, usize)> {
-    let first = ops.iter().find_map(|o| {
-        let name = method(o)?;
-        let input = if o.takes_input { "&input" } else { "" };
-        Some(format!("{name}({input})"))
-    })?;
-    Some((first, ops.iter().filter(|o| method(o).is_some()).count()))
+    let (o, name) = calls.next()?;
+    let input = if o.takes_input { "&input" } else { "" };
+    Some((format!("{name}({input})"), 1 + calls.count()))
 }
 
 /// The command-line program: one call into the runtime's CLI.

@@ -235,7 +235,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
                 .binding
                 .response
                 .as_ref()
-                .is_some_and(|r| r.content_type.starts_with("text/event-stream"));
+                .is_some_and(harness_gen_runtime::binding::ResponseBinding::is_event_stream);
         }
         let bytes = op.binding.response.as_ref().map(|r| r.encoding) == Some(harness_gen_runtime::binding::Encoding::Bytes);
         if bytes {

@@ -24,7 +24,6 @@ pub fn file(
 ) -> TokenStream {
     let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
         let tool = op.entry.name.as_str();
-        let method = format_ident!("{}", types.method);
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
         let (arg, param) = if types.takes_input {
@@ -32,40 +31,25 @@ pub fn file(
         } else {
             (quote!(), quote!(_))
         };
-        let handler = match (&types.pages, types.takes_input) {
+        // The client call behind the tool, through `handler`.
+        let called = |handler: TokenStream, method: &str| {
+            let method = format_ident!("{}", method);
+            quote!(#handler(
+                client.clone(),
+                |c: Client, #param: #input| async move { c.#method(#arg).await }
+            ))
+        };
+        let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
-            _ if types.events_only => {
-                let events = types.events.as_ref().map(|(m, _)| format_ident!("{}", m));
-                quote!(events_handler(
-                    client.clone(),
-                    |c: Client, #param: #input| async move { c.#events(#arg).await }
-                ))
-            }
+            (Some((events, _)), _, _) if types.events_only => called(quote!(events_handler), events),
             // Bytes are returned as they arrive, so the CLI can write a download to a file
             // without holding it.
-            _ if types.download.is_some() => {
-                let stream = format_ident!("{}", types.download.as_deref().unwrap_or_default());
-                quote!(download_handler(
-                    client.clone(),
-                    |c: Client, #param: #input| async move { c.#stream(#arg).await }
-                ))
-            }
-            (Some((pages, _)), true) => {
+            (_, Some(stream), _) => called(quote!(download_handler), stream),
+            (_, _, Some((pages, _))) => {
                 let pages = format_ident!("{}", pages);
-                quote!(paged_handler(client.clone(), |c: &Client, input: #input| c.#pages(&input)))
+                quote!(paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
             }
-            (Some((pages, _)), false) => {
-                let pages = format_ident!("{}", pages);
-                quote!(paged_handler(client.clone(), |c: &Client, _: #input| c.#pages()))
-            }
-            (None, true) => quote!(typed_handler(
-                client.clone(),
-                |c: Client, input: #input| async move { c.#method(&input).await }
-            )),
-            (None, false) => quote!(typed_handler(
-                client.clone(),
-                |c: Client, _: #input| async move { c.#method().await }
-            )),
+            _ => called(quote!(typed_handler), &types.method),
         };
         quote! {
             #cfg

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::Cx;
 use crate::diag::{Code, Severity};
-use crate::load::Loc;
+use crate::load::{Document, Loc};
 use crate::names::Unique;
 use crate::schemas::Normalizer;
 
@@ -382,7 +382,7 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
     let encoding = Encoding::of(&chosen);
     let schema_loc = body_loc.at("content").at(&chosen).at("schema");
     let parts = match encoding {
-        Encoding::Multipart => part_types(cx, &content[&chosen], &schema_loc),
+        Encoding::Multipart => part_types(cx.doc, &content[&chosen], &schema_loc),
         _ => List::default(),
     };
     let schema = match (encoding, content[&chosen].get("schema")) {
@@ -411,16 +411,15 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
 /// The declared media types of a multipart body's parts: the media type object's `encoding`
 /// (`contentType`, whose first entry is taken when it lists several), else a property's
 /// `contentMediaType`.
-fn part_types(cx: &mut Cx, media: &Value, schema_loc: &Loc) -> List<PartBinding> {
+fn part_types(doc: &Document, media: &Value, schema_loc: &Loc) -> List<PartBinding> {
     let encoding = media.get("encoding").and_then(Value::as_object);
     let properties = media
         .get("schema")
         // The schema was normalized (and its references reported) already.
-        .and_then(|schema| cx.doc.deref(schema, schema_loc, &mut Default::default()))
-        .and_then(|(schema, _)| schema.get("properties")?.as_object().cloned())
-        .unwrap_or_default();
+        .and_then(|schema| doc.deref(schema, schema_loc, &mut Default::default()))
+        .and_then(|(schema, _)| schema.get("properties")?.as_object());
     let mut parts: Vec<PartBinding> = Vec::new();
-    for (property, schema) in &properties {
+    for (property, schema) in properties.into_iter().flatten() {
         let declared = encoding
             .and_then(|e| e.get(property)?.get("contentType")?.as_str())
             .and_then(|types| types.split(',').next())

@@ -356,7 +356,7 @@ fn entry(
     // received (the CLI prints each as it arrives, MCP reports each as progress).
     let output_schema = draft.parts.output.as_ref().and_then(|o| {
         let schema = match &o.events {
-            Some(events) if o.binding.content_type.starts_with("text/event-stream") => {
+            Some(events) if o.binding.is_event_stream() => {
                 serde_json::json!({"type": "array", "items": events})
             }
             _ => o.schema.clone(),

@@ -4,6 +4,9 @@
 //! sent.
 
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use futures::{Stream, StreamExt, TryStreamExt};
 use tokio::io::AsyncReadExt;
@@ -19,38 +22,83 @@ pub type ByteStream = Pin<Box<dyn Stream<Item = std::io::Result<bytes::Bytes>> +
 const FILE_CHUNK: usize = 64 * 1024;
 
 /// A request ready to send: its head (method, URL, headers, and its body when that is all in
-/// memory) and the payload whose uploads are read for each attempt.
+/// memory) and, for a body holding files or streams, what is read for each attempt.
 pub(super) struct Outgoing {
     pub head: reqwest::Request,
-    pub streamed: Option<Payload>,
-    /// For a streamed payload: the longest silence allowed while it is sent and then while
-    /// the reply's head is awaited (a whole-request timeout would cut a large upload short).
-    pub idle: Option<std::time::Duration>,
-    /// How many bytes of streamed payloads were handed to the connection so far.
-    pub progress: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    streamed: Option<Streamed>,
+}
+
+/// A body read as it is sent.
+struct Streamed {
+    payload: Payload,
+    /// The longest silence allowed while it is sent and then while the reply's head is awaited
+    /// (a whole-request timeout would cut a large upload short).
+    idle: Duration,
+    /// How many of its bytes were handed to the connection so far.
+    progress: Arc<AtomicU64>,
 }
 
 type Fault = Error<std::convert::Infallible>;
 
 impl Outgoing {
+    /// The request `head`, with `payload` (when it is not all in memory) read for each attempt
+    /// and bounded by `timeout` of silence rather than by the head's whole-request timeout.
+    pub fn new(mut head: reqwest::Request, payload: Option<Payload>, timeout: Duration) -> Self {
+        let streamed = payload.map(|payload| Streamed {
+            payload,
+            idle: timeout,
+            progress: Arc::default(),
+        });
+        if streamed.is_some() {
+            *head.timeout_mut() = None;
+        }
+        Self { head, streamed }
+    }
+
+    /// The silence allowed to a streamed body, if this request has one.
+    pub fn idle(&self) -> Option<Duration> {
+        self.streamed.as_ref().map(|streamed| streamed.idle)
+    }
+
     /// Whether a failed attempt may be sent again: not when it sent a stream, which is read
     /// once.
     pub fn repeatable(&self) -> bool {
-        !self.streamed.as_ref().is_some_and(|payload| {
-            payload.pieces.iter().any(|piece| {
+        !self.streamed.as_ref().is_some_and(|streamed| {
+            streamed.payload.pieces.iter().any(|piece| {
                 matches!(piece, Piece::Upload { upload, .. } if matches!(upload.source(), Source::Stream(..)))
             })
         })
     }
 
+    /// Sends one attempt through `client`, waiting at most `first_byte` for the reply's head
+    /// (none: the head's own timeout), or, for a streamed body, failing only after its
+    /// silence bound passes with no byte of the body taken by the connection.
+    pub async fn send(
+        &self,
+        client: &reqwest::Client,
+        first_byte: Option<Duration>,
+    ) -> Result<reqwest::Result<reqwest::Response>, Fault> {
+        let sent = client.execute(self.attempt().await?);
+        match (&self.streamed, first_byte) {
+            (Some(streamed), _) => idle_bounded(sent, &streamed.progress, streamed.idle).await,
+            (None, Some(limit)) => tokio::time::timeout(limit, sent)
+                .await
+                .map_err(|_| Error::Timeout),
+            (None, None) => Ok(sent.await),
+        }
+    }
+
     /// The request for one attempt: the head, with a body read afresh.
-    pub async fn attempt(&self) -> Result<reqwest::Request, Fault> {
+    async fn attempt(&self) -> Result<reqwest::Request, Fault> {
         let mut request = self
             .head
             .try_clone()
             .ok_or_else(|| Error::InvalidRequest("the request cannot be repeated".into()))?;
-        if let Some(payload) = &self.streamed {
-            let (body, length) = open(payload, &self.progress).await?;
+        if let Some(Streamed {
+            payload, progress, ..
+        }) = &self.streamed
+        {
+            let (body, length) = open(payload, progress).await?;
             if let Some(length) = length {
                 request
                     .headers_mut()
@@ -66,7 +114,7 @@ impl Outgoing {
 /// before anything is sent), with its length when every piece's is known.
 async fn open(
     payload: &Payload,
-    progress: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+    progress: &Arc<AtomicU64>,
 ) -> Result<(reqwest::Body, Option<u64>), Fault> {
     let mut streams: Vec<super::ByteStream> = Vec::with_capacity(payload.pieces.len());
     let mut length = Some(0u64);
@@ -97,12 +145,12 @@ async fn open(
         length = length.zip(size).map(|(a, b)| a + b);
         streams.push(stream);
     }
-    let progress = std::sync::Arc::clone(progress);
+    let progress = Arc::clone(progress);
     let body = futures::stream::iter(streams)
         .flatten()
         .inspect(move |chunk| {
             if let Ok(chunk) = chunk {
-                progress.fetch_add(chunk.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                progress.fetch_add(chunk.len() as u64, Ordering::Relaxed);
             }
         });
     Ok((reqwest::Body::wrap_stream(body), length))
@@ -111,18 +159,18 @@ async fn open(
 /// Awaits `sent` (an attempt whose body is streamed), failing with `Error::Timeout` only when
 /// `idle` passes with no byte of the body taken by the connection: a large upload over a slow
 /// link is not cut short, a server that stops reading or never answers is.
-pub(super) async fn idle_bounded<F: std::future::Future>(
+async fn idle_bounded<F: std::future::Future>(
     sent: F,
-    progress: &std::sync::atomic::AtomicU64,
-    idle: std::time::Duration,
+    progress: &AtomicU64,
+    idle: Duration,
 ) -> Result<F::Output, Fault> {
     let mut sent = std::pin::pin!(sent);
-    let mut seen = progress.load(std::sync::atomic::Ordering::Relaxed);
+    let mut seen = progress.load(Ordering::Relaxed);
     loop {
         match tokio::time::timeout(idle, &mut sent).await {
             Ok(outcome) => return Ok(outcome),
             Err(_) => {
-                let now = progress.load(std::sync::atomic::Ordering::Relaxed);
+                let now = progress.load(Ordering::Relaxed);
                 if now == seen {
                     return Err(Error::Timeout);
                 }

@@ -48,12 +48,19 @@ impl Download {
 
     /// The next chunk of the body; `None` at its end.
     pub async fn chunk(&mut self) -> Option<Result<Vec<u8>, Error<std::convert::Infallible>>> {
+        Some(self.next_bytes().await?.map(|chunk| chunk.to_vec()))
+    }
+
+    /// [`Download::chunk`] as the connection gave it, without a copy.
+    pub(super) async fn next_bytes(
+        &mut self,
+    ) -> Option<Result<bytes::Bytes, Error<std::convert::Infallible>>> {
         match tokio::time::timeout(self.idle, self.response.chunk()).await {
             Err(_) => Some(Err(Error::Timeout)),
             Ok(Err(_)) => Some(Err(Error::Transport)),
             Ok(Ok(Some(chunk))) => {
                 self.received += chunk.len() as u64;
-                Some(Ok(chunk.to_vec()))
+                Some(Ok(chunk))
             }
             Ok(Ok(None)) => match self.length {
                 Some(length) if self.received < length => Some(Err(Error::Transport)),
@@ -62,22 +69,29 @@ impl Download {
         }
     }
 
+    /// The body's chunks as a stream, ending after the first failure.
+    fn into_chunks(
+        self,
+    ) -> impl futures::Stream<Item = Result<bytes::Bytes, Error<std::convert::Infallible>>> {
+        futures::stream::unfold(Some(self), |download| async move {
+            let mut download = download?;
+            match download.next_bytes().await? {
+                Ok(chunk) => Some((Ok(chunk), Some(download))),
+                Err(error) => Some((Err(error), None)),
+            }
+        })
+    }
+
     /// The body as a tool's output: its chunks as they arrive, a failure (a timeout, a broken
     /// or short body) ending them by its category.
     #[cfg(feature = "registry")]
     pub fn into_output(self) -> crate::ByteOutput {
+        use futures::TryStreamExt;
         let (content_type, length) = (self.content_type.clone(), self.length);
-        let chunks = futures::stream::unfold(Some(self), |download| async move {
-            let mut download = download?;
-            match download.chunk().await? {
-                Ok(chunk) => Some((Ok(bytes::Bytes::from(chunk)), Some(download))),
-                Err(error) => Some((Err(error.category()), None)),
-            }
-        });
         crate::ByteOutput {
             content_type,
             length,
-            chunks: Box::pin(chunks),
+            chunks: Box::pin(self.into_chunks().map_err(|error| error.category())),
         }
     }
 
@@ -87,7 +101,7 @@ impl Download {
         W: tokio::io::AsyncWrite + Unpin,
     {
         use tokio::io::AsyncWriteExt;
-        while let Some(chunk) = self.chunk().await {
+        while let Some(chunk) = self.next_bytes().await {
             out.write_all(&chunk?)
                 .await
                 .map_err(|e| Error::Write(e.to_string()))?;
@@ -104,11 +118,7 @@ impl Download {
         path: impl AsRef<Path>,
     ) -> Result<u64, Error<std::convert::Infallible>> {
         let path = path.as_ref();
-        let chunks = futures::stream::unfold(self, |mut download| async move {
-            let chunk = download.chunk().await?;
-            Some((chunk.map(bytes::Bytes::from), download))
-        });
-        save_chunks(path, std::pin::pin!(chunks))
+        save_chunks(path, std::pin::pin!(self.into_chunks()))
             .await
             .map_err(|failure| match failure {
                 Unsaved::Source(error) => error,

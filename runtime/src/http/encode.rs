@@ -248,14 +248,19 @@ impl Payload {
         }
     }
 
-    /// The whole body, when every byte of it is in memory already.
+    /// The whole body, when every byte of it is in memory already (one piece is shared, not
+    /// copied: a large in-memory upload is never held twice).
     pub fn in_memory(&self) -> Option<bytes::Bytes> {
+        let held = |piece: &Piece| match piece {
+            Piece::Bytes(bytes) => Some(bytes.clone()),
+            Piece::Upload { upload, .. } => upload.shared_bytes(),
+        };
+        if let [piece] = self.pieces.as_slice() {
+            return held(piece);
+        }
         let mut out = bytes::BytesMut::new();
         for piece in &self.pieces {
-            match piece {
-                Piece::Bytes(bytes) => out.extend_from_slice(bytes),
-                Piece::Upload { upload, .. } => out.extend_from_slice(upload.in_memory()?),
-            }
+            out.extend_from_slice(&held(piece)?);
         }
         Some(out.freeze())
     }

@@ -236,7 +236,7 @@ pub(super) fn raw_events(
                 if reading.ended {
                     return None;
                 }
-                match reading.body.chunk().await {
+                match reading.body.next_bytes().await {
                     Some(Err(error)) => reading.fault = Some(error),
                     Some(Ok(chunk)) => {
                         if let Err(fault) = reading.parser.feed(&chunk, &mut reading.ready) {

@@ -251,7 +251,7 @@ impl ClientBuilder {
             timeout: Duration::from_secs(30),
             user_agent: concat!("harness-gen-runtime/", env!("CARGO_PKG_VERSION")).to_string(),
             retry: RetryPolicy::DEFAULT,
-            max_response_bytes: 16 * 1024 * 1024,
+            max_response_bytes: crate::BUFFERED_BYTES,
             schemes: BTreeMap::new(),
             credentials: BTreeMap::new(),
             default_headers: Vec::new(),
@@ -548,13 +548,8 @@ where
     F: Fn(C, I) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<O, Error<E>>> + Send + 'static,
 {
-    let call = std::sync::Arc::new(call);
-    crate::Handler::new(move |input: Value| {
-        let (client, call) = (client.clone(), call.clone());
-        async move {
-            let output = call(client, tool_input(input)?).await;
-            tool_output(output.map_err(Error::into_thrown)?)
-        }
+    calling_handler(client, call, |output: O| {
+        tool_output(output).map(crate::ToolOutput::value)
     })
 }
 
@@ -571,9 +566,11 @@ where
     F: Fn(C, I) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Download, Error<E>>> + Send + 'static,
 {
-    streaming_handler(client, call, |download: Download| crate::ToolOutput {
-        bytes: Some(download.into_output()),
-        ..crate::ToolOutput::default()
+    calling_handler(client, call, |download: Download| {
+        Ok(crate::ToolOutput {
+            bytes: Some(download.into_output()),
+            ..crate::ToolOutput::default()
+        })
     })
 }
 
@@ -591,28 +588,30 @@ where
     F: Fn(C, I) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Events<T, E>, Error<E>>> + Send + 'static,
 {
-    streaming_handler(client, call, |events: Events<T, E>| {
+    calling_handler(client, call, |events: Events<T, E>| {
         use futures::StreamExt;
         let items = events.map(|event| match event {
             Ok(event) => tool_output(event.data),
             Err(error) => Err(error.into_thrown()),
         });
-        crate::ToolOutput {
+        Ok(crate::ToolOutput {
             events: Some(crate::EventOutput {
                 items: Box::pin(items),
             }),
             ..crate::ToolOutput::default()
-        }
+        })
     })
 }
 
 #[cfg(feature = "registry")]
-/// A handler that calls the client through `call` and makes what it answered (a stream still
-/// arriving) the tool's output through `output`.
-fn streaming_handler<C, I, R, E, F, Fut>(
+/// The one shape of a generated tool's handler: deserializes the validated input into `I`,
+/// calls the client through `call`, and makes what it answered (a value, or a stream still
+/// arriving) the tool's output through `output`; a failed call is thrown by its
+/// [`Error::into_thrown`].
+fn calling_handler<C, I, R, E, F, Fut>(
     client: C,
     call: F,
-    output: fn(R) -> crate::ToolOutput,
+    output: fn(R) -> Result<crate::ToolOutput, Thrown>,
 ) -> crate::Handler
 where
     C: Clone + Send + Sync + 'static,
@@ -629,7 +628,7 @@ where
             let answer = call(client, tool_input(input)?)
                 .await
                 .map_err(Error::into_thrown)?;
-            Ok(output(answer))
+            output(answer)
         }
     })
 }
@@ -953,7 +952,7 @@ impl HttpClient {
     ) -> Result<(reqwest::Response, Duration), Error<E>> {
         let mut request = self.request(binding, input, uploads).map_err(retype)?;
         let timeout = request
-            .idle
+            .idle()
             .or_else(|| request.head.timeout().copied())
             .unwrap_or(self.shared.timeout);
         *request.head.timeout_mut() = None;
@@ -977,17 +976,9 @@ impl HttpClient {
             });
         }
         // A streamed body is not read here: its reply is recorded with its head alone.
-        let records = self.records();
-        if !records.is_empty() {
-            let status = response.status().as_u16();
-            let info = self.reply_info(
-                status,
-                response.headers(),
-                &Reply::Success(Value::Null),
-                &[],
-            );
-            records.iter().for_each(|record| record.keep(info.clone()));
-        }
+        let status = response.status().as_u16();
+        let success = Reply::Success(Value::Null);
+        self.record(&self.records(), status, response.headers(), &success, &[]);
         Ok((response, timeout))
     }
 
@@ -1028,19 +1019,11 @@ impl HttpClient {
         let in_time = |wait: Duration| started.elapsed() + wait <= policy.max_elapsed;
         let mut attempt = 0;
         loop {
-            let this = request.attempt().await?;
             let retries_left =
                 binding.retryable() && request.repeatable() && attempt < policy.max_retries;
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
-            let sent = self.shared.inner.execute(this);
-            let outcome = match (request.idle, first_byte) {
-                (Some(idle), _) => body::idle_bounded(sent, &request.progress, idle).await?,
-                (None, Some(limit)) => tokio::time::timeout(limit, sent)
-                    .await
-                    .map_err(|_| Error::Timeout)?,
-                (None, None) => sent.await,
-            };
+            let outcome = request.send(&self.shared.inner, first_byte).await?;
             let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
                 Err(error) if error.is_connect() && retries_left => Some(backoff())
@@ -1159,22 +1142,12 @@ impl HttpClient {
         if let Some(response) = &binding.response {
             builder = builder.header("Accept", response.content_type.as_ref());
         }
-        let mut head = builder.build().map_err(|_| {
+        let head = builder.build().map_err(|_| {
             Error::InvalidRequest(
                 "the request could not be built (check header names and the base URL)".into(),
             )
         })?;
-        // A streamed upload is bounded by silence, not by its whole duration.
-        let idle = streamed.as_ref().map(|_| timeout);
-        if idle.is_some() {
-            *head.timeout_mut() = None;
-        }
-        Ok(Outgoing {
-            head,
-            streamed,
-            idle,
-            progress: Default::default(),
-        })
+        Ok(Outgoing::new(head, streamed, timeout))
     }
 
     /// Adds the credentials of the first security alternative that is fully configured.
@@ -1270,10 +1243,25 @@ impl HttpClient {
             redact(body, &self.shared.echoes);
         }
         if let Some(headers) = headers {
-            let info = self.reply_info(status, &headers, &reply, &body);
-            records.iter().for_each(|record| record.keep(info.clone()));
+            self.record(&records, status, &headers, &reply, &body);
         }
         Ok((reply, link))
+    }
+
+    /// Keeps what a reply said in each of `records`.
+    fn record(
+        &self,
+        records: &[Replies],
+        status: u16,
+        headers: &reqwest::header::HeaderMap,
+        reply: &Reply,
+        body: &[u8],
+    ) {
+        if records.is_empty() {
+            return;
+        }
+        let info = self.reply_info(status, headers, reply, body);
+        records.iter().for_each(|record| record.keep(info.clone()));
     }
 
     /// Where this call's reply is recorded: the handle's record and the thread's

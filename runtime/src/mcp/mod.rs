@@ -104,6 +104,12 @@ impl McpServer {
         self
     }
 
+    /// A server like this one (its name, version and page size) over `registry`.
+    pub(crate) fn over(&self, registry: &ToolRegistry) -> Self {
+        let info = &self.inner.config.server_info;
+        McpServer::new(registry, &info.name, &info.version).with_page_size(self.page_size)
+    }
+
     /// The same server with `page_size` tools per page, or the whole listing in one.
     pub fn with_page_size_of(self, page_size: Option<usize>) -> Self {
         match page_size {

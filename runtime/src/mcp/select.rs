@@ -4,18 +4,8 @@
 
 use crate::{Audience, ToolRegistry};
 
-/// The `name=value` pairs of a URL query, percent-decoded.
-fn serde_urlencoded_pairs(query: &str) -> Result<Vec<(String, String)>, String> {
-    let uri: axum::http::Uri = format!("/?{query}")
-        .parse()
-        .map_err(|_| "the query is not a valid URL query".to_string())?;
-    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
-        .map(|axum::extract::Query(pairs)| pairs)
-        .map_err(|_| "the query is not a valid URL query".to_string())
-}
-
 /// A choice of tools.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Selection {
     /// Only these tools (all when empty).
     pub tools: Vec<String>,
@@ -29,8 +19,10 @@ impl Selection {
     /// The choice a URL's query makes: `tool` (repeated, or names separated by commas),
     /// `exclude_tool` (the same) and `read_only` (`true` or `false`). Anything else is an error
     /// naming it.
-    pub fn from_query(query: &str) -> Result<Self, String> {
-        let pairs: Vec<(String, String)> = serde_urlencoded_pairs(query)?;
+    pub fn from_uri(uri: &axum::http::Uri) -> Result<Self, String> {
+        let axum::extract::Query(pairs) =
+            axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
+                .map_err(|_| "the query is not a valid URL query".to_string())?;
         let mut selection = Selection::default();
         for (key, value) in pairs {
             let names = value
@@ -93,8 +85,9 @@ mod tests {
 
     #[test]
     fn a_query_chooses_tools_by_name_exclusion_and_read_only() {
-        let selection =
-            Selection::from_query("tool=b&tool=a%2Cc&exclude_tool=d&read_only=true").unwrap();
+        let from_query =
+            |query: &str| Selection::from_uri(&format!("/mcp?{query}").parse().unwrap());
+        let selection = from_query("tool=b&tool=a%2Cc&exclude_tool=d&read_only=true").unwrap();
         assert_eq!(
             selection,
             Selection {
@@ -103,9 +96,9 @@ mod tests {
                 read_only: true,
             }
         );
-        assert_eq!(Selection::from_query("").unwrap(), Selection::default());
-        let unknown = Selection::from_query("tags=pets").unwrap_err();
+        assert_eq!(from_query("").unwrap(), Selection::default());
+        let unknown = from_query("tags=pets").unwrap_err();
         assert!(unknown.contains("`tags`"), "{unknown}");
-        assert!(Selection::from_query("read_only=maybe").is_err());
+        assert!(from_query("read_only=maybe").is_err());
     }
 }

@@ -194,13 +194,7 @@ pub async fn run(
                 .with_allowed_hosts(hosts)
                 .with_allowed_origins(origins)
                 .enforce_origin_validation();
-            let connections = Connections {
-                registry,
-                server,
-                announce: (name.to_string(), version.to_string(), options.page_size),
-                config,
-                services: Default::default(),
-            };
+            let connections = Connections::new(registry, server, config);
             let router = axum::Router::new()
                 .route("/mcp", axum::routing::any(connection))
                 .with_state(Arc::new(connections));
@@ -224,25 +218,49 @@ type HttpService = StreamableHttpService<McpServer, LocalSessionManager>;
 struct Connections {
     /// The tools chosen at start.
     registry: crate::ToolRegistry,
-    /// The service's server when the URL chooses nothing more.
+    /// The server over them, which each narrower one is made like.
     server: McpServer,
-    /// The name and version every server announces, and its page size.
-    announce: (String, String, Option<usize>),
     config: StreamableHttpServerConfig,
-    services: std::sync::Mutex<std::collections::BTreeMap<String, Arc<HttpService>>>,
+    services: std::sync::Mutex<std::collections::BTreeMap<Selection, Arc<HttpService>>>,
 }
 
 /// How many different choices of tools one server keeps services for.
 const MAX_SELECTIONS: usize = 64;
 
 impl Connections {
-    /// The service for the choice `query` makes, or why there is none (an unknown parameter
-    /// or tool name, or too many different choices).
-    fn service(&self, query: &str) -> Result<Arc<HttpService>, String> {
-        let selection = Selection::from_query(query)?;
-        let key = format!("{selection:?}");
+    fn new(
+        registry: crate::ToolRegistry,
+        server: McpServer,
+        config: StreamableHttpServerConfig,
+    ) -> Self {
+        let connections = Self {
+            registry,
+            server,
+            config,
+            services: Default::default(),
+        };
+        // A URL that chooses nothing gets the server prepared at start.
+        let whole = connections.service_of(connections.server.clone());
+        if let Ok(mut services) = connections.services.lock() {
+            services.insert(Selection::default(), whole);
+        }
+        connections
+    }
+
+    fn service_of(&self, server: McpServer) -> Arc<HttpService> {
+        Arc::new(StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            self.config.clone(),
+        ))
+    }
+
+    /// The service for the choice `uri`'s query makes, or why there is none (an unknown
+    /// parameter or tool name, or too many different choices).
+    fn service(&self, uri: &axum::http::Uri) -> Result<Arc<HttpService>, String> {
+        let selection = Selection::from_uri(uri)?;
         let mut services = self.services.lock().map_err(|_| "the server is failing")?;
-        if let Some(service) = services.get(&key) {
+        if let Some(service) = services.get(&selection) {
             return Ok(Arc::clone(service));
         }
         if services.len() >= MAX_SELECTIONS {
@@ -250,21 +268,11 @@ impl Connections {
                 "this server serves at most {MAX_SELECTIONS} different choices of tools"
             ));
         }
-        let server = if selection == Selection::default() {
-            self.server.clone()
-        } else {
-            // Tool names are no secret (the crate's catalog publishes them), so the error may
-            // list them whatever the request's origin.
-            let registry = selection.apply(&self.registry)?;
-            let (name, version, page_size) = &self.announce;
-            McpServer::new(&registry, name, version).with_page_size_of(*page_size)
-        };
-        let service = Arc::new(StreamableHttpService::new(
-            move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            self.config.clone(),
-        ));
-        services.insert(key, Arc::clone(&service));
+        // Tool names are no secret (the crate's catalog publishes them), so the error may list
+        // them whatever the request's origin.
+        let server = self.server.over(&selection.apply(&self.registry)?);
+        let service = self.service_of(server);
+        services.insert(selection, Arc::clone(&service));
         Ok(service)
     }
 }
@@ -274,8 +282,7 @@ async fn connection(
     request: axum::extract::Request,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    let query = request.uri().query().unwrap_or_default().to_string();
-    match connections.service(&query) {
+    match connections.service(request.uri()) {
         Ok(service) => service.handle(request).await.into_response(),
         Err(why) => (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
     }
