@@ -1,7 +1,8 @@
 //! Serde helpers for fields that may be absent (`None`) or null (`Some(None)`):
 //! `#[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]`.
-//! Generated structs use `serialize` (`serialize_with`); they read such a field as
-//! `Some(value)` in their [`crate::object::Object`] loop, which is what `deserialize` does.
+//! Generated structs need neither: serde writes `Some(None)` as `null` on its own (JSON writes
+//! `Some(x)` as `x`), and their [`crate::object::Object`] loop reads a present field as
+//! `Some(value)`, which is what `deserialize` does. For hand-written types.
 
 /// Writes `Some(None)` as `null` (`None` is skipped by the field attribute).
 pub fn serialize<T: serde::Serialize, S: serde::Serializer>(

@@ -58,7 +58,7 @@ use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 #[doc(hidden)]
-pub use serde::de::{Deserialize, Deserializer, MapAccess};
+pub use serde::de::{Deserialize, Deserializer, Error, MapAccess};
 
 /// Implements [`Object`] and `Deserialize` for a generated struct: its name, then each field
 /// in the bytewise order of its wire name, as `index field "wire" how`, where `how` is
@@ -83,17 +83,24 @@ pub use serde::de::{Deserialize, Deserializer, MapAccess};
 /// ```
 #[macro_export]
 macro_rules! object {
-    (@read required $map:ident $field:ident) => { $field = Some($map.next_value()?) };
-    (@read present $map:ident $field:ident) => { $field = Some($map.next_value()?) };
-    (@read optional $map:ident $field:ident) => { $field = $map.next_value()? };
-    (@built required $field:ident $wire:literal) => { $crate::object::required($field, $wire)? };
+    (@read required $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
+    (@read present $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
+    (@read optional $map:ident $field:ident) => { $crate::object::read_into(&mut $map, &mut $field) };
+    (@built required $field:ident $wire:literal) => {
+        match $field {
+            ::core::option::Option::Some(value) => value,
+            ::core::option::Option::None => return ::core::result::Result::Err(
+                <A::Error as $crate::object::Error>::missing_field($wire),
+            ),
+        }
+    };
     (@built $how:ident $field:ident $wire:literal) => { $field };
     (@other $map:ident $key:ident) => {{
         drop($key);
-        $crate::object::skip(&mut $map)?
+        $crate::object::skip(&mut $map)
     }};
     (@other $map:ident $key:ident $extra:ident) => {{
-        $extra.insert($key, $map.next_value()?);
+        $map.next_value().map(|value| { $extra.insert($key, value); })
     }};
     ($name:ident { $($index:literal $field:ident $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
         impl $crate::object::Object for $name {
@@ -107,11 +114,12 @@ macro_rules! object {
                 while let ::core::option::Option::Some(key) =
                     $crate::object::next_key(&mut map, FIELDS)?
                 {
-                    match key {
+                    let read = match key {
                         $($crate::object::Key::Field($index) => $crate::object!(@read $how map $field),)*
                         $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
-                        _ => $crate::object::skip(&mut map)?,
-                    }
+                        _ => $crate::object::skip(&mut map),
+                    };
+                    read?;
                 }
                 ::core::result::Result::Ok(Self {
                     $($field: $crate::object!(@built $how $field $wire),)*
@@ -173,6 +181,24 @@ pub fn next_key<'de, A: MapAccess<'de>>(
     fields: &'static [&'static str],
 ) -> Result<Option<Key>, A::Error> {
     map.next_key_seed(KeySeed(fields))
+}
+
+/// Reads the value of a field into `slot` as `Some`.
+pub fn read_some<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+) -> Result<(), A::Error> {
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// Reads the value of an `Option` field into `slot` (null is `None`).
+pub fn read_into<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut T,
+) -> Result<(), A::Error> {
+    *slot = map.next_value()?;
+    Ok(())
 }
 
 /// Skips the value of a key the struct does not declare.

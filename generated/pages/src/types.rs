@@ -38,15 +38,9 @@ pub struct FileList {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     pub data: Vec<FileListDataItem>,
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_id: Option<Option<String>>,
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_id: Option<Option<String>>,
     pub has_more: bool,
 }
@@ -240,10 +234,7 @@ pub struct ListMessagesOutput {
     pub data: Vec<ListMessagesOutputDataItem>,
     pub iterator: Option<String>,
     #[serde(rename = "prevIterator")]
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev_iterator: Option<Option<String>>,
     pub done: bool,
 }
@@ -287,7 +278,7 @@ harness_gen_runtime::object! {
 }
 pub type ListToysOutput = Vec<Toy>;
 pub type ListFilesOutput = FileList;
-/// How `ListToysError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `ListToysError`'s operation, and 6 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -297,63 +288,15 @@ pub enum ListToysError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(ListToysError {});
-/// How `ListCustomersError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListCustomersError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListCustomersError {});
-/// How `ListFilesError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListFilesError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListFilesError {});
-/// How `ListReportsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListReportsError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListReportsError {});
-/// How `ListEventsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListEventsError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListEventsError {});
-/// How `ListMessagesError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListMessagesError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListMessagesError {});
-/// How `ListHistoryError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListHistoryError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(ListHistoryError {});
+/// How `ListCustomersError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListCustomersError = ListToysError;
+/// How `ListFilesError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListFilesError = ListToysError;
+/// How `ListReportsError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListReportsError = ListToysError;
+/// How `ListEventsError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListEventsError = ListToysError;
+/// How `ListMessagesError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListMessagesError = ListToysError;
+/// How `ListHistoryError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
+pub type ListHistoryError = ListToysError;

@@ -19,10 +19,7 @@ pub mod formats {
 pub struct NewPet {
     pub name: String,
     pub species: Species,
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<Option<String>>,
 }
 #[cfg(feature = "pets")]
@@ -39,10 +36,7 @@ harness_gen_runtime::builder! {
 pub struct Pet {
     pub name: String,
     pub species: Species,
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "harness_gen_runtime::absent_or_null::serialize"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<Option<String>>,
     pub id: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -164,21 +158,9 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     GetPetInput { new(pet_id : i64) }
 }
+/// The same shape as [`GetPetInput`], so the same type.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct DeletePetInput {
-    /// The pet's id.
-    pub pet_id: i64,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    DeletePetInput { 0 pet_id "pet_id" required }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    DeletePetInput { new(pet_id : i64) }
-}
+pub type DeletePetInput = GetPetInput;
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -271,8 +253,7 @@ pub enum GetPetError {
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::operation_error!(GetPetError { "http_404" => Http404 });
-/// How `DeletePetError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "pets")]
+/// How `DeletePetError`'s operation, and 4 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -281,53 +262,16 @@ pub enum DeletePetError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-#[cfg(feature = "pets")]
 harness_gen_runtime::operation_error!(DeletePetError {});
-/// How `PutPetsPetIdPhotoError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `PutPetsPetIdPhotoError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum PutPetsPetIdPhotoError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
+pub type PutPetsPetIdPhotoError = DeletePetError;
+/// How `GetPetNameError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
 #[cfg(feature = "pets")]
-harness_gen_runtime::operation_error!(PutPetsPetIdPhotoError {});
-/// How `GetPetNameError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetPetNameError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::operation_error!(GetPetNameError {});
-/// How `GetInventoryError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+pub type GetPetNameError = DeletePetError;
+/// How `GetInventoryError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
 #[cfg(feature = "shop")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetInventoryError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
+pub type GetInventoryError = DeletePetError;
+/// How `StoreReportError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
 #[cfg(feature = "shop")]
-harness_gen_runtime::operation_error!(GetInventoryError {});
-/// How `StoreReportError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "shop")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum StoreReportError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "shop")]
-harness_gen_runtime::operation_error!(StoreReportError {});
+pub type StoreReportError = DeletePetError;

@@ -262,7 +262,7 @@ pub enum CreateCompletionError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(CreateCompletionError { "http_400" => Http400 });
-/// How `WatchTicksError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `WatchTicksError`'s operation, and 2 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -272,26 +272,10 @@ pub enum WatchTicksError {
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error!(WatchTicksError {});
-/// How `UploadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum UploadFileError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(UploadFileError {});
-/// How `PutFileBytesError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum PutFileBytesError {
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-harness_gen_runtime::operation_error!(PutFileBytesError {});
+/// How `UploadFileError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
+pub type UploadFileError = WatchTicksError;
+/// How `PutFileBytesError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
+pub type PutFileBytesError = WatchTicksError;
 /// How `DownloadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

@@ -93,7 +93,7 @@ harness_gen_runtime::object! {
     LinksBooking { 0 booking "booking" optional }
 }
 /// The link to the destination station resource.
-#[cfg(feature = "all-operations")]
+#[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -102,24 +102,13 @@ pub struct LinksDestination {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
-#[cfg(feature = "all-operations")]
+#[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     LinksDestination { 0 self_ "self" optional }
 }
 /// The link to the origin station resource.
 #[cfg(feature = "all-operations")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct LinksOrigin {
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_: Option<String>,
-}
-#[cfg(feature = "all-operations")]
-harness_gen_runtime::object! {
-    LinksOrigin { 0 self_ "self" optional }
-}
+pub type LinksOrigin = LinksDestination;
 /// Links to the next and previous pages of a paginated response.
 #[cfg(feature = "all-operations")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -137,18 +126,7 @@ harness_gen_runtime::object! {
 }
 /// The link to the current resource.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct LinksSelf {
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub self_: Option<String>,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    LinksSelf { 0 self_ "self" optional }
-}
+pub type LinksSelf = LinksDestination;
 /// A problem detail object as defined in RFC 7807.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -239,7 +217,7 @@ harness_gen_runtime::object! {
     "operator" optional, 7 origin "origin" optional, 8 price "price" optional }
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
-#[cfg(feature = "all-operations")]
+#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -251,7 +229,7 @@ pub struct WrapperCollection {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
-#[cfg(feature = "all-operations")]
+#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
 harness_gen_runtime::object! {
     WrapperCollection { 0 data "data" optional, 1 links "links" optional }
 }
@@ -620,22 +598,9 @@ harness_gen_runtime::builder! {
     GetStationsInput { new() set page : i64, limit : i64, coordinates : String, search :
     String, country : String; }
 }
+/// The same shape as [`WrapperCollection`], so the same type.
 #[cfg(feature = "stations")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetStationsOutput {
-    /// The wrapper for a collection is an array of objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// A set of hypermedia links which serve as controls for the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
-}
-#[cfg(feature = "stations")]
-harness_gen_runtime::object! {
-    GetStationsOutput { 0 data "data" optional, 1 links "links" optional }
-}
+pub type GetStationsOutput = WrapperCollection;
 #[cfg(feature = "trips")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -670,22 +635,9 @@ harness_gen_runtime::builder! {
     GetTripsInput { new(origin : formats::Uuid, destination : formats::Uuid, date :
     formats::DateTime) set page : i64, limit : i64, bicycles : bool, dogs : bool; }
 }
+/// The same shape as [`WrapperCollection`], so the same type.
 #[cfg(feature = "trips")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetTripsOutput {
-    /// The wrapper for a collection is an array of objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// A set of hypermedia links which serve as controls for the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
-}
-#[cfg(feature = "trips")]
-harness_gen_runtime::object! {
-    GetTripsOutput { 0 data "data" optional, 1 links "links" optional }
-}
+pub type GetTripsOutput = WrapperCollection;
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -706,22 +658,9 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     GetBookingsInput { new() set page : i64, limit : i64; }
 }
+/// The same shape as [`WrapperCollection`], so the same type.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetBookingsOutput {
-    /// The wrapper for a collection is an array of objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// A set of hypermedia links which serve as controls for the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    GetBookingsOutput { 0 data "data" optional, 1 links "links" optional }
-}
+pub type GetBookingsOutput = WrapperCollection;
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -780,50 +719,12 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     GetBookingInput { new(booking_id : formats::Uuid) }
 }
+/// The same shape as [`CreateBookingOutput`], so the same type.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetBookingOutput {
-    /// Unique identifier for the booking
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<formats::Uuid>,
-    /// Identifier of the booked trip
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trip_id: Option<formats::Uuid>,
-    /// Name of the passenger
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub passenger_name: Option<String>,
-    /// Indicates whether the passenger has a bicycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub has_bicycle: Option<bool>,
-    /// Indicates whether the passenger has a dog.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub has_dog: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub links: Option<LinksSelf>,
-}
+pub type GetBookingOutput = CreateBookingOutput;
+/// The same shape as [`GetBookingInput`], so the same type.
 #[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    GetBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
-    optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
-    "passenger_name" optional, 5 trip_id "trip_id" optional }
-}
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct DeleteBookingInput {
-    /// The ID of the booking to retrieve.
-    pub booking_id: formats::Uuid,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    DeleteBookingInput { 0 booking_id "booking_id" required }
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::builder! {
-    DeleteBookingInput { new(booking_id : formats::Uuid) }
-}
+pub type DeleteBookingInput = GetBookingInput;
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -870,8 +771,7 @@ harness_gen_runtime::object! {
     optional, 2 id "id" optional, 3 links "links" optional, 4 source "source" optional, 5
     status "status" optional }
 }
-/// How `GetStationsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "stations")]
+/// How `GetStationsError`'s operation, and 3 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -890,61 +790,19 @@ pub enum GetStationsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-#[cfg(feature = "stations")]
 harness_gen_runtime::operation_error!(
     GetStationsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_429" => Http429, "http_500" => Http500 }
 );
-/// How `GetTripsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `GetTripsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
 #[cfg(feature = "trips")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetTripsError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "trips")]
-harness_gen_runtime::operation_error!(
-    GetTripsError { "http_400" => Http400, "http_401" => Http401, "http_403" => Http403,
-    "http_429" => Http429, "http_500" => Http500 }
-);
-/// How `GetBookingsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+pub type GetTripsError = GetStationsError;
+/// How `GetBookingsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetBookingsError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::operation_error!(
-    GetBookingsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
-    Http403, "http_429" => Http429, "http_500" => Http500 }
-);
+pub type GetBookingsError = GetStationsError;
+/// How `CreateBookingPaymentError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+#[cfg(feature = "payments")]
+pub type CreateBookingPaymentError = GetStationsError;
 /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
@@ -972,7 +830,7 @@ harness_gen_runtime::operation_error!(
     CreateBookingError { "http_400" => Http400, "http_401" => Http401, "http_404" =>
     Http404, "http_409" => Http409, "http_429" => Http429, "http_500" => Http500 }
 );
-/// How `GetBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `GetBookingError`'s operation, and 1 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -999,55 +857,6 @@ harness_gen_runtime::operation_error!(
     GetBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
     Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
 );
-/// How `DeleteBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How `DeleteBookingError`'s operation can fail with a response: the same declared errors as [`GetBookingError`].
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum DeleteBookingError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
-    #[serde(rename = "http_404")]
-    Http404 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::operation_error!(
-    DeleteBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
-    Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
-);
-/// How `CreateBookingPaymentError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum CreateBookingPaymentError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::operation_error!(
-    CreateBookingPaymentError { "http_400" => Http400, "http_401" => Http401, "http_403"
-    => Http403, "http_429" => Http429, "http_500" => Http500 }
-);
+pub type DeleteBookingError = GetBookingError;

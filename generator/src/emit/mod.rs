@@ -225,6 +225,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         });
     }
     space.settle_unions();
+    space.merge_identical();
     space.box_cycles();
     // Page and event streams, named after every operation's own method so none of those
     // changes.
@@ -263,42 +264,9 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         let ty = space.tokens(ty);
         quote!(#cfg pub type #ident = #ty;)
     });
-    let error_items = errors.iter().map(|(at, name, variants)| {
-        let cfg = gates.operation(&api.operations[*at]);
-        let ident = format_ident!("{}", name);
-        let doc = format!(" How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.");
-        let definitions = variants.iter().map(|(v, kind, body)| {
-            let v = format_ident!("{}", v);
-            let body = space.tokens(body);
-            quote! {
-                #[serde(rename = #kind)]
-                #v { status: u16, body: #body },
-            }
-        });
-        let kinds = variants.iter().map(|(v, kind, _)| {
-            let v = format_ident!("{}", v);
-            quote!(#kind => #v)
-        });
-        let partial_eq = space.compare_derive(quote!(PartialEq));
-        // Serialized (the application error's data), never deserialized: the client builds it
-        // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged
-        // enum was a third of a big SDK's check time.
-        quote! {
-            #[doc = #doc]
-            #cfg
-            #[derive(Debug, Clone, serde::Serialize)]
-            #partial_eq
-            #[serde(tag = "kind")]
-            pub enum #ident {
-                #(#definitions)*
-                /// An undeclared status or an unparsable body; the body is never kept.
-                #[serde(rename = "upstream_error")]
-                UpstreamError { status: u16, reason: String },
-            }
-            #cfg
-            harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
-        }
-    });
+    let error_items = shared_errors(api, &space, &errors)
+        .into_iter()
+        .map(|shared| error_item(api, &space, gates, &errors, shared));
     let formats = space.formats_module();
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
@@ -314,6 +282,115 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         fallbacks: space.warnings.clone(),
         ops,
         gating,
+    }
+}
+
+/// Operations whose declared errors are the same (variant names, kinds and body types) share
+/// one error enum: Stripe's 468 operations all declare one default error, which was 468
+/// identical enums. Per distinct set, in operation order: the operation whose name the enum
+/// takes, the operations that name it through an alias, and what compiles it (any of them).
+struct SharedError {
+    first: usize,
+    others: Vec<usize>,
+    need: Need,
+}
+
+fn shared_errors(
+    api: &Api,
+    space: &TypeSpace,
+    errors: &[(usize, String, Vec<ErrorVariantType>)],
+) -> Vec<SharedError> {
+    let mut shared: Vec<SharedError> = Vec::new();
+    let mut by_variants = std::collections::HashMap::new();
+    for (at, (op, _, variants)) in errors.iter().enumerate() {
+        let op = &api.operations[*op];
+        let need = Need {
+            always: op.groups.is_empty(),
+            groups: op.groups.iter().copied().collect(),
+        };
+        let key: Vec<ErrorVariantType> = variants
+            .iter()
+            .map(|(v, kind, body)| (v.clone(), kind.clone(), space.unaliased(body)))
+            .collect();
+        match by_variants.entry(key) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                let first: &mut SharedError = &mut shared[*first.get()];
+                first.others.push(at);
+                let mut grown = Some(std::mem::take(&mut first.need));
+                grow(&mut grown, &need);
+                first.need = grown.unwrap_or_default();
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(shared.len());
+                shared.push(SharedError {
+                    first: at,
+                    others: Vec::new(),
+                    need,
+                });
+            }
+        }
+    }
+    shared
+}
+
+/// One error enum (compiled when any operation using it is) and the aliases naming it for
+/// the other operations that share it.
+fn error_item(
+    api: &Api,
+    space: &TypeSpace,
+    gates: Gates,
+    errors: &[(usize, String, Vec<ErrorVariantType>)],
+    shared: SharedError,
+) -> TokenStream {
+    let (_, name, variants) = &errors[shared.first];
+    let cfg = gates.of_type(Some(&shared.need)).unwrap_or_default();
+    let ident = format_ident!("{}", name);
+    let doc = match shared.others.len() {
+        0 => format!(" How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."),
+        n => format!(" How `{name}`'s operation, and {n} more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."),
+    };
+    let definitions = variants.iter().map(|(v, kind, body)| {
+        let v = format_ident!("{}", v);
+        let body = space.tokens(body);
+        quote! {
+            #[serde(rename = #kind)]
+            #v { status: u16, body: #body },
+        }
+    });
+    let kinds = variants.iter().map(|(v, kind, _)| {
+        let v = format_ident!("{}", v);
+        quote!(#kind => #v)
+    });
+    let partial_eq = space.compare_derive(quote!(PartialEq));
+    let aliases = shared.others.iter().map(|&at| {
+        let (op, alias, _) = &errors[at];
+        let cfg = gates.operation(&api.operations[*op]);
+        let doc = format!(" How `{alias}`'s operation can fail with a response: the same declared errors as [`{name}`].");
+        let alias = format_ident!("{}", alias);
+        quote! {
+            #[doc = #doc]
+            #cfg
+            pub type #alias = #ident;
+        }
+    });
+    // Serialized (the application error's data), never deserialized: the client builds it
+    // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged
+    // enum was a third of a big SDK's check time.
+    quote! {
+        #[doc = #doc]
+        #cfg
+        #[derive(Debug, Clone, serde::Serialize)]
+        #partial_eq
+        #[serde(tag = "kind")]
+        pub enum #ident {
+            #(#definitions)*
+            /// An undeclared status or an unparsable body; the body is never kept.
+            #[serde(rename = "upstream_error")]
+            UpstreamError { status: u16, reason: String },
+        }
+        #cfg
+        harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
+        #(#aliases)*
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod convert;
 mod cycles;
+mod merge;
 mod print;
 mod reach;
 mod unions;
@@ -27,7 +28,7 @@ use serde_json::{Map, Value};
 use crate::names::{RUST_KEYWORDS, Unique};
 
 /// A type expression.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     /// `String`.
     String,
@@ -58,7 +59,7 @@ pub enum Ty {
 }
 
 /// Integer widths (`format: int8` … `uint64`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Int {
     /// `i8`.
     I8,
@@ -109,7 +110,7 @@ impl Int {
 }
 
 /// String formats with a Rust type of their own (`harness_gen_runtime::formats`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
     /// `date-time`.
     DateTime,
@@ -161,7 +162,7 @@ pub struct Def {
 }
 
 /// The shape of a named type.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// A struct.
     Struct {
@@ -191,7 +192,7 @@ pub enum Kind {
 }
 
 /// One struct field.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Field {
     /// Rust name.
     pub ident: String,

@@ -375,20 +375,13 @@ impl TypeSpace<'_> {
                 pub #ident: #ty,
             };
         }
-        match &field.ty {
-            // Absent and null are different: `None` is absent, `Some(None)` is null.
-            Ty::Nullable(_) => quote! {
-                #doc
-                #rename
-                #[serde(skip_serializing_if = "Option::is_none", serialize_with = "harness_gen_runtime::absent_or_null::serialize")]
-                pub #ident: Option<#ty>,
-            },
-            _ => quote! {
-                #doc
-                #rename
-                #[serde(skip_serializing_if = "Option::is_none")]
-                pub #ident: Option<#ty>,
-            },
+        // Absent is `None` and skipped; for a nullable field a present null is `Some(None)`,
+        // which serde writes as `null` (JSON writes `Some(x)` as `x`).
+        quote! {
+            #doc
+            #rename
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub #ident: Option<#ty>,
         }
     }
 }

@@ -174,7 +174,7 @@ impl TypeSpace<'_> {
 
     /// The (variant, wire value) of named type `id` when it is a string enum of one value.
     pub(super) fn one_value(&self, id: usize) -> Option<&(String, String)> {
-        match &self.defs[id].kind {
+        match &self.defs[self.aliased(id)].kind {
             Kind::StringEnum(values) if values.len() == 1 => values.first(),
             _ => None,
         }
