@@ -210,3 +210,113 @@ fn a_discriminator_whose_members_are_not_objects_with_its_property_stays_untagge
     );
     assert!(!types.contains("tagged!"), "{types}");
 }
+
+const REPEATED: &str = r#"    Charge:
+      type: object
+      properties:
+        status: {type: string, enum: [paid, open]}
+        refunds: {type: object, required: [object], properties: {object: {type: string, enum: [list]}}}
+    Invoice:
+      type: object
+      properties:
+        status: {type: string, enum: [paid, open]}
+        refunds: {type: object, required: [object], properties: {object: {type: string, enum: [list]}}}
+    Payout:
+      type: object
+      properties:
+        status: {type: string, enum: [paid, open, failed]}
+        note: {type: string, description: The payout's note.}
+    Refund:
+      type: object
+      properties:
+        status: {type: string, enum: [paid, open, failed]}
+        note: {type: string, description: The refund's note.}
+"#;
+
+#[test]
+fn schemas_of_one_shape_are_one_type_and_every_name_stays() {
+    let types = types_of("repeated.yaml", REPEATED);
+    // The first of a shape keeps it; later ones alias it, with their own name.
+    assert_eq!(
+        types.matches("pub enum ChargeStatus ").count(),
+        1,
+        "{types}"
+    );
+    assert!(
+        types.contains("pub type InvoiceStatus = ChargeStatus;"),
+        "{types}"
+    );
+    assert!(!types.contains("pub enum InvoiceStatus "), "{types}");
+    // Structs whose fields use merged types become one too, once those have.
+    assert!(
+        types.contains("pub type InvoiceRefundsObject = ChargeRefundsObject;"),
+        "{types}"
+    );
+    assert!(
+        types.contains("pub type InvoiceRefunds = ChargeRefunds;"),
+        "{types}"
+    );
+    assert!(types.contains("pub type Invoice = Charge;"), "{types}");
+    // An alias with no doc of its own says what it is.
+    assert!(
+        types.contains(
+            "/// The same shape as [`ChargeRefunds`], so the same type. pub type InvoiceRefunds"
+        ),
+        "{types}"
+    );
+    // A different variant set is a different type.
+    assert!(types.contains("pub enum PayoutStatus "), "{types}");
+}
+
+#[test]
+fn field_docs_keep_two_shapes_apart() {
+    // Payout and Refund differ only in a field's doc: merging would give one of them the
+    // other's documentation, so they stay two types (their status enums still merge).
+    let types = types_of("repeated.yaml", REPEATED);
+    assert!(types.contains("pub struct Payout "), "{types}");
+    assert!(types.contains("pub struct Refund "), "{types}");
+    assert!(
+        types.contains("pub type RefundStatus = PayoutStatus;"),
+        "{types}"
+    );
+}
+
+#[test]
+fn operations_with_the_same_declared_errors_share_one_error_enum() {
+    let text = format!(
+        "{HEADER}{}",
+        r#"paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200': {description: ok}
+        default: {description: failed, content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}}}}
+  /b:
+    get:
+      operationId: getB
+      responses:
+        '200': {description: ok}
+        default: {description: failed, content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}}}}
+  /c:
+    get:
+      operationId: getC
+      responses:
+        '200': {description: ok}
+        '404': {description: gone, content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}}}}
+components:
+  schemas:
+    Failure: {type: object, properties: {message: {type: string}}}
+"#
+    );
+    let types = flat(&types_of_document("errors.yaml", &text).file);
+    assert_eq!(
+        types
+            .matches("harness_gen_runtime::operation_error!")
+            .count(),
+        2,
+        "{types}"
+    );
+    assert!(types.contains("pub type GetBError = GetAError;"), "{types}");
+    assert!(types.contains("pub enum GetCError "), "{types}");
+}

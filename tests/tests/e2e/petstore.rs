@@ -221,6 +221,11 @@ fn constructors_take_the_required_fields_and_setters_the_optional_ones() {
         serde_json::json!({"name": "Kit", "species": "cat"}),
         "an unset optional field is absent on the wire"
     );
+    assert_eq!(
+        serde_json::to_value(NewPet::new("Kit", Species::Cat).tag(None)).unwrap(),
+        serde_json::json!({"name": "Kit", "species": "cat", "tag": null}),
+        "an explicit null is null on the wire"
+    );
     let all_optional = ListPetsInput::new().limit(3);
     assert_eq!((all_optional.limit, all_optional.species), (Some(3), None));
 }
