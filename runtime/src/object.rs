@@ -1,19 +1,26 @@
-//! Deserialization of generated structs: what a derived `Deserialize` does for an object, with
-//! the per-struct part cut down to one loop over the fields (issue 22).
+//! Serialization of generated structs: what derived `Serialize` and `Deserialize` do for an
+//! object, with the per-struct part cut down to a table of its fields (issue 22).
 //!
 //! A derived `Deserialize` writes, for every struct, a field-identifier enum with three visitor
-//! methods, a sequence visitor and a map visitor with a duplicate check per field. On a big API
-//! that is most of what `cargo check` of the generated crate spends its time and memory on.
-//! Generated structs instead implement [`Object::from_map`] — one arm per field, keys looked up
-//! in a sorted table by [`next_key`] — and their `Deserialize` is [`deserialize`], both written
-//! by one [`object!`](crate::object!) line per struct.
+//! methods, a sequence visitor and a map visitor with a duplicate check per field; a derived
+//! `Serialize` writes two branches and two fallible calls per optional field, and a wrapper
+//! type per field with a `serialize_with`. On a big API that was most of what `cargo check` of
+//! the generated crate spent its time and memory on. Generated structs instead implement
+//! [`Object::from_map`] — one arm per field, keys looked up in the struct's table by
+//! [`next_key`], each value read by one call — and their `Deserialize` is [`deserialize`];
+//! their `Serialize` is one call to [`serialize`] over `(wire name, value)` pairs, each value
+//! a `&dyn erased_serde::Serialize` (or `None` for a field left out). All of it is written by
+//! one [`object!`](crate::object!) line per struct.
 //!
 //! The rules are the derived ones for the attributes generated code used: unknown keys are
 //! ignored (or collected, for a struct with extra properties), a missing required field is a
-//! `missing field` error, a missing `Option` field is `None`. Two differences, both stricter
-//! or cheaper and neither visible through JSON objects: a struct is read from a map only (a
-//! derived one also accepted a sequence of its fields in order), and a repeated key keeps its
-//! last value (JSON objects read through `serde_json::Value` cannot repeat keys anyway).
+//! `missing field` error, a missing `Option` field is `None`; fields are written in declaration
+//! order as a struct (`serialize_struct`, an absent optional field skipped with `skip_field`),
+//! or as a map followed by the extra properties for a struct that has them (what a flattened
+//! map does). Two differences, both stricter or cheaper and neither visible through JSON
+//! objects: a struct is read from a map only (a derived one also accepted a sequence of its
+//! fields in order), and a repeated key keeps its last value (JSON objects read through
+//! `serde_json::Value` cannot repeat keys anyway).
 //!
 //! ```
 //! use harness_gen_runtime::object::{Key, Object, next_key, required};
@@ -27,7 +34,7 @@
 //! impl Object for Pet {
 //!     const NAME: &'static str = "Pet";
 //!     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-//!         // Field names sorted bytewise: the index is the arm.
+//!         // The wire names; the index is the arm.
 //!         const FIELDS: &[&str] = &["id", "tag"];
 //!         let (mut id, mut tag) = (None, None);
 //!         while let Some(key) = next_key(&mut map, FIELDS)? {
@@ -53,18 +60,24 @@
 //! assert!(missing.to_string().contains("missing field `id`"));
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 #[doc(hidden)]
 pub use serde::de::{Deserialize, Deserializer, Error, MapAccess};
+#[doc(hidden)]
+pub use serde::ser::{Serialize, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct};
 
-/// Implements [`Object`] and `Deserialize` for a generated struct: its name, then each field
-/// in the bytewise order of its wire name, as `index field "wire" how`, where `how` is
-/// `required` (missing is an error), `optional` (an `Option` field: missing or null is `None`)
-/// or `present` (an `Option<Option<_>>` field: missing is `None`, null `Some(None)`); then
-/// `+ field` for the map of extra properties, if the struct has one.
+/// Implements [`Object`], `Deserialize` and `Serialize` for a generated struct: its name, then
+/// each field in declaration order as `index field "wire" how`, where `how` is `required`
+/// (missing is an error), `nullable` (a required `Option` field: missing or null is `None`,
+/// which is written as null), `optional` (an `Option` field: missing or null is `None`, which
+/// is left out) or `present` (an `Option<Option<_>>` field: missing is `None`, left out; null
+/// is `Some(None)`, written as null); then `+ field` for the map of extra properties, if the
+/// struct has one.
 ///
 /// ```
 /// #[derive(Debug)]
@@ -72,20 +85,24 @@ pub use serde::de::{Deserialize, Deserializer, Error, MapAccess};
 ///     name: String,
 ///     tag: Option<Option<String>>,
 ///     age: Option<u8>,
+///     owner: Option<String>,
 ///     more: std::collections::BTreeMap<String, i64>,
 /// }
 /// harness_gen_runtime::object! {
-///     Pet { 0 age "age" optional, 1 name "name" required, 2 tag "tag" present } + more
+///     Pet { 0 name "name" required, 1 tag "tag" present, 2 age "age" optional, 3 owner "owner" nullable } + more
 /// }
 /// let pet: Pet = serde_json::from_str(r#"{"name": "Rex", "tag": null, "legs": 4}"#).unwrap();
-/// assert_eq!((pet.name.as_str(), pet.tag, pet.age), ("Rex", Some(None), None));
+/// assert_eq!((pet.name.as_str(), &pet.tag, pet.age), ("Rex", &Some(None), None));
+/// assert_eq!(pet.owner, None);
 /// assert_eq!(pet.more["legs"], 4);
+/// let written = serde_json::to_string(&pet).unwrap();
+/// assert_eq!(written, r#"{"name":"Rex","tag":null,"owner":null,"legs":4}"#);
 /// ```
 #[macro_export]
 macro_rules! object {
     (@read required $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
     (@read present $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
-    (@read optional $map:ident $field:ident) => { $crate::object::read_into(&mut $map, &mut $field) };
+    (@read $how:ident $map:ident $field:ident) => { $crate::object::read_into(&mut $map, &mut $field) };
     (@built required $field:ident $wire:literal) => {
         match $field {
             ::core::option::Option::Some(value) => value,
@@ -95,6 +112,9 @@ macro_rules! object {
         }
     };
     (@built $how:ident $field:ident $wire:literal) => { $field };
+    (@write required $value:expr) => { $crate::object::always($value) };
+    (@write nullable $value:expr) => { $crate::object::always($value) };
+    (@write $how:ident $value:expr) => { $crate::object::unless_none($value) };
     (@other $map:ident $key:ident) => {{
         drop($key);
         $crate::object::skip(&mut $map)
@@ -102,6 +122,12 @@ macro_rules! object {
     (@other $map:ident $key:ident $extra:ident) => {{
         $map.next_value().map(|value| { $extra.insert($key, value); })
     }};
+    (@serialize $serializer:ident $name:ident $fields:expr) => {
+        $crate::object::serialize($serializer, stringify!($name), $fields)
+    };
+    (@serialize $serializer:ident $name:ident $fields:expr, $extra:expr) => {
+        $crate::object::serialize_with_extra($serializer, $fields, $extra)
+    };
     ($name:ident { $($index:literal $field:ident $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
         impl $crate::object::Object for $name {
             const NAME: &'static str = stringify!($name);
@@ -132,6 +158,16 @@ macro_rules! object {
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
                 $crate::object::deserialize(deserializer)
+            }
+        }
+        impl $crate::object::Serialize for $name {
+            fn serialize<S: $crate::object::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $crate::object!(@serialize serializer $name
+                    &[$(($wire, $crate::object!(@write $how &self.$field))),*]
+                    $(, &self.$extra)?)
             }
         }
     };
@@ -175,7 +211,7 @@ pub enum Key {
     Other(String),
 }
 
-/// The next key of `map`, looked up in `fields` (wire names sorted bytewise); `None` at the end.
+/// The next key of `map`, looked up in `fields` (the wire names); `None` at the end.
 pub fn next_key<'de, A: MapAccess<'de>>(
     map: &mut A,
     fields: &'static [&'static str],
@@ -211,13 +247,65 @@ pub fn required<T, E: de::Error>(value: Option<T>, field: &'static str) -> Resul
     value.ok_or_else(|| E::missing_field(field))
 }
 
+/// One field of a struct being written: its wire name and its value, or `None` to leave it out.
+pub type Field<'a> = (&'static str, Option<&'a dyn erased_serde::Serialize>);
+
+/// A field that is always written.
+pub fn always<T: Serialize>(value: &T) -> Option<&dyn erased_serde::Serialize> {
+    Some(value)
+}
+
+/// An `Option` field written unless it is `None` (absent).
+pub fn unless_none<T: Serialize>(value: &Option<T>) -> Option<&dyn erased_serde::Serialize> {
+    value
+        .as_ref()
+        .map(|value| value as &dyn erased_serde::Serialize)
+}
+
+/// The body of a generated struct's `Serialize`: its fields as a struct named `name`, in order,
+/// each one left out skipped.
+pub fn serialize<S: Serializer>(
+    serializer: S,
+    name: &'static str,
+    fields: &[Field<'_>],
+) -> Result<S::Ok, S::Error> {
+    let written = fields.iter().filter(|(_, value)| value.is_some()).count();
+    let mut out = serializer.serialize_struct(name, written)?;
+    for &(key, value) in fields {
+        match value {
+            Some(value) => out.serialize_field(key, value)?,
+            None => out.skip_field(key)?,
+        }
+    }
+    out.end()
+}
+
+/// The body of a generated struct's `Serialize` when it keeps extra properties: its fields,
+/// then the extra ones, as one map.
+pub fn serialize_with_extra<S: Serializer, V: Serialize>(
+    serializer: S,
+    fields: &[Field<'_>],
+    extra: &BTreeMap<String, V>,
+) -> Result<S::Ok, S::Error> {
+    let mut out = serializer.serialize_map(None)?;
+    for &(key, value) in fields {
+        if let Some(value) = value {
+            out.serialize_entry(key, value)?;
+        }
+    }
+    for (key, value) in extra {
+        out.serialize_entry(key, value)?;
+    }
+    out.end()
+}
+
 struct KeySeed(&'static [&'static str]);
 
 impl KeySeed {
     fn key(&self, text: &str) -> Option<Key> {
         self.0
-            .binary_search_by(|field| field.as_bytes().cmp(text.as_bytes()))
-            .ok()
+            .iter()
+            .position(|field| *field == text)
             .map(Key::Field)
     }
 }
@@ -393,5 +481,79 @@ mod tests {
             read(r#"{"a": "x", "z": "no"}"#).is_err(),
             "extra values are typed"
         );
+    }
+
+    #[derive(Clone)]
+    struct Written {
+        name: String,
+        owner: Option<String>,
+        age: Option<u8>,
+        tag: Option<Option<String>>,
+    }
+
+    crate::object! {
+        Written { 0 name "name" required, 1 owner "owner" nullable, 2 age "age" optional, 3 tag "tag-x" present }
+    }
+
+    /// What serde's derive writes for the same fields and attributes.
+    #[derive(serde::Serialize)]
+    struct Derived {
+        name: String,
+        owner: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        age: Option<u8>,
+        #[serde(rename = "tag-x", skip_serializing_if = "Option::is_none")]
+        tag: Option<Option<String>>,
+    }
+
+    #[test]
+    fn fields_are_written_as_a_derived_serialize_writes_them() {
+        let tags = [None, Some(None), Some(Some("t".to_string()))];
+        for owner in [None, Some("o".to_string())] {
+            for age in [None, Some(3)] {
+                for tag in tags.clone() {
+                    let ours = Written {
+                        name: "n".into(),
+                        owner: owner.clone(),
+                        age,
+                        tag: tag.clone(),
+                    };
+                    let derived = Derived {
+                        name: "n".into(),
+                        owner: owner.clone(),
+                        age,
+                        tag,
+                    };
+                    assert_eq!(
+                        serde_json::to_string(&ours).unwrap(),
+                        serde_json::to_string(&derived).unwrap()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn extra_properties_are_written_after_the_fields() {
+        let mut probe = read(r#"{"a": "x", "c": null, "z": 3}"#).unwrap();
+        probe.extra.insert("y".into(), 1);
+        let written = serde_json::to_string(&ProbeWritten(&probe)).unwrap();
+        assert_eq!(written, r#"{"a":"x","c":null,"y":1,"z":3}"#);
+    }
+
+    /// `Probe` written through [`serialize_with_extra`], as `object!` writes a struct with
+    /// extra properties.
+    struct ProbeWritten<'a>(&'a Probe);
+
+    impl Serialize for ProbeWritten<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let p = self.0;
+            let fields = [
+                ("a", always(&p.a)),
+                ("b", unless_none(&p.b)),
+                ("c", unless_none(&p.c)),
+            ];
+            serialize_with_extra(serializer, &fields, &p.extra)
+        }
     }
 }

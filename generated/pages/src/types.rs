@@ -13,18 +13,17 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Customer {
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
 }
 harness_gen_runtime::object! {
-    Customer { 0 email "email" optional, 1 id "id" required }
+    Customer { 0 id "id" required, 1 email "email" optional }
 }
 /// Named like the SDK's own `Event` (of event streams), which the client module imports: a page of these must still name this type.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Event {
     pub seq: i64,
@@ -32,23 +31,20 @@ pub struct Event {
 harness_gen_runtime::object! {
     Event { 0 seq "seq" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileList {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     pub data: Vec<FileListDataItem>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_id: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_id: Option<Option<String>>,
     pub has_more: bool,
 }
 harness_gen_runtime::object! {
-    FileList { 0 data "data" required, 1 first_id "first_id" present, 2 has_more
-    "has_more" required, 3 last_id "last_id" present, 4 object "object" optional }
+    FileList { 0 object "object" optional, 1 data "data" required, 2 first_id "first_id"
+    present, 3 last_id "last_id" present, 4 has_more "has_more" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Toy {
     pub id: i64,
@@ -57,23 +53,20 @@ pub struct Toy {
 harness_gen_runtime::object! {
     Toy { 0 id "id" required, 1 name "name" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileListDataItem {
     pub id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bytes: Option<i64>,
 }
 harness_gen_runtime::object! {
-    FileListDataItem { 0 bytes "bytes" optional, 1 id "id" required }
+    FileListDataItem { 0 id "id" required, 1 bytes "bytes" optional }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListToysInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_page: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -82,23 +75,21 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     ListToysInput { new() set page : i64, per_page : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListCustomersInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub starting_after: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListCustomersInput { 0 limit "limit" optional, 1 starting_after "starting_after"
+    ListCustomersInput { 0 starting_after "starting_after" optional, 1 limit "limit"
     optional }
 }
 harness_gen_runtime::builder! {
     ListCustomersInput { new() set starting_after : String, limit : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListCustomersOutput {
     pub object: ListCustomersOutputObject,
@@ -106,8 +97,8 @@ pub struct ListCustomersOutput {
     pub has_more: bool,
 }
 harness_gen_runtime::object! {
-    ListCustomersOutput { 0 data "data" required, 1 has_more "has_more" required, 2
-    object "object" required }
+    ListCustomersOutput { 0 object "object" required, 1 data "data" required, 2 has_more
+    "has_more" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -144,13 +135,11 @@ impl<'de> serde::Deserialize<'de> for ListCustomersOutputObject {
         )
     }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListFilesInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -159,52 +148,45 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     ListFilesInput { new() set after : String, limit : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListReportsInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page_token: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListReportsInput { 0 page_size "page_size" optional, 1 page_token "page_token"
+    ListReportsInput { 0 page_token "page_token" optional, 1 page_size "page_size"
     optional }
 }
 harness_gen_runtime::builder! {
     ListReportsInput { new() set page_token : String, page_size : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListReportsOutput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reports: Option<Vec<String>>,
-    #[serde(rename = "nextPageToken")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_page_token: Option<String>,
 }
 harness_gen_runtime::object! {
-    ListReportsOutput { 0 next_page_token "nextPageToken" optional, 1 reports "reports"
+    ListReportsOutput { 0 reports "reports" optional, 1 next_page_token "nextPageToken"
     optional }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListEventsInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub skip: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListEventsInput { 0 limit "limit" optional, 1 skip "skip" optional }
+    ListEventsInput { 0 skip "skip" optional, 1 limit "limit" optional }
 }
 harness_gen_runtime::builder! {
     ListEventsInput { new() set skip : i64, limit : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListEventsOutput {
     pub events: Vec<Event>,
@@ -213,13 +195,11 @@ pub struct ListEventsOutput {
 harness_gen_runtime::object! {
     ListEventsOutput { 0 events "events" required, 1 total "total" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListMessagesInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub iterator: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -228,21 +208,19 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     ListMessagesInput { new() set iterator : String, limit : i64; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListMessagesOutput {
     pub data: Vec<ListMessagesOutputDataItem>,
     pub iterator: Option<String>,
-    #[serde(rename = "prevIterator")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev_iterator: Option<Option<String>>,
     pub done: bool,
 }
 harness_gen_runtime::object! {
-    ListMessagesOutput { 0 data "data" required, 1 done "done" required, 2 iterator
-    "iterator" optional, 3 prev_iterator "prevIterator" present }
+    ListMessagesOutput { 0 data "data" required, 1 iterator "iterator" nullable, 2
+    prev_iterator "prevIterator" present, 3 done "done" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListMessagesOutputDataItem {
     pub id: String,
@@ -250,11 +228,10 @@ pub struct ListMessagesOutputDataItem {
 harness_gen_runtime::object! {
     ListMessagesOutputDataItem { 0 id "id" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListHistoryInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
 }
 harness_gen_runtime::object! {
@@ -263,13 +240,11 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     ListHistoryInput { new() set cursor : String; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListHistoryOutput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
 }
 harness_gen_runtime::object! {

@@ -14,12 +14,11 @@ pub mod formats {
     pub type DateTime = String;
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct NewPet {
     pub name: String,
     pub species: Species,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<Option<String>>,
 }
 #[cfg(feature = "pets")]
@@ -31,33 +30,30 @@ harness_gen_runtime::builder! {
     NewPet { new(name : String, species : Species) set tag : Option < String >; }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Pet {
     pub name: String,
     pub species: Species,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<Option<String>>,
     pub id: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub born: Option<formats::Date>,
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
-    Pet { 0 born "born" optional, 1 id "id" required, 2 name "name" required, 3 species
-    "species" required, 4 tag "tag" present }
+    Pet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present, 3 id
+    "id" required, 4 born "born" optional }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
     pub title: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
-    Problem { 0 detail "detail" optional, 1 title "title" required }
+    Problem { 0 title "title" required, 1 detail "detail" optional }
 }
 #[cfg(feature = "pets")]
 #[derive(Debug, Clone)]
@@ -107,16 +103,13 @@ impl<'de> serde::Deserialize<'de> for Species {
     }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListPetsInput {
     /// How many pets to return.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub species: Option<Vec<Species>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x_request_id: Option<formats::Uuid>,
 }
 #[cfg(feature = "pets")]
@@ -130,7 +123,7 @@ harness_gen_runtime::builder! {
     formats::Uuid; }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateInput {
     pub body: NewPet,
@@ -144,7 +137,7 @@ harness_gen_runtime::builder! {
     PetsCreateInput { new(body : NewPet) }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetInput {
     /// The pet's id.
@@ -162,23 +155,22 @@ harness_gen_runtime::builder! {
 #[cfg(feature = "pets")]
 pub type DeletePetInput = GetPetInput;
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutPetsPetIdPhotoInput {
     pub pet_id: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<formats::Upload>,
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::object! {
-    PutPetsPetIdPhotoInput { 0 body "body" optional, 1 pet_id "pet_id" required }
+    PutPetsPetIdPhotoInput { 0 pet_id "pet_id" required, 1 body "body" optional }
 }
 #[cfg(feature = "pets")]
 harness_gen_runtime::builder! {
     PutPetsPetIdPhotoInput { new(pet_id : i64) set body : formats::Upload; }
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
     pub pet_id: i64,

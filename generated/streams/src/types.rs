@@ -13,54 +13,53 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Completion {
     pub id: String,
     pub content: String,
 }
 harness_gen_runtime::object! {
-    Completion { 0 content "content" required, 1 id "id" required }
+    Completion { 0 id "id" required, 1 content "content" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CompletionChunk {
     pub id: String,
     pub delta: String,
 }
 harness_gen_runtime::object! {
-    CompletionChunk { 0 delta "delta" required, 1 id "id" required }
+    CompletionChunk { 0 id "id" required, 1 delta "delta" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CompletionRequest {
     pub model: String,
     pub messages: Vec<Message>,
     /// Whether to answer as server-sent events.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stream: Option<bool>,
 }
 harness_gen_runtime::object! {
-    CompletionRequest { 0 messages "messages" required, 1 model "model" required, 2
+    CompletionRequest { 0 model "model" required, 1 messages "messages" required, 2
     stream "stream" optional }
 }
 harness_gen_runtime::builder! {
     CompletionRequest { new(model : String, messages : Vec < Message >) set stream :
     bool; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Message {
     pub role: MessageRole,
     pub content: String,
 }
 harness_gen_runtime::object! {
-    Message { 0 content "content" required, 1 role "role" required }
+    Message { 0 role "role" required, 1 content "content" required }
 }
 harness_gen_runtime::builder! {
     Message { new(role : MessageRole, content : String) }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
     pub title: String,
@@ -68,7 +67,7 @@ pub struct Problem {
 harness_gen_runtime::object! {
     Problem { 0 title "title" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Received {
     pub parts: Vec<ReceivedPart>,
@@ -76,26 +75,23 @@ pub struct Received {
 harness_gen_runtime::object! {
     Received { 0 parts "parts" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ReceivedPart {
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
     pub sha256: String,
     pub length: i64,
     /// The part's bytes when they are short UTF-8.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }
 harness_gen_runtime::object! {
-    ReceivedPart { 0 content_type "content_type" optional, 1 file_name "file_name"
-    optional, 2 length "length" required, 3 name "name" required, 4 sha256 "sha256"
+    ReceivedPart { 0 name "name" required, 1 file_name "file_name" optional, 2
+    content_type "content_type" optional, 3 sha256 "sha256" required, 4 length "length"
     required, 5 text "text" optional }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Tick {
     pub seq: i64,
@@ -103,7 +99,7 @@ pub struct Tick {
 harness_gen_runtime::object! {
     Tick { 0 seq "seq" required }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadRequest {
     /// What the files are for.
@@ -111,21 +107,17 @@ pub struct UploadRequest {
     /// The main file.
     pub file: formats::Upload,
     /// More files, one part each.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extras: Option<Vec<formats::Upload>>,
     /// An image for the file.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cover: Option<formats::Upload>,
     /// Sent as one JSON part.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub attributes: Option<std::collections::BTreeMap<String, String>>,
     /// One text part per tag.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
 }
 harness_gen_runtime::object! {
-    UploadRequest { 0 attributes "attributes" optional, 1 cover "cover" optional, 2
-    extras "extras" optional, 3 file "file" required, 4 purpose "purpose" required, 5
+    UploadRequest { 0 purpose "purpose" required, 1 file "file" required, 2 extras
+    "extras" optional, 3 cover "cover" optional, 4 attributes "attributes" optional, 5
     tags "tags" optional }
 }
 harness_gen_runtime::builder! {
@@ -176,7 +168,7 @@ impl<'de> serde::Deserialize<'de> for MessageRole {
         )
     }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateCompletionInput {
     pub body: CompletionRequest,
@@ -187,27 +179,24 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     CreateCompletionInput { new(body : CompletionRequest) }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct WatchTicksInput {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub every_ms: Option<i32>,
     /// Stop after this many ticks.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<i32>,
     /// Send the second tick with a seq that is not a number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bad: Option<bool>,
 }
 harness_gen_runtime::object! {
-    WatchTicksInput { 0 bad "bad" optional, 1 count "count" optional, 2 every_ms
-    "every_ms" optional }
+    WatchTicksInput { 0 every_ms "every_ms" optional, 1 count "count" optional, 2 bad
+    "bad" optional }
 }
 harness_gen_runtime::builder! {
     WatchTicksInput { new() set every_ms : i32, count : i32, bad : bool; }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadFileInput {
     pub body: UploadRequest,
@@ -218,23 +207,22 @@ harness_gen_runtime::object! {
 harness_gen_runtime::builder! {
     UploadFileInput { new(body : UploadRequest) }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutFileBytesInput {
     pub file_id: String,
     pub body: formats::Upload,
 }
 harness_gen_runtime::object! {
-    PutFileBytesInput { 0 body "body" required, 1 file_id "file_id" required }
+    PutFileBytesInput { 0 file_id "file_id" required, 1 body "body" required }
 }
 harness_gen_runtime::builder! {
     PutFileBytesInput { new(file_id : String, body : formats::Upload) }
 }
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DownloadFileInput {
     pub file_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
 }
 harness_gen_runtime::object! {

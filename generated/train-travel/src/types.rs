@@ -15,30 +15,25 @@ pub mod formats {
 }
 /// A booking for a train trip.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Booking {
     /// Unique identifier for the booking
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<formats::Uuid>,
     /// Identifier of the booked trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub trip_id: Option<formats::Uuid>,
     /// Name of the passenger
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub passenger_name: Option<String>,
     /// Indicates whether the passenger has a bicycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
-    Booking { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog" optional, 2 id
-    "id" optional, 3 passenger_name "passenger_name" optional, 4 trip_id "trip_id"
+    Booking { 0 id "id" optional, 1 trip_id "trip_id" optional, 2 passenger_name
+    "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4 has_dog "has_dog"
     optional }
 }
 #[cfg(feature = "bookings")]
@@ -48,30 +43,25 @@ harness_gen_runtime::builder! {
 }
 /// A payment for a booking.
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct BookingPayment {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<formats::Uuid>,
     /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<BookingPaymentCurrency>,
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<BookingPaymentSource>,
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    BookingPayment { 0 amount "amount" optional, 1 currency "currency" optional, 2 id
-    "id" optional, 3 source "source" optional, 4 status "status" optional }
+    BookingPayment { 0 id "id" optional, 1 amount "amount" optional, 2 currency
+    "currency" optional, 3 source "source" optional, 4 status "status" optional }
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
@@ -81,11 +71,10 @@ harness_gen_runtime::builder! {
 }
 /// The link to the booking resource.
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksBooking {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub booking: Option<String>,
 }
 #[cfg(feature = "payments")]
@@ -94,12 +83,10 @@ harness_gen_runtime::object! {
 }
 /// The link to the destination station resource.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksDestination {
-    #[serde(rename = "self")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub self_: Option<String>,
 }
 #[cfg(feature = "bookings")]
@@ -111,13 +98,11 @@ harness_gen_runtime::object! {
 pub type LinksOrigin = LinksDestination;
 /// Links to the next and previous pages of a paginated response.
 #[cfg(feature = "all-operations")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct LinksPagination {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
 }
 #[cfg(feature = "all-operations")]
@@ -128,34 +113,28 @@ harness_gen_runtime::object! {
 #[cfg(feature = "bookings")]
 pub type LinksSelf = LinksDestination;
 /// A problem detail object as defined in RFC 7807.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Problem {
     /// A URI reference that identifies the problem type
-    #[serde(rename = "type")]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// A short, human-readable summary of the problem type
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// A human-readable explanation specific to this occurrence of the problem
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// A URI reference that identifies the specific occurrence of the problem
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub instance: Option<String>,
     /// The HTTP status code
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<i64>,
 }
 harness_gen_runtime::object! {
-    Problem { 0 detail "detail" optional, 1 instance "instance" optional, 2 status
-    "status" optional, 3 title "title" optional, 4 type_ "type" optional }
+    Problem { 0 type_ "type" optional, 1 title "title" optional, 2 detail "detail"
+    optional, 3 instance "instance" optional, 4 status "status" optional }
 }
 /// A train station.
 #[cfg(feature = "all-operations")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Station {
     /// Unique identifier for the station.
@@ -167,66 +146,55 @@ pub struct Station {
     /// The country code of the station.
     pub country_code: String,
     /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
 }
 #[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
-    Station { 0 address "address" required, 1 country_code "country_code" required, 2 id
-    "id" required, 3 name "name" required, 4 timezone "timezone" optional }
+    Station { 0 id "id" required, 1 name "name" required, 2 address "address" required, 3
+    country_code "country_code" required, 4 timezone "timezone" optional }
 }
 /// A train trip.
 #[cfg(feature = "all-operations")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct Trip {
     /// Unique identifier for the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<formats::Uuid>,
     /// The starting station of the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
     /// The destination station of the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// The date and time when the trip departs
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub departure_time: Option<formats::DateTime>,
     /// The date and time when the trip arrives
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub arrival_time: Option<formats::DateTime>,
     /// The name of the operator of the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
     /// The cost of the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub price: Option<f64>,
     /// Indicates whether bicycles are allowed on the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bicycles_allowed: Option<bool>,
     /// Indicates whether dogs are allowed on the trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs_allowed: Option<bool>,
 }
 #[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
-    Trip { 0 arrival_time "arrival_time" optional, 1 bicycles_allowed "bicycles_allowed"
-    optional, 2 departure_time "departure_time" optional, 3 destination "destination"
-    optional, 4 dogs_allowed "dogs_allowed" optional, 5 id "id" optional, 6 operator
-    "operator" optional, 7 origin "origin" optional, 8 price "price" optional }
+    Trip { 0 id "id" optional, 1 origin "origin" optional, 2 destination "destination"
+    optional, 3 departure_time "departure_time" optional, 4 arrival_time "arrival_time"
+    optional, 5 operator "operator" optional, 6 price "price" optional, 7
+    bicycles_allowed "bicycles_allowed" optional, 8 dogs_allowed "dogs_allowed" optional
+    }
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct WrapperCollection {
     /// The wrapper for a collection is an array of objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
 }
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
@@ -319,10 +287,9 @@ harness_gen_runtime::tagged! {
 ///
 /// A card (debit or credit) to take payment from.
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceCard {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<BookingPaymentSourceCardObject>,
     /// Cardholder's full name as it appears on the card.
     pub name: String,
@@ -334,23 +301,20 @@ pub struct BookingPaymentSourceCard {
     pub exp_month: i64,
     /// Four-digit number representing the card's expiration year.
     pub exp_year: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_line1: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_line2: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_city: Option<String>,
     pub address_country: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address_post_code: Option<String>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    BookingPaymentSourceCard { 0 address_city "address_city" optional, 1 address_country
-    "address_country" required, 2 address_line1 "address_line1" optional, 3 address_line2
-    "address_line2" optional, 4 address_post_code "address_post_code" optional, 5 cvc
-    "cvc" required, 6 exp_month "exp_month" required, 7 exp_year "exp_year" required, 8
-    name "name" required, 9 number "number" required, 10 object "object" optional }
+    BookingPaymentSourceCard { 0 object "object" optional, 1 name "name" required, 2
+    number "number" required, 3 cvc "cvc" required, 4 exp_month "exp_month" required, 5
+    exp_year "exp_year" required, 6 address_line1 "address_line1" optional, 7
+    address_line2 "address_line2" optional, 8 address_city "address_city" optional, 9
+    address_country "address_country" required, 10 address_post_code "address_post_code"
+    optional }
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
@@ -403,16 +367,14 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCardObject {
 ///
 /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct BookingPaymentSourceBankAccount {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<BookingPaymentSourceBankAccountObject>,
     pub name: String,
     /// The account number for the bank account, in string form. Must be a current account.
     pub number: String,
     /// The sort code for the bank account, in string form. Must be a six-digit number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sort_code: Option<String>,
     /// The type of entity that holds the account. This can be either `individual` or `company`.
     pub account_type: BookingPaymentSourceBankAccountAccountType,
@@ -423,9 +385,10 @@ pub struct BookingPaymentSourceBankAccount {
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    BookingPaymentSourceBankAccount { 0 account_type "account_type" required, 1 bank_name
-    "bank_name" required, 2 country "country" required, 3 name "name" required, 4 number
-    "number" required, 5 object "object" optional, 6 sort_code "sort_code" optional }
+    BookingPaymentSourceBankAccount { 0 object "object" optional, 1 name "name" required,
+    2 number "number" required, 3 sort_code "sort_code" optional, 4 account_type
+    "account_type" required, 5 bank_name "bank_name" required, 6 country "country"
+    required }
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
@@ -567,31 +530,25 @@ impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
     }
 }
 #[cfg(feature = "stations")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetStationsInput {
     /// The page number to return
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
     /// The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub coordinates: Option<String>,
     /// A search term to filter the list of stations by name or address.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
     /// Filter stations by country code
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
 }
 #[cfg(feature = "stations")]
 harness_gen_runtime::object! {
-    GetStationsInput { 0 coordinates "coordinates" optional, 1 country "country"
-    optional, 2 limit "limit" optional, 3 page "page" optional, 4 search "search"
-    optional }
+    GetStationsInput { 0 page "page" optional, 1 limit "limit" optional, 2 coordinates
+    "coordinates" optional, 3 search "search" optional, 4 country "country" optional }
 }
 #[cfg(feature = "stations")]
 harness_gen_runtime::builder! {
@@ -602,14 +559,12 @@ harness_gen_runtime::builder! {
 #[cfg(feature = "stations")]
 pub type GetStationsOutput = WrapperCollection;
 #[cfg(feature = "trips")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetTripsInput {
     /// The page number to return
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
     /// The ID of the origin station
     pub origin: formats::Uuid,
@@ -618,17 +573,15 @@ pub struct GetTripsInput {
     /// The date and time of the trip in ISO 8601 format in origin station's timezone.
     pub date: formats::DateTime,
     /// Only return trips where bicycles are known to be allowed
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bicycles: Option<bool>,
     /// Only return trips where dogs are known to be allowed
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dogs: Option<bool>,
 }
 #[cfg(feature = "trips")]
 harness_gen_runtime::object! {
-    GetTripsInput { 0 bicycles "bicycles" optional, 1 date "date" required, 2 destination
-    "destination" required, 3 dogs "dogs" optional, 4 limit "limit" optional, 5 origin
-    "origin" required, 6 page "page" optional }
+    GetTripsInput { 0 page "page" optional, 1 limit "limit" optional, 2 origin "origin"
+    required, 3 destination "destination" required, 4 date "date" required, 5 bicycles
+    "bicycles" optional, 6 dogs "dogs" optional }
 }
 #[cfg(feature = "trips")]
 harness_gen_runtime::builder! {
@@ -639,20 +592,18 @@ harness_gen_runtime::builder! {
 #[cfg(feature = "trips")]
 pub type GetTripsOutput = WrapperCollection;
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct GetBookingsInput {
     /// The page number to return
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The number of items to return per page
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
-    GetBookingsInput { 0 limit "limit" optional, 1 page "page" optional }
+    GetBookingsInput { 0 page "page" optional, 1 limit "limit" optional }
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::builder! {
@@ -662,7 +613,7 @@ harness_gen_runtime::builder! {
 #[cfg(feature = "bookings")]
 pub type GetBookingsOutput = WrapperCollection;
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingInput {
     pub body: Booking,
@@ -676,36 +627,30 @@ harness_gen_runtime::builder! {
     CreateBookingInput { new(body : Booking) }
 }
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingOutput {
     /// Unique identifier for the booking
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<formats::Uuid>,
     /// Identifier of the booked trip
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub trip_id: Option<formats::Uuid>,
     /// Name of the passenger
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub passenger_name: Option<String>,
     /// Indicates whether the passenger has a bicycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub has_dog: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksSelf>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
-    CreateBookingOutput { 0 has_bicycle "has_bicycle" optional, 1 has_dog "has_dog"
-    optional, 2 id "id" optional, 3 links "links" optional, 4 passenger_name
-    "passenger_name" optional, 5 trip_id "trip_id" optional }
+    CreateBookingOutput { 0 id "id" optional, 1 trip_id "trip_id" optional, 2
+    passenger_name "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4
+    has_dog "has_dog" optional, 5 links "links" optional }
 }
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetBookingInput {
     /// The ID of the booking to retrieve.
@@ -726,7 +671,7 @@ pub type GetBookingOutput = CreateBookingOutput;
 #[cfg(feature = "bookings")]
 pub type DeleteBookingInput = GetBookingInput;
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateBookingPaymentInput {
     /// The ID of the booking to pay for.
@@ -735,7 +680,7 @@ pub struct CreateBookingPaymentInput {
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    CreateBookingPaymentInput { 0 body "body" required, 1 booking_id "booking_id"
+    CreateBookingPaymentInput { 0 booking_id "booking_id" required, 1 body "body"
     required }
 }
 #[cfg(feature = "payments")]
@@ -743,33 +688,27 @@ harness_gen_runtime::builder! {
     CreateBookingPaymentInput { new(booking_id : formats::Uuid, body : BookingPayment) }
 }
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct CreateBookingPaymentOutput {
     /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<formats::Uuid>,
     /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<f64>,
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<BookingPaymentCurrency>,
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<BookingPaymentSource>,
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<BookingPaymentStatus>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<LinksBooking>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    CreateBookingPaymentOutput { 0 amount "amount" optional, 1 currency "currency"
-    optional, 2 id "id" optional, 3 links "links" optional, 4 source "source" optional, 5
-    status "status" optional }
+    CreateBookingPaymentOutput { 0 id "id" optional, 1 amount "amount" optional, 2
+    currency "currency" optional, 3 source "source" optional, 4 status "status" optional,
+    5 links "links" optional }
 }
 /// How `GetStationsError`'s operation, and 3 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]

@@ -149,14 +149,13 @@ impl TypeSpace<'_> {
                     let ty = self.tokens(ty);
                     quote! {
                         /// Properties beyond the declared ones.
-                        #[serde(flatten)]
                         pub additional_properties: std::collections::BTreeMap<String, #ty>,
                     }
                 });
                 quote! {
                     #doc
                     #cfg
-                    #[derive(Debug, Clone, serde::Serialize)]
+                    #[derive(Debug, Clone)]
                     #partial_eq
                     #default
                     pub struct #name {
@@ -287,24 +286,24 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// A struct's `Deserialize` through `harness_gen_runtime::object!`: one loop with an arm
-    /// per field (keys looked up in the sorted wire names) instead of the derived visitors,
-    /// which were most of a big API's check time. Fields are listed in wire-name order with
-    /// their index in that order.
+    /// A struct's `Deserialize` and `Serialize` through `harness_gen_runtime::object!`: one
+    /// loop with an arm per field instead of the derived visitors, and one call over a table
+    /// of its fields instead of a derived `Serialize` (together most of a big API's check time).
+    /// Fields are listed in declaration order with their index.
     fn object_impls(name: &str, fields: &[Field], extra: bool) -> TokenStream {
         let ident = format_ident!("{}", name);
-        let mut sorted: Vec<&Field> = fields.iter().collect();
-        sorted.sort_by(|a, b| a.wire.as_bytes().cmp(b.wire.as_bytes()));
-        let entries = sorted.iter().enumerate().map(|(at, f)| {
+        let entries = fields.iter().enumerate().map(|(at, f)| {
             let at = proc_macro2::Literal::usize_unsuffixed(at);
             let field = format_ident!("{}", f.ident);
             let wire = &f.wire;
             // A required nullable field reads as an `Option` (missing is `None`, as serde's
-            // derive has it); an optional nullable one keeps a present null apart.
+            // derive has it) and is always written; an optional nullable one keeps a present
+            // null apart from absent.
             let how = match (f.required, matches!(f.ty, Ty::Nullable(_))) {
                 (true, false) => quote!(required),
+                (true, true) => quote!(nullable),
                 (false, true) => quote!(present),
-                _ => quote!(optional),
+                (false, false) => quote!(optional),
             };
             quote!(#at #field #wire #how)
         });
@@ -362,26 +361,19 @@ impl TypeSpace<'_> {
         }
     }
 
+    /// A struct field: its doc, name and type (an optional one in an `Option`; how it
+    /// travels is in the struct's `object!` line).
     pub(super) fn field(&self, field: &Field) -> TokenStream {
         let ident = format_ident!("{}", field.ident);
-        let wire = &field.wire;
         let doc = doc_attr(field.doc.as_deref());
-        let rename = (field.ident != *wire).then(|| quote!(#[serde(rename = #wire)]));
         let ty = self.tokens(&field.ty);
-        if field.required {
-            return quote! {
-                #doc
-                #rename
-                pub #ident: #ty,
-            };
-        }
-        // Absent is `None` and skipped; for a nullable field a present null is `Some(None)`,
-        // which serde writes as `null` (JSON writes `Some(x)` as `x`).
+        let ty = match field.required {
+            true => ty,
+            false => quote!(Option<#ty>),
+        };
         quote! {
             #doc
-            #rename
-            #[serde(skip_serializing_if = "Option::is_none")]
-            pub #ident: Option<#ty>,
+            pub #ident: #ty,
         }
     }
 }
