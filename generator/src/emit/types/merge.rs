@@ -5,7 +5,8 @@
 //! check time. Here a type whose shape (fields with their names, types and docs, variants,
 //! tags) equals an earlier one's becomes an alias of it (`pub type ChargeRefundsObject =
 //! AccountExternalAccountsObject;`): the name, its doc and every use stay, the code is
-//! compiled once, and the cargo features that need either compile the one.
+//! compiled once, and the cargo features that need either compile the one. Only `Debug`
+//! output and "expected" messages name the type that kept the shape.
 //!
 //! Shapes compare with references seen through aliases, so merging is repeated until nothing
 //! changes: two structs become one once the enums their fields use have. The earliest type of
