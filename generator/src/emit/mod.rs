@@ -6,7 +6,8 @@ pub mod krate;
 pub mod registry;
 pub mod types;
 
-use std::collections::BTreeSet;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -66,6 +67,24 @@ pub enum Gating {
 pub struct Need {
     always: bool,
     groups: BTreeSet<usize>,
+}
+
+impl Need {
+    /// What compiles `op`'s own items.
+    fn of(op: &Operation) -> Self {
+        Self {
+            always: op.groups.is_empty(),
+            groups: op.groups.iter().copied().collect(),
+        }
+    }
+
+    /// Adds `more`; whether that changed it.
+    fn add(&mut self, more: &Need) -> bool {
+        let before = (self.always, self.groups.len());
+        self.always |= more.always;
+        self.groups.extend(more.groups.iter().copied());
+        before != (self.always, self.groups.len())
+    }
 }
 
 /// The `cfg` attribute each generated item goes under.
@@ -301,26 +320,20 @@ fn shared_errors(
     errors: &[(usize, String, Vec<ErrorVariantType>)],
 ) -> Vec<SharedError> {
     let mut shared: Vec<SharedError> = Vec::new();
-    let mut by_variants = std::collections::HashMap::new();
+    let mut by_variants: HashMap<Vec<ErrorVariantType>, usize> = HashMap::new();
     for (at, (op, _, variants)) in errors.iter().enumerate() {
-        let op = &api.operations[*op];
-        let need = Need {
-            always: op.groups.is_empty(),
-            groups: op.groups.iter().copied().collect(),
-        };
+        let need = Need::of(&api.operations[*op]);
         let key: Vec<ErrorVariantType> = variants
             .iter()
             .map(|(v, kind, body)| (v.clone(), kind.clone(), space.unaliased(body)))
             .collect();
         match by_variants.entry(key) {
-            std::collections::hash_map::Entry::Occupied(first) => {
-                let first: &mut SharedError = &mut shared[*first.get()];
+            Entry::Occupied(first) => {
+                let first = &mut shared[*first.get()];
                 first.others.push(at);
-                let mut grown = Some(std::mem::take(&mut first.need));
-                grow(&mut grown, &need);
-                first.need = grown.unwrap_or_default();
+                first.need.add(&need);
             }
-            std::collections::hash_map::Entry::Vacant(slot) => {
+            Entry::Vacant(slot) => {
                 slot.insert(shared.len());
                 shared.push(SharedError {
                     first: at,
@@ -407,10 +420,7 @@ fn needs(
     let mut needs: Vec<Option<Need>> = vec![None; space.defs.len()];
     let mut work = Vec::new();
     for (op, used) in api.operations.iter().zip(roots) {
-        let need = Need {
-            always: op.groups.is_empty(),
-            groups: op.groups.iter().copied().collect(),
-        };
+        let need = Need::of(op);
         let mut ids = Vec::new();
         for ty in used {
             TypeSpace::named_in(ty, &mut ids);
@@ -436,17 +446,13 @@ fn needs(
 
 /// Adds `more` to `need`; whether that changed it.
 fn grow(need: &mut Option<Need>, more: &Need) -> bool {
-    let need = match need {
-        Some(need) => need,
+    match need {
+        Some(need) => need.add(more),
         None => {
             *need = Some(more.clone());
-            return true;
+            true
         }
-    };
-    let before = (need.always, need.groups.len());
-    need.always |= more.always;
-    need.groups.extend(more.groups.iter().copied());
-    before != (need.always, need.groups.len())
+    }
 }
 
 /// Formats tokens as a Rust file with the generated-file header.

@@ -102,7 +102,10 @@ fn the_event_type_comes_from_item_schema_before_schema() {
     let text = chat("{stream: {type: boolean}}", stream, "");
     let types = types_of_document("item-schema.yaml", &text);
     let file = types.file.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(file.contains("pub struct ChatEvent { pub delta: Option<String>, }"), "{file}");
+    assert!(
+        file.contains("pub struct ChatEvent { pub delta: Option<String>, }"),
+        "{file}"
+    );
 }
 
 /// The generated crate's files for the document `text` (written in a scratch folder).
