@@ -262,30 +262,36 @@ impl JsonScanner<'_> {
         }
     }
 
-    fn string(&mut self) -> String {
-        let mut raw = Vec::new();
+    /// Moves past a string (at its opening quote) without decoding it; the raw bytes between
+    /// the quotes.
+    fn skip_string(&mut self) -> &[u8] {
         self.bump(); // opening quote
+        let start = self.at;
+        let mut end = self.bytes.len();
         while let Some(b) = self.peek() {
             match b {
                 b'"' => {
+                    end = self.at;
                     self.bump();
                     break;
                 }
                 b'\\' => {
-                    raw.push(b);
                     self.bump();
-                    if let Some(escaped) = self.peek() {
-                        raw.push(escaped);
-                        self.bump();
-                    }
-                }
-                _ => {
-                    raw.push(b);
                     self.bump();
                 }
+                _ => self.bump(),
             }
         }
-        let quoted = format!("\"{}\"", String::from_utf8_lossy(&raw));
+        &self.bytes[start..end.max(start)]
+    }
+
+    /// A key: its raw bytes when it has no escapes (most do), else decoded as JSON.
+    fn string(&mut self) -> String {
+        let raw = self.skip_string();
+        if !raw.contains(&b'\\') {
+            return String::from_utf8_lossy(raw).into_owned();
+        }
+        let quoted = format!("\"{}\"", String::from_utf8_lossy(raw));
         serde_json::from_str(&quoted).unwrap_or_default()
     }
 
@@ -339,7 +345,7 @@ impl JsonScanner<'_> {
                 }
             }
             Some(b'"') => {
-                self.string();
+                self.skip_string();
             }
             Some(_) => {
                 while !matches!(
