@@ -1,10 +1,13 @@
 //! Input documents as text, and the map from JSON pointers to `line:column` that diagnostics
 //! use. The map is built only when a diagnostic needs a position, so a clean run never pays
-//! for it.
+//! for it; in a JSON document the first few positions are found by walking the text along the
+//! pointer instead (skipping what is off the path without decoding it), so a run with a few
+//! diagnostics does not pay for indexing a 4 MB document either.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 
@@ -27,7 +30,14 @@ pub struct Source {
     /// Its syntax.
     pub format: Format,
     positions: OnceLock<HashMap<String, (usize, usize)>>,
+    /// How many positions were found by walking the text (JSON only).
+    walks: AtomicUsize,
 }
+
+/// How many positions of a JSON document are found by walking its text before the whole map
+/// is built: a walk costs up to one pass over the text, the map a few passes' worth, so a
+/// document with many diagnostics pays for the map once.
+const WALKS_BEFORE_MAP: usize = 16;
 
 /// A syntax error with its position (1-based line and column).
 #[derive(Debug)]
@@ -57,6 +67,7 @@ impl Source {
             text,
             format,
             positions: OnceLock::new(),
+            walks: AtomicUsize::new(0),
         }
     }
 
@@ -80,6 +91,12 @@ impl Source {
     /// The 1-based line and column of the value at `pointer`, or of its closest ancestor
     /// that has one.
     pub fn position(&self, pointer: &str) -> Option<(usize, usize)> {
+        if self.format == Format::Json
+            && self.positions.get().is_none()
+            && self.walks.fetch_add(1, Ordering::Relaxed) < WALKS_BEFORE_MAP
+        {
+            return Some(json_walk(&self.text, pointer));
+        }
         let map = self.positions.get_or_init(|| match self.format {
             Format::Json => json_positions(&self.text),
             Format::Yaml => yaml_positions(&self.text),
@@ -212,6 +229,139 @@ fn float(n: f64) -> Value {
 
 fn push_segment(pointer: &str, segment: &str) -> String {
     format!("{pointer}/{}", harness_gen_runtime::schema::escape(segment))
+}
+
+/// The position [`json_positions`] maps `pointer` (or its closest ancestor) to, found by
+/// walking the text (assumed well-formed) along the pointer: members and elements off the path
+/// are skipped without being decoded.
+fn json_walk(text: &str, pointer: &str) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let mut at = skip_ws(bytes, 0);
+    let mut found = at;
+    let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
+    for segment in segments.into_iter().flatten() {
+        let segment = harness_gen_runtime::schema::unescape(segment);
+        let next = match bytes.get(at) {
+            Some(b'{') => member(bytes, at + 1, &segment),
+            Some(b'[') => segment
+                .parse::<usize>()
+                .ok()
+                .and_then(|index| element(bytes, at + 1, index)),
+            _ => None,
+        };
+        match next {
+            Some((position, value)) => (found, at) = (position, value),
+            None => break,
+        }
+    }
+    line_and_column(bytes, found)
+}
+
+/// In the object whose members start at `at`: the position of member `name`'s key and of its
+/// value.
+fn member(bytes: &[u8], mut at: usize, name: &str) -> Option<(usize, usize)> {
+    loop {
+        at = skip_ws(bytes, at);
+        match bytes.get(at)? {
+            b'"' => {
+                let key_at = at;
+                let after = skip_string(bytes, at);
+                let raw = &bytes[key_at + 1..after.saturating_sub(1).max(key_at + 1)];
+                at = skip_ws(bytes, after);
+                if bytes.get(at) == Some(&b':') {
+                    at = skip_ws(bytes, at + 1);
+                }
+                if key_is(raw, name) {
+                    return Some((key_at, at));
+                }
+                at = skip_value(bytes, at);
+            }
+            b',' => at += 1,
+            _ => return None,
+        }
+    }
+}
+
+/// In the array whose elements start at `at`: the position of element `index`.
+fn element(bytes: &[u8], mut at: usize, index: usize) -> Option<(usize, usize)> {
+    let mut seen = 0;
+    loop {
+        at = skip_ws(bytes, at);
+        match bytes.get(at)? {
+            b',' => at += 1,
+            b']' => return None,
+            _ if seen == index => return Some((at, at)),
+            _ => {
+                at = skip_value(bytes, at);
+                seen += 1;
+            }
+        }
+    }
+}
+
+/// Whether a key's raw text (between its quotes) is `name`.
+fn key_is(raw: &[u8], name: &str) -> bool {
+    if !raw.contains(&b'\\') {
+        return raw == name.as_bytes();
+    }
+    let quoted = format!("\"{}\"", String::from_utf8_lossy(raw));
+    serde_json::from_str::<String>(&quoted).is_ok_and(|key| key == name)
+}
+
+fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// Past the string whose opening quote is at `at`.
+fn skip_string(bytes: &[u8], mut at: usize) -> usize {
+    at += 1;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => return at + 1,
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Past the value that starts at `at`.
+fn skip_value(bytes: &[u8], mut at: usize) -> usize {
+    let mut depth = 0usize;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => {
+                at = skip_string(bytes, at);
+                if depth == 0 {
+                    return at;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                if depth <= 1 {
+                    return at + usize::from(depth == 1);
+                }
+                depth -= 1;
+            }
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return at,
+            _ => {}
+        }
+        at += 1;
+    }
+    at
+}
+
+/// The 1-based line and column of byte `at` (columns count characters).
+fn line_and_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at.min(bytes.len())];
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + before[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    (line, column)
 }
 
 /// Positions of every member key and array element of a JSON text (assumed well-formed).
@@ -455,6 +605,29 @@ mod tests {
         assert_eq!(s.position("/a/b~1c"), Some((2, 9)));
         assert_eq!(s.position("/a/b~1c/1/d"), Some((3, 6)));
         assert_eq!(s.position("/a/b~1c/1/d/missing"), Some((3, 6)));
+    }
+
+    #[test]
+    fn walking_a_json_text_finds_what_the_map_finds() {
+        let text = "{\n  \"a\": {\"b/c\": [1, \"x,]}\\\"\",\n    {\"d\": 2, \"\\u00e9t\\u00e9\": [true, {}]}]},\n  \"\u{e9}\": null, \"z\": [[], {\"y\": \"}\"}]\n}";
+        let map = json_positions(text);
+        assert!(map.len() > 10, "{map:?}");
+        for (pointer, position) in &map {
+            assert_eq!(json_walk(text, pointer), *position, "{pointer}");
+        }
+        // A pointer that leads nowhere stops at its closest ancestor, as with the map.
+        assert_eq!(json_walk(text, "/a/b~1c/2/d/missing"), map["/a/b~1c/2/d"]);
+        assert_eq!(json_walk(text, "/a/b~1c/9"), map["/a/b~1c"]);
+        assert_eq!(json_walk(text, ""), (1, 1));
+    }
+
+    #[test]
+    fn after_a_few_walks_the_map_answers() {
+        let s = source("a.json", "{\"a\": {\"b\": 1}}");
+        for _ in 0..=WALKS_BEFORE_MAP {
+            assert_eq!(s.position("/a/b"), Some((1, 8)));
+        }
+        assert!(s.positions.get().is_some());
     }
 
     #[test]
