@@ -220,7 +220,9 @@ impl<'a> Normalizer<'a> {
                 return json!({});
             }
         };
-        let Some(resolved) = self.doc.get(&target).cloned() else {
+        // Copied only where it is inlined: a reference to a component (most of them) stays
+        // a reference.
+        let Some(resolved) = self.doc.get(&target) else {
             self.diags.push(self.doc.unresolved(&ref_loc));
             return json!({});
         };
@@ -235,7 +237,7 @@ impl<'a> Normalizer<'a> {
             json!({})
         } else {
             self.inlining.push(target.clone());
-            let inlined = self.convert(resolved, &target, depth + 1);
+            let inlined = self.convert(resolved.clone(), &target, depth + 1);
             self.inlining.pop();
             inlined
         };
