@@ -266,12 +266,11 @@ fn member(bytes: &[u8], mut at: usize, name: &str) -> Option<(usize, usize)> {
             b'"' => {
                 let key_at = at;
                 let after = skip_string(bytes, at);
-                let raw = &bytes[key_at + 1..after.saturating_sub(1).max(key_at + 1)];
                 at = skip_ws(bytes, after);
                 if bytes.get(at) == Some(&b':') {
                     at = skip_ws(bytes, at + 1);
                 }
-                if key_is(raw, name) {
+                if key_text(bytes, key_at, after) == name {
                     return Some((key_at, at));
                 }
                 at = skip_value(bytes, at);
@@ -299,13 +298,18 @@ fn element(bytes: &[u8], mut at: usize, index: usize) -> Option<(usize, usize)> 
     }
 }
 
-/// Whether a key's raw text (between its quotes) is `name`.
-fn key_is(raw: &[u8], name: &str) -> bool {
+/// The text of the key whose string (quotes included) spans `start..end`: its raw bytes when
+/// it has no escapes (most keys), else decoded as JSON.
+fn key_text(bytes: &[u8], start: usize, end: usize) -> std::borrow::Cow<'_, str> {
+    let inside = &bytes[start + 1..end];
+    let raw = inside.strip_suffix(b"\"").unwrap_or(inside);
     if !raw.contains(&b'\\') {
-        return raw == name.as_bytes();
+        return String::from_utf8_lossy(raw);
     }
     let quoted = format!("\"{}\"", String::from_utf8_lossy(raw));
-    serde_json::from_str::<String>(&quoted).is_ok_and(|key| key == name)
+    serde_json::from_str::<String>(&quoted)
+        .unwrap_or_default()
+        .into()
 }
 
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
@@ -357,42 +361,32 @@ fn skip_value(bytes: &[u8], mut at: usize) -> usize {
 
 /// The 1-based line and column of byte `at` (columns count characters).
 fn line_and_column(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = &bytes[..at.min(bytes.len())];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let column = 1 + before[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80).count();
-    (line, column)
+    Cursor::default().moved(bytes, at)
 }
 
-/// Positions of every member key and array element of a JSON text (assumed well-formed).
-fn json_positions(text: &str) -> HashMap<String, (usize, usize)> {
-    let mut scanner = JsonScanner {
-        bytes: text.as_bytes(),
-        at: 0,
-        line: 1,
-        col: 1,
-        out: HashMap::new(),
-    };
-    scanner.skip_ws();
-    scanner
-        .out
-        .insert(String::new(), (scanner.line, scanner.col));
-    scanner.value("", 0);
-    scanner.out
-}
-
-struct JsonScanner<'a> {
-    bytes: &'a [u8],
+/// A line and column, moved forward over text.
+#[derive(Clone, Copy)]
+struct Cursor {
     at: usize,
     line: usize,
     col: usize,
-    out: HashMap<String, (usize, usize)>,
 }
 
-impl JsonScanner<'_> {
-    fn bump(&mut self) {
-        if let Some(&b) = self.bytes.get(self.at) {
-            self.at += 1;
+impl Default for Cursor {
+    fn default() -> Self {
+        Self {
+            at: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+}
+
+impl Cursor {
+    /// Moves to byte `to` of `bytes` (not backwards); the 1-based line and column there.
+    fn moved(&mut self, bytes: &[u8], to: usize) -> (usize, usize) {
+        let to = to.min(bytes.len()).max(self.at);
+        for &b in &bytes[self.at..to] {
             if b == b'\n' {
                 self.line += 1;
                 self.col = 1;
@@ -400,73 +394,70 @@ impl JsonScanner<'_> {
                 self.col += 1;
             }
         }
+        self.at = to;
+        (self.line, self.col)
     }
+}
 
+/// Positions of every member key and array element of a JSON text (assumed well-formed).
+fn json_positions(text: &str) -> HashMap<String, (usize, usize)> {
+    let mut scanner = JsonScanner {
+        bytes: text.as_bytes(),
+        cursor: Cursor::default(),
+        out: HashMap::new(),
+    };
+    let root = scanner.skip_ws();
+    scanner.out.insert(String::new(), root);
+    scanner.value("", 0);
+    scanner.out
+}
+
+struct JsonScanner<'a> {
+    bytes: &'a [u8],
+    cursor: Cursor,
+    out: HashMap<String, (usize, usize)>,
+}
+
+impl JsonScanner<'_> {
     fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.at).copied()
+        self.bytes.get(self.cursor.at).copied()
     }
 
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.bump();
-        }
+    /// Moves to byte `to`; the line and column there.
+    fn to(&mut self, to: usize) -> (usize, usize) {
+        self.cursor.moved(self.bytes, to)
     }
 
-    /// Moves past a string (at its opening quote) without decoding it; the raw bytes between
-    /// the quotes.
-    fn skip_string(&mut self) -> &[u8] {
-        self.bump(); // opening quote
-        let start = self.at;
-        let mut end = self.bytes.len();
-        while let Some(b) = self.peek() {
-            match b {
-                b'"' => {
-                    end = self.at;
-                    self.bump();
-                    break;
-                }
-                b'\\' => {
-                    self.bump();
-                    self.bump();
-                }
-                _ => self.bump(),
-            }
-        }
-        &self.bytes[start..end.max(start)]
-    }
-
-    /// A key: its raw bytes when it has no escapes (most do), else decoded as JSON.
-    fn string(&mut self) -> String {
-        let raw = self.skip_string();
-        if !raw.contains(&b'\\') {
-            return String::from_utf8_lossy(raw).into_owned();
-        }
-        let quoted = format!("\"{}\"", String::from_utf8_lossy(raw));
-        serde_json::from_str(&quoted).unwrap_or_default()
+    /// Moves past whitespace; the line and column after it.
+    fn skip_ws(&mut self) -> (usize, usize) {
+        self.to(skip_ws(self.bytes, self.cursor.at))
     }
 
     fn value(&mut self, pointer: &str, depth: usize) {
         self.skip_ws();
         match self.peek() {
             Some(b'{') if depth < 256 => {
-                self.bump();
+                self.to(self.cursor.at + 1);
                 loop {
-                    self.skip_ws();
+                    let position = self.skip_ws();
                     match self.peek() {
                         Some(b'"') => {
-                            let position = (self.line, self.col);
-                            let key = self.string();
-                            let child = push_segment(pointer, &key);
+                            let start = self.cursor.at;
+                            let end = skip_string(self.bytes, start);
+                            let child = push_segment(pointer, &key_text(self.bytes, start, end));
                             self.out.insert(child.clone(), position);
+                            self.to(end);
                             self.skip_ws();
                             if self.peek() == Some(b':') {
-                                self.bump();
+                                self.to(self.cursor.at + 1);
                             }
                             self.value(&child, depth + 1);
                         }
-                        Some(b',') => self.bump(),
+                        Some(b',') => {
+                            self.to(self.cursor.at + 1);
+                        }
                         Some(b'}') => {
-                            self.bump();
+                            self.to(self.cursor.at + 1);
                             return;
                         }
                         _ => return,
@@ -474,36 +465,30 @@ impl JsonScanner<'_> {
                 }
             }
             Some(b'[') if depth < 256 => {
-                self.bump();
+                self.to(self.cursor.at + 1);
                 let mut index = 0;
                 loop {
-                    self.skip_ws();
+                    let position = self.skip_ws();
                     match self.peek() {
-                        Some(b',') => self.bump(),
+                        Some(b',') => {
+                            self.to(self.cursor.at + 1);
+                        }
                         Some(b']') => {
-                            self.bump();
+                            self.to(self.cursor.at + 1);
                             return;
                         }
                         None => return,
                         Some(_) => {
                             let child = format!("{pointer}/{index}");
-                            self.out.insert(child.clone(), (self.line, self.col));
+                            self.out.insert(child.clone(), position);
                             self.value(&child, depth + 1);
                             index += 1;
                         }
                     }
                 }
             }
-            Some(b'"') => {
-                self.skip_string();
-            }
             Some(_) => {
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                ) {
-                    self.bump();
-                }
+                self.to(skip_value(self.bytes, self.cursor.at));
             }
             None => {}
         }

@@ -164,7 +164,7 @@ pub(crate) fn typed_value<T: serde::de::DeserializeOwned>(
                 Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
                 Segment::Map { key } => {
                     pointer.push('/');
-                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    pointer.push_str(&crate::pointer::escape(key));
                 }
                 Segment::Enum { .. } | Segment::Unknown => {}
             }

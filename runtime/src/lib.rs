@@ -55,6 +55,7 @@ mod invoke;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod object;
+mod pointer;
 #[cfg(feature = "registry")]
 mod registry;
 #[cfg(feature = "registry")]

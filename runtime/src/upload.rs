@@ -237,7 +237,6 @@ impl Gathered {
             let text = base64::engine::general_purpose::STANDARD.encode(bytes);
             return Ok(Cow::Owned(Value::String(text)));
         }
-        let escaped = |key: &str| key.replace('~', "~0").replace('/', "~1");
         match value {
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -249,7 +248,8 @@ impl Gathered {
             Value::Object(fields) => {
                 let mut out = serde_json::Map::with_capacity(fields.len());
                 for (key, item) in fields {
-                    let item = self.as_json(item, &format!("{at}/{}", escaped(key)))?;
+                    let item =
+                        self.as_json(item, &format!("{at}/{}", crate::pointer::escape(key)))?;
                     out.insert(key.clone(), item.into_owned());
                 }
                 Ok(Cow::Owned(Value::Object(out)))

@@ -369,11 +369,7 @@ fn multipart(
         }
         let declared = binding.part_type(name);
         let as_json = declared.is_some_and(|t| crate::binding::Encoding::of(t) == Encoding::Json);
-        let at = format!(
-            "/{}/{}",
-            binding.property,
-            name.replace('~', "~0").replace('/', "~1")
-        );
+        let at = format!("/{}/{}", binding.property, crate::pointer::escape(name));
         let items: Vec<(String, &Value)> = match value {
             Value::Array(items) if !as_json => items
                 .iter()

@@ -16,6 +16,21 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The choice of `tools` (all when empty) without `exclude`, read-only ones only when
+    /// `read_only`; the names sorted and without repeats, so one choice is one value however
+    /// it was spelled.
+    pub fn new(mut tools: Vec<String>, mut exclude: Vec<String>, read_only: bool) -> Self {
+        for names in [&mut tools, &mut exclude] {
+            names.sort();
+            names.dedup();
+        }
+        Self {
+            tools,
+            exclude,
+            read_only,
+        }
+    }
+
     /// The choice a URL's query makes: `tool` (repeated, or names separated by commas),
     /// `exclude_tool` (the same) and `read_only` (`true` or `false`). Anything else is an error
     /// naming it.
@@ -23,17 +38,17 @@ impl Selection {
         let axum::extract::Query(pairs) =
             axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
                 .map_err(|_| "the query is not a valid URL query".to_string())?;
-        let mut selection = Selection::default();
+        let (mut tools, mut exclude, mut read_only) = (Vec::new(), Vec::new(), false);
         for (key, value) in pairs {
             let names = value
                 .split(',')
                 .filter(|n| !n.is_empty())
                 .map(str::to_string);
             match key.as_str() {
-                "tool" | "tools" => selection.tools.extend(names),
-                "exclude_tool" | "exclude_tools" => selection.exclude.extend(names),
+                "tool" | "tools" => tools.extend(names),
+                "exclude_tool" | "exclude_tools" => exclude.extend(names),
                 "read_only" => {
-                    selection.read_only = match value.as_str() {
+                    read_only = match value.as_str() {
                         "true" | "" => true,
                         "false" => false,
                         _ => return Err(format!("read_only is true or false, not `{value}`")),
@@ -46,11 +61,7 @@ impl Selection {
                 }
             }
         }
-        selection.tools.sort();
-        selection.tools.dedup();
-        selection.exclude.sort();
-        selection.exclude.dedup();
-        Ok(selection)
+        Ok(Selection::new(tools, exclude, read_only))
     }
 
     /// The MCP tools of `registry` this selection keeps. A name that is not one of them is an
@@ -65,15 +76,16 @@ impl Selection {
                 valid.join(", ")
             ));
         }
+        let named = |names: &[String], name: &str| names.iter().any(|n| n == name);
         Ok(mcp.retain(|entry| {
-            let name = entry.name.to_string();
+            let name = entry.name.as_str();
             let read_only = entry
                 .annotations
                 .as_ref()
                 .and_then(|a| a.read_only_hint)
                 .unwrap_or(false);
-            (self.tools.is_empty() || self.tools.contains(&name))
-                && !self.exclude.contains(&name)
+            (self.tools.is_empty() || named(&self.tools, name))
+                && !named(&self.exclude, name)
                 && (!self.read_only || read_only)
         }))
     }

@@ -26,7 +26,6 @@ pub enum Transport {
 pub struct Options {
     /// The transport.
     pub transport: Transport,
-    /// Tools per `tools/list` page.
     /// Tools per `tools/list` page; `None`: the whole listing in one page.
     pub page_size: Option<usize>,
     /// Browser origins allowed besides loopback ones (HTTP only; others get 403).
@@ -126,11 +125,11 @@ fn options(
         allowed_origins: strings("allow-origin"),
         allowed_hosts: strings("allow-host"),
         base_url: matches.get_one::<String>(BASE_URL).cloned(),
-        selection: Selection {
-            tools: strings("tool"),
-            exclude: strings("exclude-tool"),
-            read_only: matches.get_flag("read-only"),
-        },
+        selection: Selection::new(
+            strings("tool"),
+            strings("exclude-tool"),
+            matches.get_flag("read-only"),
+        ),
     })
 }
 

@@ -157,10 +157,7 @@ fn push_segment(pointer: &mut String, segment: &str) {
     }
 }
 
-/// Escapes one JSON pointer segment (`~` → `~0`, `/` → `~1`).
-pub fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+pub use crate::pointer::escape;
 
 /// Unescapes one JSON pointer segment.
 pub fn unescape(segment: &str) -> String {
