@@ -6,6 +6,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use harness_gen::harness::commands::{Common, Selection};
 
+// Generation allocates millions of small values (the document, the model, tokens and syntax
+// trees); mimalloc makes GHES 3.6 about 30 % faster than the system allocator (README,
+// "Benchmarks").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "harness-gen",

@@ -109,6 +109,10 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         };
         let pages = types.pages.as_ref().map(|(method, item)| {
             let method = format_ident!("{}", method);
+            // The text was printed from tokens (`OpTypes::pages`), so it lexes.
+            let item: TokenStream = item
+                .parse()
+                .unwrap_or_else(|_| quote!(compile_error!("unlexable page item type")));
             let doc = format!(
                 " Every page of [`Client::{}`], each fetched when read (`.items()` streams their items).",
                 types.method

@@ -31,8 +31,10 @@ pub struct OpTypes {
     pub error: String,
     /// Whether the operation has inputs at all; a method without them takes no input argument.
     pub takes_input: bool,
-    /// For an operation that lists in pages: the page-stream method's name and the item type.
-    pub pages: Option<(String, TokenStream)>,
+    /// For an operation that lists in pages: the page-stream method's name and the item type's
+    /// Rust text (text rather than tokens, which are not `Send`: the client is built on a thread
+    /// of its own, see `krate::generate`).
+    pub pages: Option<(String, String)>,
     /// For an operation that streams server-sent events: the streaming method's name and the
     /// event type.
     pub events: Option<(String, String)>,
@@ -140,16 +142,22 @@ impl<'a> Gates<'a> {
 
 /// Generated `types.rs`.
 pub struct Types {
-    /// The module's tokens.
+    /// The module's tokens (rendered by the caller: as `src/types.rs` of a crate, or as a
+    /// module of a build script's file).
     pub tokens: proc_macro2::TokenStream,
-    /// The file.
-    pub file: String,
     /// Schemas that fell back to `serde_json::Value`: (pointer, why).
     pub fallbacks: Vec<(String, String)>,
     /// Per operation, in `api.operations` order.
     pub ops: Vec<OpTypes>,
     /// How the operation groups were compiled.
     pub gating: Gating,
+}
+
+impl Types {
+    /// The module as a file (`src/types.rs` of a crate).
+    pub fn file(&self) -> String {
+        render(self.tokens.clone())
+    }
 }
 
 /// Generates `types.rs`: the component types, and each operation's input, output and
@@ -266,7 +274,8 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         if let (Some(pagination), Some(output)) = (&op.binding.pagination, output) {
             let method = methods.claim(&format!("{}_pages", types.method), "_");
             let item = space.item_at(output, &pagination.items);
-            types.pages = Some((method, space.qualified_tokens(&item, &quote!(super::types))));
+            let item = space.qualified_tokens(&item, &quote!(super::types));
+            types.pages = Some((method, item.to_string()));
         }
     }
     let gates = Gates::new(api, gating);
@@ -296,7 +305,6 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         #(#error_items)*
     };
     Types {
-        file: render(file.clone()),
         tokens: file,
         fallbacks: space.warnings.clone(),
         ops,

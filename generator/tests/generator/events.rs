@@ -101,7 +101,11 @@ fn the_event_type_comes_from_item_schema_before_schema() {
     let stream = "      text/event-stream:\n        itemSchema: {type: object, title: Chunk, properties: {delta: {type: string}}}\n        schema: {type: string}\n";
     let text = chat("{stream: {type: boolean}}", stream, "");
     let types = types_of_document("item-schema.yaml", &text);
-    let file = types.file.split_whitespace().collect::<Vec<_>>().join(" ");
+    let file = types
+        .file()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
         file.contains("pub struct ChatEvent { pub delta: Option<String>, }"),
         "{file}"

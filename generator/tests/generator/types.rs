@@ -14,7 +14,7 @@ fn types_of(name: &str, schemas: &str) -> String {
     let text = format!("{HEADER}paths: {{}}\ncomponents:\n  schemas:\n{schemas}");
     let types = types_of_document(name, &text);
     assert!(types.fallbacks.is_empty(), "{:?}", types.fallbacks);
-    flat(&types.file)
+    flat(&types.file())
 }
 
 fn flat(code: &str) -> String {
@@ -86,7 +86,7 @@ fn a_build_script_without_dates_writes_them_as_strings() {
         dates: Optional::Never,
     };
     let types =
-        flat(&harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All).file);
+        flat(&harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All).file());
     assert!(types.contains("pub at: String,"), "{types}");
     assert!(types.contains("pub day: Option<String>,"), "{types}");
     assert!(types.contains("pub id: Option<formats::Uuid>,"), "{types}");
@@ -309,7 +309,7 @@ components:
     Failure: {type: object, properties: {message: {type: string}}}
 "#
     );
-    let types = flat(&types_of_document("errors.yaml", &text).file);
+    let types = flat(&types_of_document("errors.yaml", &text).file());
     assert_eq!(
         types
             .matches("harness_gen_runtime::operation_error!")
