@@ -93,8 +93,7 @@ pub fn generate_crate(
     }
     let doc = load::Document::load(spec, diags)?;
     let assembled = assemble(&doc, options.crate_name.as_deref(), Target::Crate, diags)?;
-    let catalog = assembled.catalog.clone();
-    Some((emit::krate::generate(assembled, options), catalog))
+    Some(emit::krate::generate(assembled, options))
 }
 
 /// What every way of generating shares (`harness-gen openapi` through [`generate_crate`], and

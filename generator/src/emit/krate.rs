@@ -210,25 +210,34 @@ fn toml_string(text: &str) -> String {
     out
 }
 
-/// Generates every file of the crate from what [`crate::assemble`] made.
-pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate {
+/// Generates every file of the crate from what [`crate::assemble`] made; returned with the
+/// catalog it embeds.
+pub(crate) fn generate(
+    assembled: crate::Assembled,
+    options: &Options,
+) -> (Crate, harness_gen_runtime::Catalog) {
     let crate::Assembled {
         api,
         catalog,
         name,
         types,
     } = assembled;
-    let (api, catalog) = (&api, &catalog);
+    let api = &api;
     let ident = name.replace('-', "_");
     let prefix = ident.to_ascii_uppercase();
     let gates = Gates::new(api, types.gating);
     let mut files = BTreeMap::new();
     // Building and formatting the three large files is most of generation's time (GHES: the
-    // client and the types are 1.9 MB each): the client is made on a second thread meanwhile.
-    // Tokens are not `Send`, so a file is built on the thread that formats it.
-    let (types_rs, client_rs, registry_rs) = std::thread::scope(|scope| {
+    // client and the types are 1.9 MB each): the client and the catalog's text are made on a
+    // second thread meanwhile. Tokens are not `Send`, so a file is built on the thread that
+    // formats it.
+    let (types_rs, (client_rs, catalog_json), registry_rs) = std::thread::scope(|scope| {
         let ops = &types.ops;
-        let client = scope.spawn(|| render(client::file(api, ops, &prefix, gates)));
+        let catalog = &catalog;
+        let client = scope.spawn(|| {
+            let client = render(client::file(api, ops, &prefix, gates));
+            (client, catalog.to_json_pretty())
+        });
         let types_rs = types.file();
         let catalog_source = quote!(include_str!("../catalog.json"));
         let registry_rs = render(registry::file(
@@ -272,7 +281,7 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         format!("src/bin/{name}-mcp.rs"),
         render(bin_rs(&mcp_doc, quote!(mcp::main), &ident)),
     );
-    files.insert("catalog.json".to_string(), catalog.to_json_pretty());
+    files.insert("catalog.json".to_string(), catalog_json);
     let description = api
         .info
         .description
@@ -347,10 +356,11 @@ pub(crate) fn generate(assembled: crate::Assembled, options: &Options) -> Crate 
         ),
     };
     files.insert("README.md".to_string(), render_template(&readme));
-    Crate {
+    let krate = Crate {
         files,
         fallbacks: types.fallbacks,
-    }
+    };
+    (krate, catalog)
 }
 
 fn render_template(template: &impl Template) -> String {
