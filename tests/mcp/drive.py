@@ -1,7 +1,7 @@
 """Drives an MCP server with the official Python SDK and prints what it saw as JSON.
 
     drive.py MODE SCRIPT -- COMMAND [ARGS...]     (stdio: the server is started as a process)
-    drive.py MODE SCRIPT --url URL                 (Streamable HTTP)
+    drive.py MODE SCRIPT --url URL [--header 'NAME: VALUE']...   (Streamable HTTP)
 
 MODE is `legacy` (initialize, 2025-11-25) or `modern` (server/discover, 2026-07-28). SCRIPT is a
 JSON list of steps: {"list": true} lists every page; {"call": NAME, "arguments": {...}} calls a
@@ -17,6 +17,7 @@ import sys
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 
@@ -65,7 +66,13 @@ async def steps(session, mode, script):
 async def main():
     mode, script = sys.argv[1], json.loads(sys.argv[2])
     if sys.argv[3] == "--url":
-        async with streamable_http_client(sys.argv[4]) as streams:
+        rest, headers = sys.argv[5:], {}
+        while rest[:1] == ["--header"]:
+            name, _, value = rest[1].partition(":")
+            headers[name.strip()] = value.strip()
+            rest = rest[2:]
+        http = create_mcp_http_client(headers=headers)
+        async with streamable_http_client(sys.argv[4], http_client=http) as streams:
             async with ClientSession(streams[0], streams[1]) as session:
                 out = await steps(session, mode, script)
     else:

@@ -282,9 +282,15 @@ impl Drop for McpHttp {
 /// Starts `petstore-mcp --http` on a free loopback port against the API at `base`, with the
 /// token and `env` in its environment; returns the process and the MCP endpoint's URL.
 pub fn start_mcp_http(base: &str, env: &[(&str, &str)]) -> (McpHttp, String) {
+    start_mcp_http_with(base, &[], env)
+}
+
+/// [`start_mcp_http`] with more arguments.
+pub fn start_mcp_http_with(base: &str, args: &[&str], env: &[(&str, &str)]) -> (McpHttp, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
         .args(["--http", "127.0.0.1:0"])
+        .args(args)
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN)
         .envs(env.iter().copied())

@@ -14,11 +14,13 @@ mod download;
 pub mod encode;
 pub mod events;
 pub mod page;
+mod per_call;
 
 pub use body::{ByteStream, read_chunks};
 pub use download::{Download, Unsaved, save_chunks};
 pub use events::{Event, Events};
 pub use page::Pages;
+pub use per_call::CallCredentials;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -369,7 +371,7 @@ impl ClientBuilder {
                 retry: self.retry,
                 max_response_bytes: self.max_response_bytes,
                 default_headers: self.default_headers,
-                echoes: echoes(&self.credentials),
+                echoes: echoes(self.credentials.values()),
                 schemes: self.schemes,
                 credentials: self.credentials,
             }),
@@ -381,9 +383,9 @@ impl ClientBuilder {
 /// Every string that would reveal one of `credentials` if it came back in a reply: each token,
 /// key and password, and the `user:password` pair as the `Basic` header carries it; longest
 /// first, so a value containing another is replaced whole.
-fn echoes(credentials: &BTreeMap<String, Credential>) -> Vec<Secret> {
+fn echoes<'a>(credentials: impl IntoIterator<Item = &'a Credential>) -> Vec<Secret> {
     let mut echoes: Vec<String> = Vec::new();
-    for credential in credentials.values() {
+    for credential in credentials {
         match credential {
             Credential::Token(secret) | Credential::ApiKey(secret) => {
                 echoes.push(secret.expose().to_string());
@@ -917,7 +919,7 @@ impl HttpClient {
         Ok(Events::new(events::raw_events(
             Download::new(response, idle),
             stream.sentinel.map(|s| s.into_owned()),
-            self.shared.echoes.clone(),
+            self.echoes().into_owned(),
         )))
     }
 
@@ -1150,6 +1152,21 @@ impl HttpClient {
         Ok(Outgoing::new(head, streamed, timeout))
     }
 
+    /// What [`redact`] removes from this call's replies: the client's credentials, and those
+    /// given with the call ([`CallCredentials`]).
+    fn echoes(&self) -> std::borrow::Cow<'_, [Secret]> {
+        let Some(given) = CallCredentials::current() else {
+            return std::borrow::Cow::Borrowed(&self.shared.echoes);
+        };
+        let given: Vec<Credential> = self
+            .shared
+            .schemes
+            .iter()
+            .filter_map(|(name, scheme)| given.credential(name, scheme).ok().flatten())
+            .collect();
+        std::borrow::Cow::Owned(echoes(self.shared.credentials.values().chain(&given)))
+    }
+
     /// Adds the credentials of the first security alternative that is fully configured.
     fn authorize(
         &self,
@@ -1158,20 +1175,37 @@ impl HttpClient {
         headers: &mut Vec<(String, String)>,
         cookies: &mut Vec<String>,
     ) -> Result<(), Error<std::convert::Infallible>> {
-        let usable = binding.security.iter().find(|alternative| {
-            alternative.iter().all(|s| {
-                self.shared.credentials.contains_key(s.as_ref())
-                    && self.shared.schemes.contains_key(s.as_ref())
-            })
-        });
+        // A scheme the call's own credentials name takes its credential from them only.
+        let per_call = CallCredentials::current();
+        let credential_of = |name: &str| -> Result<Option<Credential>, Error<_>> {
+            let Some(scheme) = self.shared.schemes.get(name) else {
+                return Ok(None);
+            };
+            match &per_call {
+                Some(given) if given.names(name) => given.credential(name, scheme).map_err(|()| {
+                    Error::InvalidRequest(format!(
+                        "the credential given for `{name}` with this call is not `user:password`"
+                    ))
+                }),
+                _ => Ok(self.shared.credentials.get(name).cloned()),
+            }
+        };
+        let mut usable = None;
+        for alternative in binding.security.iter() {
+            let credentials = alternative
+                .iter()
+                .map(|name| credential_of(name).map(|c| c.map(|c| (name, c))))
+                .collect::<Result<Option<Vec<_>>, _>>()?;
+            if credentials.is_some() {
+                usable = credentials;
+                break;
+            }
+        }
         let Some(alternative) = usable else {
             return Ok(());
         };
-        for scheme_name in alternative.iter() {
-            let (Some(scheme), Some(credential)) = (
-                self.shared.schemes.get(scheme_name.as_ref()),
-                self.shared.credentials.get(scheme_name.as_ref()),
-            ) else {
+        for (scheme_name, credential) in &alternative {
+            let Some(scheme) = self.shared.schemes.get(scheme_name.as_ref()) else {
                 continue;
             };
             let secret_refused = || {
@@ -1240,7 +1274,7 @@ impl HttpClient {
         let body = self.read(response).await?;
         let mut reply = interpret(binding, status, &body);
         if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
-            redact(body, &self.shared.echoes);
+            redact(body, &self.echoes());
         }
         if let Some(headers) = headers {
             self.record(&records, status, &headers, &reply, &body);
@@ -1279,7 +1313,8 @@ impl HttpClient {
         reply: &Reply,
         body: &[u8],
     ) -> ReplyInfo {
-        let redacted = |text: String| redacted_text(text, &self.shared.echoes);
+        let echoes = self.echoes();
+        let redacted = |text: String| redacted_text(text, &echoes);
         let headers: Vec<(String, String)> = headers
             .iter()
             .filter_map(|(name, value)| {

@@ -9,6 +9,7 @@
 //! non-object output schemas from the listing and moves non-object structured results into the
 //! text block, so one tool never breaks an old client's listing.
 
+mod credentials;
 mod select;
 mod serve;
 mod stdio;
@@ -33,6 +34,7 @@ use crate::render::{McpFailure, mcp_failure};
 use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
 
+pub use credentials::CredentialHeaders;
 /// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
 /// transport.
 pub use rmcp;
@@ -52,6 +54,8 @@ pub const LIST_TTL_MS: u64 = 300_000;
 pub struct McpServer {
     inner: Arc<Inner>,
     page_size: usize,
+    /// Schemes whose credentials each HTTP request carries (empty: the client's own).
+    credential_headers: Arc<CredentialHeaders>,
 }
 
 struct Inner {
@@ -95,6 +99,7 @@ impl McpServer {
                 tasks: tasks::Tasks::default(),
             }),
             page_size: usize::MAX,
+            credential_headers: Arc::default(),
         }
     }
 
@@ -104,10 +109,22 @@ impl McpServer {
         self
     }
 
-    /// A server like this one (its name, version and page size) over `registry`.
+    /// The same server taking the credentials of the mapped schemes from each HTTP request
+    /// (see [`CredentialHeaders`]); `Err` when a mapping names a scheme no tool uses.
+    pub fn with_credential_headers(mut self, headers: CredentialHeaders) -> Result<Self, String> {
+        headers.check(self.inner.registry.entries())?;
+        self.credential_headers = Arc::new(headers);
+        Ok(self)
+    }
+
+    /// A server like this one (its name, version, page size and credential headers) over
+    /// `registry`.
     pub(crate) fn over(&self, registry: &ToolRegistry) -> Self {
         let info = &self.inner.config.server_info;
-        McpServer::new(registry, &info.name, &info.version).with_page_size(self.page_size)
+        let mut server =
+            McpServer::new(registry, &info.name, &info.version).with_page_size(self.page_size);
+        server.credential_headers = Arc::clone(&self.credential_headers);
+        server
     }
 
     /// The same server with `page_size` tools per page, or the whole listing in one.
@@ -239,6 +256,43 @@ impl McpServer {
         output.value = Value::Array(collected);
         Ok(page_result(name, output))
     }
+}
+
+impl McpServer {
+    /// The credentials a call of `name` carries in its HTTP request, when the server takes
+    /// them per request; `Err` saying which headers are missing when its tool cannot
+    /// authenticate without them.
+    fn credentials(
+        &self,
+        name: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<crate::http::CallCredentials>, String> {
+        let mapping = &self.credential_headers;
+        if mapping.is_empty() {
+            return Ok(None);
+        }
+        let empty = axum::http::HeaderMap::new();
+        let headers = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .map_or(&empty, |parts| &parts.headers);
+        if let Some(why) = self
+            .inner
+            .registry
+            .lookup(Audience::Mcp, name)
+            .and_then(|entry| mapping.missing(entry, headers))
+        {
+            return Err(why);
+        }
+        Ok(Some(mapping.of_request(headers)))
+    }
+}
+
+/// A call refused before it started, as a tool error the model reads.
+fn refused(why: String) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![rmcp::model::ContentBlock::text(why)]);
+    result.result_type = Some(ResultType::COMPLETE);
+    result
 }
 
 /// A failed call as MCP renders it: invalid params, or an `isError` result.
@@ -445,9 +499,13 @@ impl ServerHandler for McpServer {
         let client_tasks = context
             .client_capabilities()
             .is_some_and(|caps| caps.supports_tasks());
+        let credentials = match self.credentials(&request.name, &context) {
+            Ok(credentials) => credentials,
+            Err(why) => return Ok(refused(why).into()),
+        };
         match (self.task_support(&request.name), client_tasks) {
             (TaskSupport::Optional | TaskSupport::Required, true) => Ok(self
-                .start_task(request.name.into_owned(), request.arguments)
+                .start_task(request.name.into_owned(), request.arguments, credentials)
                 .into()),
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
@@ -457,9 +515,12 @@ impl ServerHandler for McpServer {
                     .meta
                     .get_progress_token()
                     .map(|token| (context.peer.clone(), token));
-                self.call_reporting(&request.name, request.arguments, progress)
-                    .await
-                    .map(Into::into)
+                let call = self.call_reporting(&request.name, request.arguments, progress);
+                match credentials {
+                    Some(credentials) => credentials.scope(call).await,
+                    None => call.await,
+                }
+                .map(Into::into)
             }
         }
     }

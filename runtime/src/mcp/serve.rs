@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{McpServer, Selection};
+use super::{CredentialHeaders, McpServer, Selection};
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -36,6 +36,8 @@ pub struct Options {
     pub base_url: Option<String>,
     /// Which tools to serve.
     pub selection: Selection,
+    /// Schemes whose credentials each HTTP request carries, in a header (HTTP only).
+    pub credential_headers: CredentialHeaders,
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -93,6 +95,13 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Serve only the tools whose annotations say they are read-only"),
         )
         .arg(
+            Arg::new("credential-header")
+                .long("credential-header")
+                .value_name("SCHEME=HEADER")
+                .action(ArgAction::Append)
+                .help("Take the credential of security scheme SCHEME from this header of each HTTP request, never from the environment (repeat for more schemes; HTTP only) [env: HARNESS_MCP_CREDENTIAL_HEADERS, comma-separated]"),
+        )
+        .arg(
             Arg::new(BASE_URL)
                 .long(BASE_URL)
                 .value_name("URL")
@@ -112,7 +121,22 @@ fn options(
             .map(|v| v.cloned().collect())
             .unwrap_or_default()
     };
+    let mut mappings = strings("credential-header");
+    if mappings.is_empty()
+        && let Ok(env) = std::env::var("HARNESS_MCP_CREDENTIAL_HEADERS")
+    {
+        mappings = env
+            .split(',')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
+    let credential_headers = CredentialHeaders::parse(&mappings).map_err(|why| {
+        command(name, version).error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
     Ok(Options {
+        credential_headers,
         transport: match matches.get_one::<SocketAddr>("http") {
             Some(addr) => Transport::Http(*addr),
             None => Transport::Stdio,
@@ -175,7 +199,12 @@ pub async fn run(
     let registry = options
         .selection
         .apply(&factory(options.base_url.clone())?)?;
-    let server = McpServer::new(&registry, name, version).with_page_size_of(options.page_size);
+    if options.transport == Transport::Stdio && !options.credential_headers.is_empty() {
+        return Err("--credential-header needs --http: over stdio there are no request headers, and the credentials come from the environment".into());
+    }
+    let server = McpServer::new(&registry, name, version)
+        .with_page_size_of(options.page_size)
+        .with_credential_headers(options.credential_headers)?;
     // Prepare the listing before the first request, so a catalog that cannot be listed fails
     // at start-up rather than on a client's first call.
     server.tools().map_err(|e| e.message.to_string())?;

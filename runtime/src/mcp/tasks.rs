@@ -55,6 +55,7 @@ impl McpServer {
         &self,
         name: String,
         arguments: Option<Map<String, Value>>,
+        credentials: Option<crate::http::CallCredentials>,
     ) -> CreateTaskResult {
         let tasks = &self.inner.tasks;
         let now = timestamp(SystemTime::now());
@@ -66,7 +67,13 @@ impl McpServer {
         let server = self.clone();
         let task_id = id.clone();
         let handle = tokio::spawn(async move {
-            let payload = match server.call(&name, arguments).await {
+            // The task runs with the credentials of the request that started it.
+            let call = server.call(&name, arguments);
+            let result = match credentials {
+                Some(credentials) => credentials.scope(call).await,
+                None => call.await,
+            };
+            let payload = match result {
                 Ok(result) => TaskPayload::Completed {
                     result: to_object(&result),
                 },

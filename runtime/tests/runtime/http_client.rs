@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use harness_gen_runtime::binding::Binding;
 use harness_gen_runtime::http::{
-    CallOptions, ClientBuilder, Credential, Error, HttpClient, OperationError, REDACTED, Replies,
-    Reply, Scheme, Secret, error_body,
+    CallCredentials, CallOptions, ClientBuilder, Credential, Error, HttpClient, OperationError,
+    REDACTED, Replies, Reply, Scheme, Secret, error_body,
 };
 use serde_json::{Value, json};
 
@@ -679,4 +679,41 @@ async fn a_record_keeps_status_headers_and_request_id_with_echoed_credentials_re
         Some("secret body [redacted]"),
         "an undeclared reply keeps its (redacted) body for the caller"
     );
+}
+
+#[tokio::test]
+async fn credentials_given_with_a_call_replace_the_clients_for_the_schemes_they_name() {
+    let (base, _) = serve().await;
+    let echo = binding("GET", "/echo", json!({}));
+    let client = client(&base);
+    let auth_of = |reply: Reply| match reply {
+        Reply::Success(echo) => echo["auth"].clone(),
+        other => panic!("{other:?}"),
+    };
+    // A call's own token is sent instead of the client's (one too short to be searched for
+    // shows which), and a long one is redacted like the client's.
+    let mut given = CallCredentials::new();
+    given.set("token", Some("Bearer abc".into()));
+    let reply = given
+        .clone()
+        .scope(client.send(&echo, &json!({})))
+        .await
+        .unwrap();
+    assert_eq!(auth_of(reply), "Bearer abc");
+    given.set("token", Some("call_token_41c9".into()));
+    let reply = given.scope(client.send(&echo, &json!({}))).await.unwrap();
+    assert_eq!(auth_of(reply), format!("Bearer {REDACTED}"));
+    // A scheme named without a value sends nothing: no fallback to the client's token (the
+    // binding allows an anonymous call).
+    let mut none = CallCredentials::new();
+    none.set("token", None);
+    let reply = none.scope(client.send(&echo, &json!({}))).await.unwrap();
+    assert_eq!(auth_of(reply), Value::Null);
+    // Schemes the call does not name keep the client's; outside a scope, the client's own.
+    let mut other = CallCredentials::new();
+    other.set("elsewhere", Some("x".into()));
+    let reply = other.scope(client.send(&echo, &json!({}))).await.unwrap();
+    assert_eq!(auth_of(reply), format!("Bearer {REDACTED}"));
+    let reply = client.send(&echo, &json!({})).await.unwrap();
+    assert_eq!(auth_of(reply), format!("Bearer {REDACTED}"));
 }

@@ -313,3 +313,122 @@ async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
     assert_eq!(refused.status(), 403);
     drop(server);
 }
+
+/// The requests an API received: (pet id, `Authorization` header) of each `GET /pets/{id}/name`.
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<(u64, String)>>>;
+
+/// An API that records who asked for each pet's name.
+async fn recording_api() -> (String, Seen) {
+    use axum::extract::{Path, State};
+    let seen = Seen::default();
+    let app =
+        axum::Router::new()
+            .route(
+                "/pets/{id}/name",
+                axum::routing::get(
+                    |State(seen): State<Seen>,
+                     Path(id): Path<u64>,
+                     headers: axum::http::HeaderMap| async move {
+                        let authorization = headers
+                            .get("authorization")
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or_default()
+                            .to_string();
+                        seen.lock().unwrap().push((id, authorization));
+                        axum::Json(json!("Rex"))
+                    },
+                ),
+            )
+            .with_state(seen.clone());
+    (harness_e2e::listen(app).await, seen)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_http_session_calls_the_api_with_its_own_credential_header() {
+    let Some(python) = python() else { return };
+    let (base, seen) = recording_api().await;
+    // The server's environment has a token too (start_mcp_http sets PETSTORE_TOKEN): with the
+    // mapping on, it is never used for the mapped scheme.
+    let (server, url) = harness_e2e::start_mcp_http_with(
+        &base,
+        &["--credential-header", "bearerAuth=X-Petstore-Token"],
+        &[],
+    );
+    let session = |first: u64| -> Value {
+        let calls: Vec<Value> = (first..first + 50)
+            .map(|id| json!({"call": "get_pet_name", "arguments": {"pet_id": id}}))
+            .collect();
+        Value::Array(calls)
+    };
+    let (alice, bob) = (session(1000), session(2000));
+    let drive_as = |script: &Value, token: &str| {
+        let header = format!("X-Petstore-Token: {token}");
+        drive(
+            &python,
+            "modern",
+            script,
+            &["--url", &url, "--header", &header],
+            &[],
+        )
+    };
+    let (alice_seen, bob_seen) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| drive_as(&alice, "alice-token-0001"));
+        let b = scope.spawn(|| drive_as(&bob, "Bearer bob-token-0002"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for seen in [&alice_seen, &bob_seen] {
+        for step in steps(seen) {
+            assert_eq!(step["result"]["structuredContent"], "Rex", "{step}");
+        }
+    }
+    // 100 calls interleaved over two sessions: each reached the API with its session's token.
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 100);
+    for (id, authorization) in &requests {
+        let expected = if *id < 2000 {
+            "Bearer alice-token-0001"
+        } else {
+            "Bearer bob-token-0002"
+        };
+        assert_eq!(authorization, expected, "pet {id}");
+    }
+
+    // A session without the header: the call fails saying which header, and nothing is sent.
+    let script = json!([{"call": "get_pet_name", "arguments": {"pet_id": 3000}}]);
+    let anonymous = drive(&python, "legacy", &script, &["--url", &url], &[]);
+    let result = &steps(&anonymous)[0]["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("`x-petstore-token`"), "{text}");
+    assert_eq!(seen.lock().unwrap().len(), 100);
+    drop(server);
+}
+
+#[test]
+fn credential_headers_are_refused_over_stdio_and_for_unknown_schemes() {
+    for (args, says) in [
+        (
+            vec!["--credential-header", "bearerAuth=X-Token"],
+            "needs --http",
+        ),
+        (
+            vec![
+                "--http",
+                "127.0.0.1:0",
+                "--credential-header",
+                "nope=X-Token",
+            ],
+            "bearerAuth",
+        ),
+        (vec!["--credential-header", "bearerAuth"], "SCHEME=HEADER"),
+    ] {
+        let out = Command::new(server())
+            .args(&args)
+            .env("PETSTORE_BASE_URL", "http://127.0.0.1:9")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
