@@ -4,7 +4,6 @@
 use std::collections::BTreeSet;
 
 use heck::ToSnakeCase;
-use sha2::{Digest, Sha256};
 
 /// Longest default tool name (MCP clients commonly cap names at 64 characters).
 pub const MAX_TOOL_NAME: usize = 64;
@@ -58,20 +57,9 @@ pub fn tool_name(raw: &str) -> String {
 }
 
 /// `name` cut to `max` characters deterministically: a prefix, `_`, and 8 hex digits of the
-/// SHA-256 of the whole name.
+/// SHA-256 of the whole name (the runtime's rule, which the MCP server's name budget uses too).
 pub fn shorten(name: String, max: usize) -> String {
-    if name.len() <= max {
-        return name;
-    }
-    let digest = Sha256::digest(name.as_bytes());
-    let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    let keep = max.saturating_sub(hash.len() + 1);
-    let mut cut = keep.min(name.len());
-    while !name.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let prefix = name[..cut].trim_end_matches('_');
-    format!("{prefix}_{hash}")
+    harness_gen_runtime::cli_names::shorten(&name, max)
 }
 
 /// Hands out unique names: the first claim of a name gets it, later ones get `_2`, `_3`, …

@@ -1,6 +1,7 @@
-//! Naming rules shared by the catalog's validation, the generated CLI and the generator: the
-//! reserved global options, the one kebab-case rule, and the default option name of an input
-//! property. A leaf: it depends on nothing else in the crate.
+//! Naming rules shared by the catalog's validation, the generated CLI, the MCP server and the
+//! generator: the reserved global options, the one kebab-case rule, the default option name of
+//! an input property, and the one rule that shortens a name to a length budget. A leaf: it
+//! depends on nothing else in the crate.
 
 /// `--input-json`: the whole input as JSON.
 pub const INPUT_JSON: &str = "input-json";
@@ -106,6 +107,59 @@ pub fn default_long(property: &str) -> String {
     }
 }
 
+/// `name` cut to at most `max` bytes, deterministically and stable across runs: unchanged when
+/// it fits, else a readable prefix, `_`, and 8 hex digits of the SHA-256 of the whole name
+/// (`max` below 9 keeps the hash alone, cut).
+pub fn shorten(name: &str, max: usize) -> String {
+    use sha2::{Digest, Sha256};
+    if name.len() <= max {
+        return name.to_string();
+    }
+    let digest = Sha256::digest(name.as_bytes());
+    let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    if max <= hash.len() {
+        return hash[..max].to_string();
+    }
+    let mut cut = max - hash.len() - 1;
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let prefix = name[..cut].trim_end_matches('_');
+    if prefix.is_empty() {
+        hash
+    } else {
+        format!("{prefix}_{hash}")
+    }
+}
+
+/// Each of `names` within `max` bytes ([`shorten`]) and unique: a shortened name that another
+/// already has is shortened again from the name with `#2`, `#3`, … appended (so it gets another
+/// hash), in order. The result is the same for the same names in the same order.
+pub fn short_names<'a>(names: impl IntoIterator<Item = &'a str>, max: usize) -> Vec<String> {
+    let names: Vec<&str> = names.into_iter().collect();
+    // Names that fit keep themselves first, so a long name never takes a short one's place.
+    let mut taken: std::collections::BTreeSet<String> = names
+        .iter()
+        .filter(|n| n.len() <= max)
+        .map(|n| n.to_string())
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            if name.len() <= max {
+                return name.to_string();
+            }
+            let mut short = shorten(name, max);
+            let mut n = 2;
+            while !taken.insert(short.clone()) {
+                short = shorten(&format!("{name}#{n}"), max);
+                n += 1;
+            }
+            short
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +192,27 @@ mod tests {
         ] {
             assert_eq!(kebab(text), kebab_case, "{text}");
         }
+    }
+
+    #[test]
+    fn names_are_shortened_to_a_budget_uniquely_and_stably() {
+        let long = "enterprise_admin_list_self_hosted_runners_for_enterprise";
+        let short = shorten(long, 40);
+        assert!(short.len() <= 40 && short.starts_with("enterprise_admin_list_self_host_"));
+        assert_eq!(short, shorten(long, 40), "the same every run");
+        assert_eq!(shorten("get_pet", 40), "get_pet");
+        let names = [
+            "a_very_long_tool_name_number_one_aaaaaa",
+            "a_very_long_tool_name_number_one_bbbbbb",
+            "short",
+        ];
+        let shortened = short_names(names, 24);
+        assert_eq!(shortened[2], "short");
+        assert!(shortened.iter().all(|n| n.len() <= 24));
+        assert_ne!(shortened[0], shortened[1]);
+        // A clash of two shortened names (forced by a tiny budget) is resolved too.
+        let tiny = short_names(["abcdefghijk", "abcdefghijl", "abcdefghijm"], 3);
+        let unique: std::collections::BTreeSet<_> = tiny.iter().collect();
+        assert_eq!(unique.len(), 3, "{tiny:?}");
     }
 }

@@ -60,16 +60,20 @@ pub struct McpServer {
 
 struct Inner {
     registry: ToolRegistry,
+    /// The longest tool name listed (longer ones are shortened, see `with_max_tool_name`).
+    max_name: Option<usize>,
     /// What `initialize` / `server/discover` answer; fixed for the process.
     config: ServerConfig,
     listing: OnceLock<Result<Listing, String>>,
     tasks: tasks::Tasks,
 }
 
-/// The prepared `tools/list`, in registry order, with each tool's position by name.
+/// The prepared `tools/list`, in registry order, with each tool's position by its listed name
+/// (and its registry name, when a name budget shortened it).
 struct Listing {
     tools: Vec<Tool>,
     index: HashMap<String, usize>,
+    names: Vec<String>,
 }
 
 impl McpServer {
@@ -94,6 +98,7 @@ impl McpServer {
         Self {
             inner: Arc::new(Inner {
                 registry,
+                max_name: None,
                 config,
                 listing: OnceLock::new(),
                 tasks: tasks::Tasks::default(),
@@ -117,14 +122,51 @@ impl McpServer {
         Ok(self)
     }
 
-    /// A server like this one (its name, version, page size and credential headers) over
-    /// `registry`.
+    /// The same server listing every tool under a name of at most `max` bytes (some clients
+    /// cap names, Cursor at about 60 for server and tool together): a longer name becomes a
+    /// readable prefix and a hash of the whole name (`cli_names::short_names`: stable across
+    /// runs, unique), and a call by the listed name reaches the tool. `None`: names as they are.
+    pub fn with_max_tool_name(self, max: Option<usize>) -> Self {
+        let inner = &self.inner;
+        Self {
+            inner: Arc::new(Inner {
+                registry: inner.registry.clone(),
+                max_name: max,
+                config: inner.config.clone(),
+                listing: OnceLock::new(),
+                tasks: tasks::Tasks::default(),
+            }),
+            ..self
+        }
+    }
+
+    /// A server like this one (its name, version, page size, name budget and credential
+    /// headers) over `registry`.
     pub(crate) fn over(&self, registry: &ToolRegistry) -> Self {
         let info = &self.inner.config.server_info;
-        let mut server =
-            McpServer::new(registry, &info.name, &info.version).with_page_size(self.page_size);
+        let mut server = McpServer::new(registry, &info.name, &info.version)
+            .with_page_size(self.page_size)
+            .with_max_tool_name(self.inner.max_name);
         server.credential_headers = Arc::clone(&self.credential_headers);
         server
+    }
+
+    /// The registry name of the tool listed as `name` (the name itself when no budget
+    /// shortened it, or when it is no listed tool).
+    fn registry_name<'a>(&'a self, name: &'a str) -> &'a str {
+        self.position(name)
+            .map_or(name, |(listing, i)| listing.names[i].as_str())
+    }
+
+    /// The name the tool `name` (either of its names) is listed under.
+    fn listed_name<'a>(&'a self, name: &'a str) -> &'a str {
+        self.position(name)
+            .map_or(name, |(listing, i)| listing.tools[i].name.as_ref())
+    }
+
+    fn position(&self, name: &str) -> Option<(&Listing, usize)> {
+        let listing = self.listing().ok()?;
+        listing.index.get(name).map(|&i| (listing, i))
     }
 
     /// The same server with `page_size` tools per page, or the whole listing in one.
@@ -138,16 +180,32 @@ impl McpServer {
     fn listing(&self) -> Result<&Listing, McpError> {
         let listing = self.inner.listing.get_or_init(|| {
             let registry = &self.inner.registry;
-            let tools = registry
+            let mut tools = registry
                 .entries()
                 .map(|entry| listed(registry, entry).map_err(|e| e.to_string()))
                 .collect::<Result<Vec<Tool>, String>>()?;
-            let index = tools
+            let names: Vec<String> = tools.iter().map(|tool| tool.name.to_string()).collect();
+            if let Some(max) = self.inner.max_name {
+                let short = crate::cli_names::short_names(names.iter().map(String::as_str), max);
+                for (tool, short) in tools.iter_mut().zip(short) {
+                    tool.name = short.into();
+                }
+            }
+            let mut index: HashMap<String, usize> = tools
                 .iter()
                 .enumerate()
                 .map(|(i, tool)| (tool.name.to_string(), i))
                 .collect();
-            Ok(Listing { tools, index })
+            // A shortened tool is found by its registry name too (a longer name than any
+            // listed one, so it never hides another tool).
+            for (i, name) in names.iter().enumerate() {
+                index.entry(name.clone()).or_insert(i);
+            }
+            Ok(Listing {
+                tools,
+                index,
+                names,
+            })
         });
         listing
             .as_ref()
@@ -204,6 +262,7 @@ impl McpServer {
         progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
     ) -> Result<CallToolResult, McpError> {
         let input = Value::Object(arguments.unwrap_or_default());
+        let (name, listed) = (self.registry_name(name), self.listed_name(name));
         match self
             .inner
             .registry
@@ -212,9 +271,9 @@ impl McpServer {
         {
             Ok(output) if output.bytes.is_some() => binary_result(name, output).await,
             Ok(output) if output.events.is_some() => {
-                self.events_result(name, output, progress).await
+                self.events_result(listed, output, progress).await
             }
-            Ok(output) => Ok(page_result(name, output)),
+            Ok(output) => Ok(page_result(listed, output)),
             Err(error) => failure(&error),
         }
     }
@@ -499,13 +558,15 @@ impl ServerHandler for McpServer {
         let client_tasks = context
             .client_capabilities()
             .is_some_and(|caps| caps.supports_tasks());
-        let credentials = match self.credentials(&request.name, &context) {
+        let listed = request.name;
+        let name = self.registry_name(&listed);
+        let credentials = match self.credentials(name, &context) {
             Ok(credentials) => credentials,
             Err(why) => return Ok(refused(why).into()),
         };
-        match (self.task_support(&request.name), client_tasks) {
+        match (self.task_support(name), client_tasks) {
             (TaskSupport::Optional | TaskSupport::Required, true) => Ok(self
-                .start_task(request.name.into_owned(), request.arguments, credentials)
+                .start_task(name.to_owned(), request.arguments, credentials)
                 .into()),
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
@@ -515,7 +576,7 @@ impl ServerHandler for McpServer {
                     .meta
                     .get_progress_token()
                     .map(|token| (context.peer.clone(), token));
-                let call = self.call_reporting(&request.name, request.arguments, progress);
+                let call = self.call_reporting(name, request.arguments, progress);
                 match credentials {
                     Some(credentials) => credentials.scope(call).await,
                     None => call.await,

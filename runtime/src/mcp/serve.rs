@@ -38,6 +38,8 @@ pub struct Options {
     pub selection: Selection,
     /// Schemes whose credentials each HTTP request carries, in a header (HTTP only).
     pub credential_headers: CredentialHeaders,
+    /// The longest tool name listed; longer ones are shortened (`None`: names as they are).
+    pub max_tool_name: Option<usize>,
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -95,6 +97,13 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Serve only the tools whose annotations say they are read-only"),
         )
         .arg(
+            Arg::new("max-tool-name")
+                .long("max-tool-name")
+                .value_name("N")
+                .value_parser(value_parser!(u16).range(1..))
+                .help("List tools under names of at most N characters: a longer name becomes a prefix and a hash of the whole name, stable across runs [env: HARNESS_MCP_MAX_TOOL_NAME]"),
+        )
+        .arg(
             Arg::new("credential-header")
                 .long("credential-header")
                 .value_name("SCHEME=HEADER")
@@ -137,6 +146,16 @@ fn options(
     })?;
     Ok(Options {
         credential_headers,
+        max_tool_name: matches
+            .get_one::<u16>("max-tool-name")
+            .map(|&n| usize::from(n))
+            .or_else(|| {
+                std::env::var("HARNESS_MCP_MAX_TOOL_NAME")
+                    .ok()?
+                    .parse()
+                    .ok()
+            })
+            .filter(|&n| n > 0),
         transport: match matches.get_one::<SocketAddr>("http") {
             Some(addr) => Transport::Http(*addr),
             None => Transport::Stdio,
@@ -204,6 +223,7 @@ pub async fn run(
     }
     let server = McpServer::new(&registry, name, version)
         .with_page_size_of(options.page_size)
+        .with_max_tool_name(options.max_tool_name)
         .with_credential_headers(options.credential_headers)?;
     // Prepare the listing before the first request, so a catalog that cannot be listed fails
     // at start-up rather than on a client's first call.

@@ -432,3 +432,35 @@ fn credential_headers_are_refused_over_stdio_and_for_unknown_schemes() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_name_budget_lists_short_unique_names_that_calls_reach() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let script = json!([{"list": true}]);
+    let env = [
+        ("PETSTORE_BASE_URL", base.as_str()),
+        ("PETSTORE_TOKEN", TOKEN),
+        ("HARNESS_MCP_MAX_TOOL_NAME", "12"),
+    ];
+    let program = server();
+    let target = ["--", program.to_str().unwrap()];
+    let seen = drive(&python, "modern", &script, &target, &env);
+    let names: Vec<String> = listed(&steps(&seen)[0]["list"], 100)
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), 6);
+    let unique: std::collections::BTreeSet<&String> = names.iter().collect();
+    assert_eq!(unique.len(), 6, "{names:?}");
+    assert!(names.iter().all(|n| n.len() <= 12), "{names:?}");
+    // Names that fit stay; `get_inventory` (13) becomes a prefix and a hash, the same each run.
+    assert!(names.contains(&"get_pet_name".to_string()), "{names:?}");
+    let inventory = harness_gen_runtime::cli_names::shorten("get_inventory", 12);
+    assert!(names.contains(&inventory), "{names:?}");
+    assert!(!names.contains(&"get_inventory".to_string()), "{names:?}");
+    let call = json!([{"call": inventory, "arguments": {}}]);
+    let seen = drive(&python, "modern", &call, &target, &env);
+    let result = &steps(&seen)[0]["result"];
+    assert_eq!(result["structuredContent"]["available"], 3, "{result}");
+}
