@@ -10,6 +10,7 @@
 //! text block, so one tool never breaks an old client's listing.
 
 mod credentials;
+mod discovery;
 mod select;
 mod serve;
 mod stdio;
@@ -35,6 +36,10 @@ use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
 
 pub use credentials::CredentialHeaders;
+pub use discovery::{
+    AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
+    SEARCH as SEARCH_TOOLS,
+};
 /// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
 /// transport.
 pub use rmcp;
@@ -56,6 +61,8 @@ pub struct McpServer {
     page_size: usize,
     /// Schemes whose credentials each HTTP request carries (empty: the client's own).
     credential_headers: Arc<CredentialHeaders>,
+    /// In discovery mode, the tools listed beside the meta-tools (registry names).
+    discovery: Option<Arc<[String]>>,
 }
 
 struct Inner {
@@ -105,6 +112,7 @@ impl McpServer {
             }),
             page_size: usize::MAX,
             credential_headers: Arc::default(),
+            discovery: None,
         }
     }
 
@@ -140,14 +148,48 @@ impl McpServer {
         }
     }
 
-    /// A server like this one (its name, version, page size, name budget and credential
-    /// headers) over `registry`.
+    /// The same server in discovery mode (see [`discovery`](self)): the listing holds the
+    /// meta-tools [`SEARCH_TOOLS`], [`DESCRIBE_TOOL`] and [`CALL_TOOL`] and the `pinned` tools.
+    /// `Err` when a pinned name is not one of the server's tools, or a tool has a meta-tool's
+    /// name.
+    pub fn with_discovery(mut self, pinned: Vec<String>) -> Result<Self, String> {
+        let registry = &self.inner.registry;
+        if let Some(clash) = [SEARCH_TOOLS, DESCRIBE_TOOL, CALL_TOOL]
+            .into_iter()
+            .find(|meta| registry.lookup(Audience::Mcp, meta).is_some())
+        {
+            return Err(format!(
+                "discovery mode lists a meta-tool named `{clash}`, and so is one of the API's tools: leave that tool out (--exclude-tool) or turn discovery off (--discovery off)"
+            ));
+        }
+        if let Some(unknown) = pinned
+            .iter()
+            .find(|name| registry.lookup(Audience::Mcp, name).is_none())
+        {
+            return Err(format!(
+                "--pin `{unknown}` is not one of the server's tools"
+            ));
+        }
+        self.discovery = Some(pinned.into());
+        Ok(self)
+    }
+
+    /// A server like this one (its name, version, page size, name budget, discovery mode and
+    /// credential headers) over `registry`.
     pub(crate) fn over(&self, registry: &ToolRegistry) -> Self {
         let info = &self.inner.config.server_info;
         let mut server = McpServer::new(registry, &info.name, &info.version)
             .with_page_size(self.page_size)
             .with_max_tool_name(self.inner.max_name);
         server.credential_headers = Arc::clone(&self.credential_headers);
+        // Pinned tools the narrower choice left out are not listed.
+        server.discovery = self.discovery.as_ref().map(|pinned| {
+            pinned
+                .iter()
+                .filter(|name| registry.lookup(Audience::Mcp, name).is_some())
+                .cloned()
+                .collect()
+        });
         server
     }
 
@@ -220,7 +262,22 @@ impl McpServer {
 
     /// One page of the listing: tools from `cursor` on.
     pub fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, McpError> {
-        let tools = self.tools()?;
+        let every = self.tools()?;
+        let discovered;
+        let tools = match &self.discovery {
+            None => every,
+            Some(pinned) => {
+                let mut tools = discovery::meta_tools();
+                tools.extend(
+                    pinned
+                        .iter()
+                        .filter_map(|name| self.position(name))
+                        .map(|(listing, i)| listing.tools[i].clone()),
+                );
+                discovered = tools;
+                discovered.as_slice()
+            }
+        };
         let start = match cursor {
             None => 0,
             Some(text) => text
@@ -558,7 +615,11 @@ impl ServerHandler for McpServer {
         let client_tasks = context
             .client_capabilities()
             .is_some_and(|caps| caps.supports_tasks());
-        let listed = request.name;
+        let (listed, arguments) = match self.meta_call(&request.name, request.arguments.as_ref()) {
+            Some(discovery::MetaCall::Answer(result)) => return Ok(result.into()),
+            Some(discovery::MetaCall::Call(name, arguments)) => (name.into(), arguments),
+            None => (request.name, request.arguments),
+        };
         let name = self.registry_name(&listed);
         let credentials = match self.credentials(name, &context) {
             Ok(credentials) => credentials,
@@ -566,7 +627,7 @@ impl ServerHandler for McpServer {
         };
         match (self.task_support(name), client_tasks) {
             (TaskSupport::Optional | TaskSupport::Required, true) => Ok(self
-                .start_task(name.to_owned(), request.arguments, credentials)
+                .start_task(name.to_owned(), arguments, credentials)
                 .into()),
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
@@ -576,7 +637,7 @@ impl ServerHandler for McpServer {
                     .meta
                     .get_progress_token()
                     .map(|token| (context.peer.clone(), token));
-                let call = self.call_reporting(name, request.arguments, progress);
+                let call = self.call_reporting(name, arguments, progress);
                 match credentials {
                     Some(credentials) => credentials.scope(call).await,
                     None => call.await,
@@ -603,7 +664,12 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let listing = self.listing().ok()?;
-        listing.index.get(name).map(|&i| listing.tools[i].clone())
+        if self.discovery.is_some()
+            && let Some(meta) = discovery::meta_tools().into_iter().find(|t| t.name == name)
+        {
+            return Some(meta);
+        }
+        self.position(name)
+            .map(|(listing, i)| listing.tools[i].clone())
     }
 }

@@ -40,6 +40,11 @@ pub struct Options {
     pub credential_headers: CredentialHeaders,
     /// The longest tool name listed; longer ones are shortened (`None`: names as they are).
     pub max_tool_name: Option<usize>,
+    /// Whether the listing is the discovery meta-tools (`None`: when there are more than
+    /// [`super::DISCOVERY_THRESHOLD`] tools).
+    pub discovery: Option<bool>,
+    /// Tools listed beside the meta-tools in discovery mode.
+    pub pinned: Vec<String>,
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -97,6 +102,20 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Serve only the tools whose annotations say they are read-only"),
         )
         .arg(
+            Arg::new("discovery")
+                .long("discovery")
+                .value_name("WHEN")
+                .value_parser(["auto", "on", "off"])
+                .help("List three meta-tools (search_tools, describe_tool, call_tool) and the pinned tools instead of every tool: on, off, or auto (on above 128 tools, the most some clients accept) [env: HARNESS_MCP_DISCOVERY] [default: auto]"),
+        )
+        .arg(
+            Arg::new("pin")
+                .long("pin")
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .help("In discovery mode, also list this tool (repeat for more)"),
+        )
+        .arg(
             Arg::new("max-tool-name")
                 .long("max-tool-name")
                 .value_name("N")
@@ -144,7 +163,24 @@ fn options(
     let credential_headers = CredentialHeaders::parse(&mappings).map_err(|why| {
         command(name, version).error(clap::error::ErrorKind::ValueValidation, why)
     })?;
+    let discovery = matches
+        .get_one::<String>("discovery")
+        .cloned()
+        .or_else(|| std::env::var("HARNESS_MCP_DISCOVERY").ok());
+    let discovery = match discovery.as_deref().map(str::trim) {
+        None | Some("" | "auto") => None,
+        Some("on") => Some(true),
+        Some("off") => Some(false),
+        Some(other) => {
+            return Err(command(name, version).error(
+                clap::error::ErrorKind::ValueValidation,
+                format!("HARNESS_MCP_DISCOVERY is `{other}`: use auto, on or off"),
+            ));
+        }
+    };
     Ok(Options {
+        discovery,
+        pinned: strings("pin"),
         credential_headers,
         max_tool_name: matches
             .get_one::<u16>("max-tool-name")
@@ -225,6 +261,17 @@ pub async fn run(
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
         .with_credential_headers(options.credential_headers)?;
+    let tools = registry.list(crate::Audience::Mcp).count();
+    let server = if options
+        .discovery
+        .unwrap_or(tools > super::DISCOVERY_THRESHOLD)
+    {
+        server.with_discovery(options.pinned)?
+    } else if !options.pinned.is_empty() {
+        return Err("--pin lists tools beside the meta-tools of discovery mode, which is off: add --discovery on".into());
+    } else {
+        server
+    };
     // Prepare the listing before the first request, so a catalog that cannot be listed fails
     // at start-up rather than on a client's first call.
     server.tools().map_err(|e| e.message.to_string())?;
@@ -386,5 +433,17 @@ mod tests {
             parse(&["--http", "0.0.0.0:9000"]).transport,
             Transport::Http("0.0.0.0:9000".parse().unwrap())
         );
+    }
+
+    #[test]
+    fn discovery_is_automatic_unless_turned_on_or_off_and_pins_add_tools() {
+        assert_eq!(parse(&[]).discovery, None);
+        assert_eq!(parse(&["--discovery", "on"]).discovery, Some(true));
+        assert_eq!(parse(&["--discovery", "off"]).discovery, Some(false));
+        assert_eq!(parse(&["--pin", "a", "--pin", "b"]).pinned, ["a", "b"]);
+        assert_eq!(parse(&["--max-tool-name", "40"]).max_tool_name, Some(40));
+        let mut all: Vec<std::ffi::OsString> = vec!["srv".into()];
+        all.extend(["--discovery", "sometimes"].map(Into::into));
+        assert!(options("srv", "1.0.0", all).is_err());
     }
 }

@@ -464,3 +464,66 @@ async fn a_name_budget_lists_short_unique_names_that_calls_reach() {
     let result = &steps(&seen)[0]["result"];
     assert_eq!(result["structuredContent"]["available"], 3, "{result}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn discovery_mode_lists_meta_tools_that_search_describe_and_call_like_a_direct_call() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let script = json!([
+        {"list": true},
+        {"call": "search_tools", "arguments": {"query": "pet name"}},
+        {"call": "describe_tool", "arguments": {"name": "get_pet_name"}},
+        {"call": "call_tool", "arguments": {"name": "get_pet", "arguments": {"pet_id": 1}}},
+        {"call": "call_tool", "arguments": {"name": "get_pet", "arguments": {"pet_id": 3}}},
+        {"call": "get_pet", "arguments": {"pet_id": 3}},
+        {"call": "call_tool", "arguments": {"name": "delete_pet", "arguments": {"pet_id": 1}}},
+        {"call": "describe_tool", "arguments": {"name": "nope"}},
+    ]);
+    let program = server();
+    let target = [
+        "--",
+        program.to_str().unwrap(),
+        "--discovery",
+        "on",
+        "--pin",
+        "list_pets",
+    ];
+    let env = [
+        ("PETSTORE_BASE_URL", base.as_str()),
+        ("PETSTORE_TOKEN", TOKEN),
+    ];
+    for mode in ["modern", "legacy"] {
+        let seen = drive(&python, mode, &script, &target, &env);
+        let steps = steps(&seen);
+        let names: Vec<String> = listed(&steps[0]["list"], 100)
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            ["search_tools", "describe_tool", "call_tool", "list_pets"],
+            "{mode}"
+        );
+        let found = &steps[1]["result"]["structuredContent"]["tools"];
+        assert_eq!(found[0]["name"], "get_pet_name", "{mode}: {found}");
+        let described = &steps[2]["result"]["structuredContent"];
+        assert!(
+            described["inputSchema"]["properties"]["pet_id"].is_object(),
+            "{mode}: {described}"
+        );
+        assert_eq!(
+            steps[3]["result"]["structuredContent"]["name"], "Rex",
+            "{mode}"
+        );
+        // Through call_tool, a declared error is typed in `_meta` exactly as a direct call's.
+        assert_eq!(steps[4]["result"], steps[5]["result"], "{mode}");
+        let data = &steps[4]["result"]["_meta"]["com.harnlang/toolContract"]["applicationError"];
+        assert_eq!(data["data"]["status"], 404, "{mode}: {}", steps[4]);
+        // A tool outside the audience is unknown through call_tool too.
+        assert_eq!(
+            steps[6]["error"]["message"], "unknown tool `delete_pet`",
+            "{mode}"
+        );
+        assert_eq!(steps[7]["result"]["isError"], true, "{mode}");
+    }
+}
