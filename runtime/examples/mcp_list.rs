@@ -7,11 +7,13 @@
 //! ```sh
 //! cargo run --release -p harness-gen-runtime --features mcp --example mcp_list -- CATALOG.json [OUT.json]
 //! ```
+//!
+//! `HARNESS_MCP_SCHEMA_PROFILE=inlined` measures the inlined profile, as the MCP program does.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use harness_gen_runtime::mcp::McpServer;
+use harness_gen_runtime::mcp::{McpServer, SchemaProfile};
 use harness_gen_runtime::{Catalog, Handler, ToolRegistry};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -36,6 +38,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let registry = publish()?;
     let tools = registry.entries().count();
+    let profile = match std::env::var("HARNESS_MCP_SCHEMA_PROFILE").as_deref() {
+        Ok("inlined") => SchemaProfile::Inlined,
+        _ => SchemaProfile::Standard,
+    };
+    let server = |registry: &ToolRegistry| {
+        McpServer::new(registry, "bench", "0").with_schema_profile(profile)
+    };
 
     // Cold: the first listing of a fresh registry projects every schema for listing (the
     // median of a few fresh registries; publishing them is not timed).
@@ -44,16 +53,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for _ in 0..5 {
         let fresh = publish()?;
         let start = Instant::now();
-        let paged = McpServer::new(&fresh, "bench", "0").with_page_size(FIRST_PAGE);
+        let paged = server(&fresh).with_page_size(FIRST_PAGE);
         pages = list_all(&paged)?.0;
         colds.push(start.elapsed());
     }
     colds.sort();
     let cold = colds[colds.len() / 2];
-    let paged = McpServer::new(&registry, "bench", "0").with_page_size(FIRST_PAGE);
+    let paged = server(&registry).with_page_size(FIRST_PAGE);
     list_all(&paged)?;
 
-    let whole = McpServer::new(&registry, "bench", "0");
+    let whole = server(&registry);
     list_all(&whole)?;
     let first_page = median(|| {
         let page = paged.page(None).map_err(|e| e.message.to_string())?;

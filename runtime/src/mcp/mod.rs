@@ -67,12 +67,33 @@ pub struct McpServer {
 
 struct Inner {
     registry: ToolRegistry,
-    /// The longest tool name listed (longer ones are shortened, see `with_max_tool_name`).
-    max_name: Option<usize>,
+    /// How tools are listed.
+    shape: Shape,
     /// What `initialize` / `server/discover` answer; fixed for the process.
     config: ServerConfig,
     listing: OnceLock<Result<Listing, String>>,
     tasks: tasks::Tasks,
+}
+
+/// How the listing shows tools, fixed when it is prepared.
+#[derive(Clone, Copy, Debug, Default)]
+struct Shape {
+    /// The longest tool name listed (longer ones are shortened, see `with_max_tool_name`).
+    max_name: Option<usize>,
+    /// The form of the listed schemas.
+    profile: SchemaProfile,
+}
+
+/// The form of the schemas a listing shows (the contract a call is checked against is the same
+/// in every profile).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchemaProfile {
+    /// JSON Schema 2020-12, each schema standalone with its `$defs`.
+    #[default]
+    Standard,
+    /// No `$ref` or `$defs` anywhere ([`crate::schema::inline`]): for clients that reject
+    /// references.
+    Inlined,
 }
 
 /// The prepared `tools/list`, in registry order, with each tool's position by its listed name
@@ -105,7 +126,7 @@ impl McpServer {
         Self {
             inner: Arc::new(Inner {
                 registry,
-                max_name: None,
+                shape: Shape::default(),
                 config,
                 listing: OnceLock::new(),
                 tasks: tasks::Tasks::default(),
@@ -135,11 +156,29 @@ impl McpServer {
     /// readable prefix and a hash of the whole name (`cli_names::short_names`: stable across
     /// runs, unique), and a call by the listed name reaches the tool. `None`: names as they are.
     pub fn with_max_tool_name(self, max: Option<usize>) -> Self {
+        let shape = Shape {
+            max_name: max,
+            ..self.inner.shape
+        };
+        self.shaped(shape)
+    }
+
+    /// The same server listing its schemas in `profile`'s form.
+    pub fn with_schema_profile(self, profile: SchemaProfile) -> Self {
+        let shape = Shape {
+            profile,
+            ..self.inner.shape
+        };
+        self.shaped(shape)
+    }
+
+    /// This server with a listing of `shape`, prepared anew.
+    fn shaped(self, shape: Shape) -> Self {
         let inner = &self.inner;
         Self {
             inner: Arc::new(Inner {
                 registry: inner.registry.clone(),
-                max_name: max,
+                shape,
                 config: inner.config.clone(),
                 listing: OnceLock::new(),
                 tasks: tasks::Tasks::default(),
@@ -180,7 +219,7 @@ impl McpServer {
         let info = &self.inner.config.server_info;
         let mut server = McpServer::new(registry, &info.name, &info.version)
             .with_page_size(self.page_size)
-            .with_max_tool_name(self.inner.max_name);
+            .shaped(self.inner.shape);
         server.credential_headers = Arc::clone(&self.credential_headers);
         // Pinned tools the narrower choice left out are not listed.
         server.discovery = self.discovery.as_ref().map(|pinned| {
@@ -224,10 +263,12 @@ impl McpServer {
             let registry = &self.inner.registry;
             let mut tools = registry
                 .entries()
-                .map(|entry| listed(registry, entry).map_err(|e| e.to_string()))
+                .map(|entry| {
+                    listed(registry, entry, self.inner.shape.profile).map_err(|e| e.to_string())
+                })
                 .collect::<Result<Vec<Tool>, String>>()?;
             let names: Vec<String> = tools.iter().map(|tool| tool.name.to_string()).collect();
-            if let Some(max) = self.inner.max_name {
+            if let Some(max) = self.inner.shape.max_name {
                 let short = crate::cli_names::short_names(names.iter().map(String::as_str), max);
                 for (tool, short) in tools.iter_mut().zip(short) {
                     tool.name = short.into();
@@ -506,10 +547,19 @@ impl McpServer {
 }
 
 /// The MCP `Tool` of one catalog entry.
-fn listed(registry: &ToolRegistry, entry: &Entry) -> Result<Tool, ContractError> {
+fn listed(
+    registry: &ToolRegistry,
+    entry: &Entry,
+    profile: SchemaProfile,
+) -> Result<Tool, ContractError> {
     let name = entry.name.as_str();
-    let listable =
-        |schema: &Value, at: &str, role| registry.listable(schema, &format!("{name}.{at}"), role);
+    let listable = |schema: &Value, at: &str, role| {
+        let listed = registry.listable(schema, &format!("{name}.{at}"), role);
+        match profile {
+            SchemaProfile::Standard => listed,
+            SchemaProfile::Inlined => crate::schema::inline::inlined(&listed),
+        }
+    };
     let mut input = listable(entry.input_schema.as_value(), "inputSchema", Role::Input);
     if let Some(object) = input.as_object_mut() {
         object

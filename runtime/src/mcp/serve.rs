@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{CredentialHeaders, McpServer, Selection};
+use super::{CredentialHeaders, McpServer, SchemaProfile, Selection};
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -45,6 +45,8 @@ pub struct Options {
     pub discovery: Option<bool>,
     /// Tools listed beside the meta-tools in discovery mode.
     pub pinned: Vec<String>,
+    /// The form of the listed schemas.
+    pub schema_profile: SchemaProfile,
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -107,6 +109,13 @@ fn command(name: &str, version: &str) -> Command {
                 .value_name("WHEN")
                 .value_parser(["auto", "on", "off"])
                 .help("List three meta-tools (search_tools, describe_tool, call_tool) and the pinned tools instead of every tool: on, off, or auto (on above 128 tools, the most some clients accept) [env: HARNESS_MCP_DISCOVERY] [default: auto]"),
+        )
+        .arg(
+            Arg::new("schema-profile")
+                .long("schema-profile")
+                .value_name("PROFILE")
+                .value_parser(["standard", "inlined"])
+                .help("The form of listed schemas: standard (2020-12 with $defs) or inlined (no $ref or $defs, recursion cut to an open schema; for clients that reject references) [env: HARNESS_MCP_SCHEMA_PROFILE] [default: standard]"),
         )
         .arg(
             Arg::new("pin")
@@ -178,7 +187,22 @@ fn options(
             ));
         }
     };
+    let profile = matches
+        .get_one::<String>("schema-profile")
+        .cloned()
+        .or_else(|| std::env::var("HARNESS_MCP_SCHEMA_PROFILE").ok());
+    let schema_profile = match profile.as_deref().map(str::trim) {
+        None | Some("" | "standard") => SchemaProfile::Standard,
+        Some("inlined") => SchemaProfile::Inlined,
+        Some(other) => {
+            return Err(command(name, version).error(
+                clap::error::ErrorKind::ValueValidation,
+                format!("HARNESS_MCP_SCHEMA_PROFILE is `{other}`: use standard or inlined"),
+            ));
+        }
+    };
     Ok(Options {
+        schema_profile,
         discovery,
         pinned: strings("pin"),
         credential_headers,
@@ -260,6 +284,7 @@ pub async fn run(
     let server = McpServer::new(&registry, name, version)
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
+        .with_schema_profile(options.schema_profile)
         .with_credential_headers(options.credential_headers)?;
     let tools = registry.list(crate::Audience::Mcp).count();
     let server = if options
@@ -442,6 +467,11 @@ mod tests {
         assert_eq!(parse(&["--discovery", "off"]).discovery, Some(false));
         assert_eq!(parse(&["--pin", "a", "--pin", "b"]).pinned, ["a", "b"]);
         assert_eq!(parse(&["--max-tool-name", "40"]).max_tool_name, Some(40));
+        assert_eq!(parse(&[]).schema_profile, SchemaProfile::Standard);
+        assert_eq!(
+            parse(&["--schema-profile", "inlined"]).schema_profile,
+            SchemaProfile::Inlined
+        );
         let mut all: Vec<std::ffi::OsString> = vec!["srv".into()];
         all.extend(["--discovery", "sometimes"].map(Into::into));
         assert!(options("srv", "1.0.0", all).is_err());

@@ -2,6 +2,7 @@
 //! keywords hold subschemas, a walker over every subschema with its JSON pointer, and JSON
 //! pointer escaping and resolution.
 
+pub mod inline;
 pub mod listing;
 pub mod standalone;
 

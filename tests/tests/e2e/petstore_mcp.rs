@@ -527,3 +527,55 @@ async fn discovery_mode_lists_meta_tools_that_search_describe_and_call_like_a_di
         assert_eq!(steps[7]["result"]["isError"], true, "{mode}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_inlined_profile_lists_no_reference_and_real_calls_validate() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let script = json!([
+        {"list": true},
+        {"call": "get_pet", "arguments": {"pet_id": 1}},
+        {"call": "pets.create", "arguments": {"body": {"name": "Biscuit", "species": "cat"}}},
+    ]);
+    let program = server();
+    let target = [
+        "--",
+        program.to_str().unwrap(),
+        "--schema-profile",
+        "inlined",
+    ];
+    let env = [
+        ("PETSTORE_BASE_URL", base.as_str()),
+        ("PETSTORE_TOKEN", TOKEN),
+    ];
+    for mode in ["modern", "legacy"] {
+        // The SDK checks each structured result against the listed (inlined) output schema.
+        let seen = drive(&python, mode, &script, &target, &env);
+        let steps = steps(&seen);
+        let tools = listed(&steps[0]["list"], 100);
+        assert_eq!(tools.len(), 6, "{mode}");
+        for tool in &tools {
+            let text = tool.to_string();
+            assert!(
+                !text.contains("$ref") && !text.contains("$defs"),
+                "{mode}: {text}"
+            );
+        }
+        let get_pet = tools.iter().find(|t| t["name"] == "get_pet").unwrap();
+        let species = &get_pet["outputSchema"]["allOf"][0]["properties"]["species"];
+        assert_eq!(
+            species["enum"],
+            json!(["dog", "cat", "bird"]),
+            "{mode}: {get_pet}"
+        );
+        assert_eq!(
+            steps[1]["result"]["structuredContent"]["name"], "Rex",
+            "{mode}"
+        );
+        assert_eq!(
+            steps[2]["result"]["structuredContent"]["id"], 42,
+            "{mode}: {}",
+            steps[2]
+        );
+    }
+}
