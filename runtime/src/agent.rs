@@ -24,8 +24,8 @@ impl ToolRegistry {
     }
 
     /// Tools visible to `audience` that match every word of `query` in their name, title,
-    /// description or namespace (case-insensitive), best first: a match in the name counts
-    /// most, then title and namespace, then description; ties keep registry order.
+    /// description, namespace or tags (case-insensitive), best first: a match in the name
+    /// counts most, then title, namespace and tags, then description; ties keep registry order.
     pub fn search(&self, audience: Audience, query: &str, limit: usize) -> Vec<&Entry> {
         let words: Vec<String> = query
             .split(|c: char| !c.is_alphanumeric())
@@ -86,9 +86,11 @@ fn score(entry: &Entry, words: &[String]) -> Option<u32> {
         (entry.namespace.as_deref(), 2),
         (entry.description.as_deref(), 1),
     ];
+    let tags = entry.tags().map(|tag| (tag.to_lowercase(), 2));
     let lowered: Vec<(String, u32)> = fields
         .iter()
         .filter_map(|(text, weight)| text.map(|t| (t.to_lowercase(), *weight)))
+        .chain(tags)
         .collect();
     let mut total = 0;
     for word in words {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use harness_gen_runtime::catalog::{
     ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
-    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding, ToolCli,
+    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding, ToolCli, MetaKey, TAGS_META_KEY,
 };
 use harness_gen_runtime::binding::{Binding, Method, ParamIn};
 use harness_gen_runtime::cli_names::{self, ArgumentName};
@@ -408,8 +408,21 @@ fn entry(
             },
             side_effect_level: SideEffectLevel::Network,
         }),
-        meta: ext.meta.clone(),
+        meta: tagged(ext.meta.clone(), &draft.tags),
     }
+}
+
+/// `meta` with the operation's tags under `com.harnlang/tags` (unless `x-harn.meta` set it).
+fn tagged(
+    meta: Option<BTreeMap<MetaKey, Value>>,
+    tags: &[String],
+) -> Option<BTreeMap<MetaKey, Value>> {
+    let (false, Ok(key)) = (tags.is_empty(), MetaKey::new(TAGS_META_KEY)) else {
+        return meta;
+    };
+    let mut meta = meta.unwrap_or_default();
+    meta.entry(key).or_insert_with(|| serde_json::json!(tags));
+    Some(meta)
 }
 
 fn non_blank(text: String, fallback: &'static str) -> NonBlank {

@@ -36,6 +36,10 @@ pub const SCHEMA_VERSION: &str = "harn-tools/2.0";
 /// The `_meta` key reserved for the tool contract's own projection.
 pub const CONTRACT_META_KEY: &str = "com.harnlang/toolContract";
 
+/// The `_meta` key holding a tool's tags (an array of strings; harness-gen writes an
+/// operation's OpenAPI tags there): what MCP servers choose tools by and tool search matches.
+pub const TAGS_META_KEY: &str = "com.harnlang/tags";
+
 /// A whole catalog.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
@@ -290,6 +294,18 @@ impl Entry {
     /// Whether `audience` may see and call this tool.
     pub fn allows(&self, audience: Audience) -> bool {
         self.governance.audiences.contains(audience)
+    }
+
+    /// The tool's tags (`_meta["com.harnlang/tags"]`), in order.
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
+        self.meta
+            .iter()
+            .flatten()
+            .find(|(key, _)| key.as_str() == TAGS_META_KEY)
+            .and_then(|(_, tags)| tags.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
     }
 
     /// Whether `id` names this tool: its name, or `namespace.name` (how a `.harness` tool id

@@ -91,6 +91,13 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Serve only this tool (repeat for more); an unknown name is an error listing the tools"),
         )
         .arg(
+            Arg::new("tag")
+                .long("tag")
+                .value_name("TAG")
+                .action(ArgAction::Append)
+                .help("Serve the tools with this tag (the operation's OpenAPI tag; repeat for more; with --tool, both); an unknown tag is an error listing the tags"),
+        )
+        .arg(
             Arg::new("exclude-tool")
                 .long("exclude-tool")
                 .value_name("NAME")
@@ -230,6 +237,7 @@ fn options(
         base_url: matches.get_one::<String>(BASE_URL).cloned(),
         selection: Selection::new(
             strings("tool"),
+            strings("tag"),
             strings("exclude-tool"),
             matches.get_flag("read-only"),
         ),
@@ -434,6 +442,7 @@ mod tests {
             chosen.selection,
             Selection {
                 tools: vec!["a".into(), "b".into()],
+                tags: Vec::new(),
                 exclude: vec!["c".into()],
                 read_only: true,
             }

@@ -283,9 +283,26 @@ async fn streamable_http_serves_both_eras_on_loopback_and_checks_the_origin() {
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(names, ["list_pets", "get_pet"]);
+    // By tag: the operations' OpenAPI tags, which the catalog carries in `_meta`.
+    let tagged = format!("{url}?tag=store");
+    let seen = drive(
+        &python,
+        "modern",
+        &json!([{"list": true}]),
+        &["--url", &tagged],
+        &[],
+    );
+    let tools = listed(&steps(&seen)[0]["list"], 100);
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["get_inventory"]);
+    assert_eq!(tools[0]["_meta"]["com.harnlang/tags"], json!(["store"]));
     let client = reqwest::Client::new();
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
-    for (query, says) in [("tool=nope", "get_pet"), ("tags=pets", "`tags`")] {
+    for (query, says) in [
+        ("tool=nope", "get_pet"),
+        ("tag=nope", "pets, store"),
+        ("groups=pets", "`groups`"),
+    ] {
         let refused = client
             .post(format!("{url}?{query}"))
             .header("accept", "application/json, text/event-stream")
