@@ -96,12 +96,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(dump, serde_json::to_vec_pretty(&page)?)?;
     }
     let total: usize = sizes.iter().sum();
+    // Discovery mode lists three meta-tools instead (no pins).
+    let discovery = server(&registry).with_discovery(Vec::new())?;
+    let discovered = discovery.page(None).map_err(|e| e.message.to_string())?;
+    let discovered: usize = discovered
+        .tools
+        .iter()
+        .map(|tool| serde_json::to_vec(tool).map_or(0, |bytes| bytes.len()))
+        .sum();
     println!("tools: {tools}; {pages} pages of {FIRST_PAGE}");
     println!(
         "listing: {total} bytes (≈{} tokens at 4 bytes each); per tool median {} bytes, largest {} bytes",
         total / 4,
         sizes.get(sizes.len() / 2).copied().unwrap_or(0),
         sizes.last().copied().unwrap_or(0)
+    );
+    println!(
+        "discovery-mode listing (--discovery on, no pins): {discovered} bytes (≈{} tokens)",
+        discovered / 4
     );
     println!(
         "cold first listing (every schema projected for listing): {:.2} ms (median)",

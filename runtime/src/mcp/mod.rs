@@ -187,7 +187,7 @@ impl McpServer {
         }
     }
 
-    /// The same server in discovery mode (see [`discovery`](self)): the listing holds the
+    /// The same server in discovery mode (large APIs): the listing holds the
     /// meta-tools [`SEARCH_TOOLS`], [`DESCRIBE_TOOL`] and [`CALL_TOOL`] and the `pinned` tools.
     /// `Err` when a pinned name is not one of the server's tools, or a tool has a meta-tool's
     /// name.
