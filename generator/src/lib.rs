@@ -34,34 +34,50 @@
 //! `internals` feature, for this crate's tests and fuzz targets; not a stable API).
 #![deny(missing_docs)]
 
-/// Declares modules that are internal: `pub(crate)`, or `pub` with the `internals` feature,
-/// which exists only for this crate's own tests and fuzz targets and is not a stable API.
-macro_rules! internal_modules {
-    ($($name:ident;)*) => {$(
-        #[cfg(feature = "internals")]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        pub(crate) mod $name;
-    )*};
-}
-pub(crate) use internal_modules;
-
 pub mod artifacts;
 pub mod builder;
 pub mod diag;
 pub mod harness;
 pub mod output;
-internal_modules! {
-    catalog;
-    emit;
-    load;
-    mapping;
-    model;
-    names;
-    schemas;
-    source;
-    xharn;
-}
+// Internal modules: `pub(crate)`, or `pub` with the `internals` feature, which exists only for
+// this crate's own tests and fuzz targets and is not a stable API. Declared one by one (not by
+// a macro) so that rustfmt, which does not look inside macros, formats them.
+#[cfg(feature = "internals")]
+pub mod catalog;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod catalog;
+#[cfg(feature = "internals")]
+pub mod emit;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod emit;
+#[cfg(feature = "internals")]
+pub mod load;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod load;
+#[cfg(feature = "internals")]
+pub mod mapping;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod mapping;
+#[cfg(feature = "internals")]
+pub mod model;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod model;
+#[cfg(feature = "internals")]
+pub mod names;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod names;
+#[cfg(feature = "internals")]
+pub mod schemas;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod schemas;
+#[cfg(feature = "internals")]
+pub mod source;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod source;
+#[cfg(feature = "internals")]
+pub mod xharn;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod xharn;
 
 pub use builder::{BuildError, Builder};
 pub use emit::krate::{Crate, Options};

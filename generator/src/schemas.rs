@@ -159,9 +159,10 @@ impl<'a> Normalizer<'a> {
             .map(|anchor| format!("#{anchor}"));
         let (keyword, means_component) = match (map.get("$recursiveRef"), map.get("$dynamicRef")) {
             (Some(Value::String(target)), _) => ("$recursiveRef", target == "#"),
-            (_, Some(Value::String(target))) => {
-                ("$dynamicRef", root_anchor.as_deref() == Some(target.as_str()))
-            }
+            (_, Some(Value::String(target))) => (
+                "$dynamicRef",
+                root_anchor.as_deref() == Some(target.as_str()),
+            ),
             _ => return,
         };
         if !means_component || map.contains_key("$ref") {

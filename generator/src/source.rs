@@ -224,7 +224,9 @@ impl<'de> serde::de::Visitor<'de> for YamlJsonVisitor {
     fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
         use serde::de::VariantAccess;
         let (_tag, variant): (serde::de::IgnoredAny, _) = data.variant()?;
-        variant.newtype_variant::<YamlJson>().map(|YamlJson(value)| value)
+        variant
+            .newtype_variant::<YamlJson>()
+            .map(|YamlJson(value)| value)
     }
 }
 

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use harness_gen_runtime::binding::Method;
 use harness_gen_runtime::catalog::{
     Annotations, ArgumentSpec, Audience, CliTree, CommandSegment, Execution, Icon, MetaKey,
     NonBlank,
 };
-use harness_gen_runtime::binding::Method;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

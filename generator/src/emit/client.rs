@@ -6,8 +6,7 @@ use quote::{format_ident, quote};
 
 use harness_gen_runtime::binding::{
     Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Pagination, ParamBinding, ParamIn,
-    PartBinding,
-    ResponseBinding, StatusKey, Text,
+    PartBinding, ResponseBinding, StatusKey, Text,
 };
 
 use super::{Gates, OpTypes};
@@ -304,10 +303,15 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         let (property, content_type) = (text(property), text(content_type));
         let encoding = encoding_tokens(*encoding);
         let alternatives = list(alternatives.iter().map(|a| text(a)));
-        let parts = list(parts.iter().map(|PartBinding { property, content_type }| {
-            let (property, content_type) = (text(property), text(content_type));
-            quote!(PartBinding { property: #property, content_type: #content_type })
-        }));
+        let parts = list(parts.iter().map(
+            |PartBinding {
+                 property,
+                 content_type,
+             }| {
+                let (property, content_type) = (text(property), text(content_type));
+                quote!(PartBinding { property: #property, content_type: #content_type })
+            },
+        ));
         fields.push(quote!(body: Some(BodyBinding {
             property: #property,
             content_type: #content_type,
@@ -325,17 +329,18 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         } = response;
         let status = status_tokens(*status);
         let encoding = encoding_tokens(*encoding);
-        fields.push(quote!(response: Some(ResponseBinding::new(#status, #content_type, #encoding))));
+        fields
+            .push(quote!(response: Some(ResponseBinding::new(#status, #content_type, #encoding))));
     }
     if !errors.is_empty() {
         let errors = list(errors.iter().map(|error| {
-        let ErrorBinding {
-            status,
-            content_type,
-        } = error;
-        let status = status_tokens(*status);
-        let content_type = text(content_type);
-        quote!(ErrorBinding { status: #status, content_type: #content_type })
+            let ErrorBinding {
+                status,
+                content_type,
+            } = error;
+            let status = status_tokens(*status);
+            let content_type = text(content_type);
+            quote!(ErrorBinding { status: #status, content_type: #content_type })
         }));
         fields.push(quote!(errors: #errors));
     }

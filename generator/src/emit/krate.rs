@@ -73,7 +73,11 @@ fn group_lines(api: &Api) -> Vec<GroupLine> {
                 feature: group.feature.clone(),
                 about_cell: about.replace('|', "\\|"),
                 about,
-                operations: api.operations.iter().filter(|op| op.groups.contains(&at)).count(),
+                operations: api
+                    .operations
+                    .iter()
+                    .filter(|op| op.groups.contains(&at))
+                    .count(),
             }
         })
         .collect()
@@ -148,7 +152,9 @@ pub fn crate_name_problem(name: &str) -> Option<String> {
         ));
     }
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Some(format!("`{name}` does not start with a letter, as a crate name must"));
+        return Some(format!(
+            "`{name}` does not start with a letter, as a crate name must"
+        ));
     }
     if name.len() > 64 {
         return Some(format!(
@@ -157,7 +163,9 @@ pub fn crate_name_problem(name: &str) -> Option<String> {
         ));
     }
     if crate::names::RUST_KEYWORDS.contains(&name.replace('-', "_").as_str()) {
-        return Some(format!("`{name}` is a Rust keyword, which cargo refuses as a crate name"));
+        return Some(format!(
+            "`{name}` is a Rust keyword, which cargo refuses as a crate name"
+        ));
     }
     let normalized = name.replace('_', "-").to_ascii_lowercase();
     if let Some(taken) = TAKEN_CRATE_NAMES.iter().find(|t| **t == normalized) {
@@ -339,9 +347,24 @@ pub(crate) fn generate(
         env: client::credential_env(api, &prefix),
         command: &options.command,
         groups: &groups,
-        pages: first_call(types.ops.iter().filter_map(|o| Some((o, &o.pages.as_ref()?.0)))),
-        events: first_call(types.ops.iter().filter_map(|o| Some((o, &o.events.as_ref()?.0)))),
-        downloads: first_call(types.ops.iter().filter_map(|o| Some((o, o.download.as_ref()?)))),
+        pages: first_call(
+            types
+                .ops
+                .iter()
+                .filter_map(|o| Some((o, &o.pages.as_ref()?.0))),
+        ),
+        events: first_call(
+            types
+                .ops
+                .iter()
+                .filter_map(|o| Some((o, &o.events.as_ref()?.0))),
+        ),
+        downloads: first_call(
+            types
+                .ops
+                .iter()
+                .filter_map(|o| Some((o, o.download.as_ref()?))),
+        ),
         // Operations whose body may carry files (multipart or bytes).
         uploads: first_call(
             api.operations

@@ -265,7 +265,8 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
                 .as_ref()
                 .is_some_and(harness_gen_runtime::binding::ResponseBinding::is_event_stream);
         }
-        let bytes = op.binding.response.as_ref().map(|r| r.encoding) == Some(harness_gen_runtime::binding::Encoding::Bytes);
+        let bytes = op.binding.response.as_ref().map(|r| r.encoding)
+            == Some(harness_gen_runtime::binding::Encoding::Bytes);
         if bytes {
             types.download = Some(methods.claim(&format!("{}_stream", types.method), "_"));
         }
@@ -367,8 +368,12 @@ fn error_item(
     let cfg = gates.of_type(Some(&shared.need)).unwrap_or_default();
     let ident = format_ident!("{}", name);
     let doc = match shared.others.len() {
-        0 => format!(" How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."),
-        n => format!(" How `{name}`'s operation, and {n} more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."),
+        0 => format!(
+            " How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."
+        ),
+        n => format!(
+            " How `{name}`'s operation, and {n} more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."
+        ),
     };
     let definitions = variants.iter().map(|(v, kind, body)| {
         let v = format_ident!("{}", v);

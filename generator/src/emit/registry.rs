@@ -5,8 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Gates, OpTypes};
 use super::client::type_tokens;
+use super::{Gates, OpTypes};
 use crate::model::Api;
 use harness_gen_runtime::schema::listing::Budget;
 

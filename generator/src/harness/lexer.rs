@@ -224,7 +224,6 @@ pub struct Lexed {
     pub truncated: bool,
 }
 
-
 impl Cursor<'_> {
     /// Skips a `/* … */` comment from its `/`; `false` when it never closes.
     fn block_comment(&mut self) -> bool {

@@ -295,9 +295,10 @@ fn check_declarations(c: &mut Checker, decls: &Decls, declared: &Declared) {
         }
     }
     for target in &decls.targets {
-        let (Some(adapter), Some(runtime)) =
-            (&target.adapter, declared.runtimes.get(target.name.text.as_str()))
-        else {
+        let (Some(adapter), Some(runtime)) = (
+            &target.adapter,
+            declared.runtimes.get(target.name.text.as_str()),
+        ) else {
             continue;
         };
         let conventional = format!("@harness/adapter-{}", adapter.text);
@@ -309,7 +310,6 @@ fn check_declarations(c: &mut Checker, decls: &Decls, declared: &Declared) {
             c.report(Code::AdapterMismatch, adapter.span, message);
         }
     }
-
 }
 
 /// Harnesses: their workflow, agents and requirements, and settings. Returns the implicit tools:
@@ -319,7 +319,11 @@ fn check_harnesses(c: &mut Checker, decls: &Decls, declared: &Declared) -> BTree
     for harness in &decls.harnesses {
         let workflow = declared.workflows.get(harness.workflow.text.as_str());
         if workflow.is_none() && !c.failed.contains(harness.workflow.text.as_str()) {
-            let known: Vec<String> = declared.workflows.keys().map(|k| format!("'{k}'")).collect();
+            let known: Vec<String> = declared
+                .workflows
+                .keys()
+                .map(|k| format!("'{k}'"))
+                .collect();
             let message = format!(
                 "harness '{}' uses workflow '{}', which is not declared; declare `workflow {} {{ … }}`{}",
                 harness.name.text,
@@ -457,7 +461,6 @@ fn check_bindings(
             }
         }
     }
-
 }
 
 /// One harness in the IR; a setting whose number is not exact is reported and left out.

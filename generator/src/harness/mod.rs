@@ -5,13 +5,23 @@
 
 pub mod commands;
 pub mod diag;
+#[cfg(feature = "internals")]
+pub mod lexer;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lexer;
 pub mod link;
-crate::internal_modules! {
-    lexer;
-    lower;
-    parser;
-    syntax;
-}
+#[cfg(feature = "internals")]
+pub mod lower;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod lower;
+#[cfg(feature = "internals")]
+pub mod parser;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod parser;
+#[cfg(feature = "internals")]
+pub mod syntax;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod syntax;
 
 use std::path::Path;
 

@@ -34,7 +34,12 @@ pub fn of_operation(
     components: &BTreeMap<String, Value>,
 ) -> Option<EventStream> {
     let declared_at = at.at("x-harn").at("events");
-    if parts.output.as_ref().and_then(|o| o.events.as_ref()).is_none() {
+    if parts
+        .output
+        .as_ref()
+        .and_then(|o| o.events.as_ref())
+        .is_none()
+    {
         if declared.is_some() {
             cx.diags.push(cx.doc.diag(
                 Code::XHarnInvalid,

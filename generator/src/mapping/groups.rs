@@ -82,21 +82,36 @@ pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, V
     }
     // With one group there is nothing to choose between: no note.
     if by_path > 0 && features.len() > 1 {
-        report(cx, Severity::Note, "/paths", format!(
-            "{by_path} operation(s) have no tag: each is compiled behind the cargo feature named after its path's first segment that is not a parameter or version; tag them, or group tags with x-harn.features, to choose otherwise"
-        ));
+        report(
+            cx,
+            Severity::Note,
+            "/paths",
+            format!(
+                "{by_path} operation(s) have no tag: each is compiled behind the cargo feature named after its path's first segment that is not a parameter or version; tag them, or group tags with x-harn.features, to choose otherwise"
+            ),
+        );
     }
     for (name, feature) in &renamed {
-        report(cx, Severity::Note, "/paths", format!(
-            "the operations of `{name}` are behind the cargo feature `{feature}`: `{}` is taken by the crate or cargo",
-            names::kebab(name)
-        ));
+        report(
+            cx,
+            Severity::Note,
+            "/paths",
+            format!(
+                "the operations of `{name}` are behind the cargo feature `{feature}`: `{}` is taken by the crate or cargo",
+                names::kebab(name)
+            ),
+        );
     }
     if features.len() > MAX_FEATURES {
-        report(cx, Severity::Warning, "/x-harn", format!(
-            "the crate gets {} operation features, and crates.io refuses a crate with more than {MAX_FEATURES}: group tags with x-harn.features",
-            features.len()
-        ));
+        report(
+            cx,
+            Severity::Warning,
+            "/x-harn",
+            format!(
+                "the crate gets {} operation features, and crates.io refuses a crate with more than {MAX_FEATURES}: group tags with x-harn.features",
+                features.len()
+            ),
+        );
     }
     let index: BTreeMap<&str, usize> = features
         .keys()
@@ -124,8 +139,10 @@ pub fn assign(cx: &mut Cx, ext: &DocumentExt, ops: &[Grouped]) -> (Vec<Group>, V
 
 /// Reports how operations were grouped (HG0507) at `pointer`.
 fn report(cx: &mut Cx, severity: Severity, pointer: &str, message: String) {
-    cx.diags
-        .push(cx.doc.diag(Code::Grouped, severity, &Loc::main(pointer), message));
+    cx.diags.push(
+        cx.doc
+            .diag(Code::Grouped, severity, &Loc::main(pointer), message),
+    );
 }
 
 /// The groups `x-harn.features` declares: each tag's group, and each valid group's
@@ -170,7 +187,9 @@ fn declared_groups<'a>(
                     Code::XHarnInvalid,
                     Severity::Warning,
                     &at,
-                    format!("no operation has tag `{tag}`: the group `{group}` does not compile it"),
+                    format!(
+                        "no operation has tag `{tag}`: the group `{group}` does not compile it"
+                    ),
                 ));
             }
             out.insert(tag, group.clone());
@@ -222,9 +241,7 @@ pub fn first_segment(path: &str) -> Option<&str> {
 }
 
 fn is_version(segment: &str) -> bool {
-    let digits = segment
-        .strip_prefix(['v', 'V'])
-        .unwrap_or(segment);
+    let digits = segment.strip_prefix(['v', 'V']).unwrap_or(segment);
     !digits.is_empty()
         && digits.starts_with(|c: char| c.is_ascii_digit())
         && digits
@@ -256,8 +273,14 @@ mod tests {
 
     #[test]
     fn an_untagged_operation_is_grouped_by_its_first_segment_past_versions_and_parameters() {
-        assert_eq!(first_segment("/v1/customers/{id}/sources"), Some("customers"));
-        assert_eq!(first_segment("/2023-10-16/payment_intents"), Some("payment_intents"));
+        assert_eq!(
+            first_segment("/v1/customers/{id}/sources"),
+            Some("customers")
+        );
+        assert_eq!(
+            first_segment("/2023-10-16/payment_intents"),
+            Some("payment_intents")
+        );
         assert_eq!(first_segment("/{tenant}/v2.1/items"), Some("items"));
         assert_eq!(first_segment("/vaults/v1"), Some("vaults"));
         assert_eq!(first_segment("/"), None);

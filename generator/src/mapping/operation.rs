@@ -388,7 +388,9 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
     let schema = match (encoding, content[&chosen].get("schema")) {
         (Encoding::Text, _) => json!({"type": "string"}),
         // Sent as itself (an `Upload` in the SDK), base64 in a tool's JSON input.
-        (Encoding::Bytes, _) => json!({"type": "string", "format": "binary", "contentEncoding": "base64"}),
+        (Encoding::Bytes, _) => {
+            json!({"type": "string", "format": "binary", "contentEncoding": "base64"})
+        }
         (_, Some(schema)) => Normalizer::new(cx.doc, cx.diags).normalize(schema, &schema_loc),
         (_, None) => json!({}),
     };
@@ -530,14 +532,20 @@ fn body_output(cx: &mut Cx, status: StatusKey, response: &Value, loc: &Loc) -> O
     };
     let events = content
         .iter()
-        .find(|(media, _)| media.split(';').next().is_some_and(|m| m.trim() == "text/event-stream"))
+        .find(|(media, _)| {
+            media
+                .split(';')
+                .next()
+                .is_some_and(|m| m.trim() == "text/event-stream")
+        })
         .map(|(media, stream)| {
             let (key, schema) = match (stream.get("itemSchema"), stream.get("schema")) {
                 (Some(item), _) => ("itemSchema", item),
                 (None, Some(schema)) => ("schema", schema),
                 (None, None) => return json!({}),
             };
-            Normalizer::new(cx.doc, cx.diags).normalize(schema, &loc.at("content").at(media).at(key))
+            Normalizer::new(cx.doc, cx.diags)
+                .normalize(schema, &loc.at("content").at(media).at(key))
         });
     Some(Output {
         events,
@@ -695,11 +703,15 @@ pub fn input_schema(parts: &Parts) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     let params = parts.params.iter().map(|p| {
-        let ParamBinding { property, required, .. } = &p.binding;
+        let ParamBinding {
+            property, required, ..
+        } = &p.binding;
         (property, *required, &p.schema)
     });
     let body = parts.body.iter().map(|b| {
-        let BodyBinding { property, required, .. } = &b.binding;
+        let BodyBinding {
+            property, required, ..
+        } = &b.binding;
         (property, *required, &b.schema)
     });
     for (property, is_required, schema) in params.chain(body) {

@@ -19,14 +19,38 @@ use crate::xharn::{PageKindExt, PaginationExt};
 /// The shapes recognised without `x-harn.pagination`, in the order they are tried: (name, what
 /// it looks for). Each needs a `GET` with a JSON reply whose items are one list.
 pub const RULES: [(&str, &str); 8] = [
-    ("link-header", "the reply declares a `Link` header (RFC 8288 `rel=\"next\"`, as GitHub)"),
-    ("has-more-last-id", "an `after` parameter, and `has_more` and `last_id` in the reply (as OpenAI)"),
-    ("has-more-last-item", "a `starting_after` or `after` parameter, and `has_more` in the reply: the last item's `id` is the cursor (as Stripe)"),
-    ("has-more-next-page", "a `page` parameter, and `has_more` and `next_page` in the reply (as Stripe's searches)"),
-    ("done-iterator", "an `iterator` parameter, and `iterator` and a boolean `done` in the reply (as Svix)"),
-    ("next-page-token", "a `pageToken` or `page_token` parameter, and `nextPageToken` or `next_page_token` in the reply (as Google)"),
-    ("next-cursor", "a `cursor` parameter, and `next_cursor` in the reply"),
-    ("next-url", "a `next` URL in the reply, and query parameters it can set"),
+    (
+        "link-header",
+        "the reply declares a `Link` header (RFC 8288 `rel=\"next\"`, as GitHub)",
+    ),
+    (
+        "has-more-last-id",
+        "an `after` parameter, and `has_more` and `last_id` in the reply (as OpenAI)",
+    ),
+    (
+        "has-more-last-item",
+        "a `starting_after` or `after` parameter, and `has_more` in the reply: the last item's `id` is the cursor (as Stripe)",
+    ),
+    (
+        "has-more-next-page",
+        "a `page` parameter, and `has_more` and `next_page` in the reply (as Stripe's searches)",
+    ),
+    (
+        "done-iterator",
+        "an `iterator` parameter, and `iterator` and a boolean `done` in the reply (as Svix)",
+    ),
+    (
+        "next-page-token",
+        "a `pageToken` or `page_token` parameter, and `nextPageToken` or `next_page_token` in the reply (as Google)",
+    ),
+    (
+        "next-cursor",
+        "a `cursor` parameter, and `next_cursor` in the reply",
+    ),
+    (
+        "next-url",
+        "a `next` URL in the reply, and query parameters it can set",
+    ),
 ];
 
 /// What the rules found across the document: per rule, the operations it paginated.
@@ -39,10 +63,21 @@ impl Found {
     /// One note per rule that fired, naming the rule and (some of) its operations.
     pub fn report(self, cx: &mut Cx) {
         for (rule, operations) in self.by_rule {
-            let what = RULES.iter().find(|(name, _)| *name == rule).map_or("", |r| r.1);
-            let shown = operations.iter().take(4).map(|o| format!("`{o}`")).collect::<Vec<_>>();
+            let what = RULES
+                .iter()
+                .find(|(name, _)| *name == rule)
+                .map_or("", |r| r.1);
+            let shown = operations
+                .iter()
+                .take(4)
+                .map(|o| format!("`{o}`"))
+                .collect::<Vec<_>>();
             let more = operations.len().saturating_sub(shown.len());
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
             cx.diags.push(cx.doc.diag(
                 Code::Paginated,
                 Severity::Note,
@@ -69,9 +104,18 @@ pub fn of_operation(
 ) -> Option<Pagination> {
     let schemas = Schemas { components };
     if let Some(declared) = declared {
-        return checked(cx, &at.at("x-harn").at("pagination"), declared, parts, &schemas);
+        return checked(
+            cx,
+            &at.at("x-harn").at("pagination"),
+            declared,
+            parts,
+            &schemas,
+        );
     }
-    let output = parts.output.as_ref().filter(|o| o.binding.encoding == Encoding::Json)?;
+    let output = parts
+        .output
+        .as_ref()
+        .filter(|o| o.binding.encoding == Encoding::Json)?;
     if method != Method::Get {
         return None;
     }
@@ -82,7 +126,10 @@ pub fn of_operation(
             let why = if candidates.is_empty() {
                 "its reply has no list of items".to_string()
             } else {
-                format!("which list holds its items is ambiguous ({})", candidates.join(", "))
+                format!(
+                    "which list holds its items is ambiguous ({})",
+                    candidates.join(", ")
+                )
             };
             cx.diags.push(cx.doc.diag(
                 Code::Paginated,
@@ -96,7 +143,11 @@ pub fn of_operation(
         }
     };
     pagination.items = items.into();
-    found.by_rule.entry(rule).or_default().push(name.to_string());
+    found
+        .by_rule
+        .entry(rule)
+        .or_default()
+        .push(name.to_string());
     Some(pagination)
 }
 
@@ -123,67 +174,93 @@ fn detect(parts: &Parts, schemas: &Schemas) -> Option<(&'static str, Pagination)
         .property(&output.schema, "has_more")
         .filter(|flag| schemas.is_type(flag, "boolean"))
         .map(|_| "has_more");
-    if let (Some(after), Some(flag), Some(last)) = (query(&["after"]), has_more, has(&["last_id"])) {
-        return Some(("has-more-last-id", Pagination {
-            param: Some(after.binding.property.clone()),
-            next: pointer(last),
-            has_more: pointer(flag),
-            ..base(PageKind::Cursor)
-        }));
+    if let (Some(after), Some(flag), Some(last)) = (query(&["after"]), has_more, has(&["last_id"]))
+    {
+        return Some((
+            "has-more-last-id",
+            Pagination {
+                param: Some(after.binding.property.clone()),
+                next: pointer(last),
+                has_more: pointer(flag),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
     if let (Some(after), Some(flag)) = (query(&["starting_after", "after"]), has_more) {
-        return Some(("has-more-last-item", Pagination {
-            param: Some(after.binding.property.clone()),
-            last_item: Some("/id".into()),
-            has_more: pointer(flag),
-            ..base(PageKind::Cursor)
-        }));
+        return Some((
+            "has-more-last-item",
+            Pagination {
+                param: Some(after.binding.property.clone()),
+                last_item: Some("/id".into()),
+                has_more: pointer(flag),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
-    if let (Some(page), Some(flag), Some(next)) = (query(&["page"]), has_more, has(&["next_page"])) {
-        return Some(("has-more-next-page", Pagination {
-            param: Some(page.binding.property.clone()),
-            next: pointer(next),
-            has_more: pointer(flag),
-            ..base(PageKind::Cursor)
-        }));
+    if let (Some(page), Some(flag), Some(next)) = (query(&["page"]), has_more, has(&["next_page"]))
+    {
+        return Some((
+            "has-more-next-page",
+            Pagination {
+                param: Some(page.binding.property.clone()),
+                next: pointer(next),
+                has_more: pointer(flag),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
     let done = schemas
         .property(&output.schema, "done")
         .is_some_and(|flag| schemas.is_type(flag, "boolean"));
     if let (Some(iterator), Some(next), true) = (query(&["iterator"]), has(&["iterator"]), done) {
-        return Some(("done-iterator", Pagination {
-            param: Some(iterator.binding.property.clone()),
-            next: pointer(next),
-            done: pointer("done"),
-            ..base(PageKind::Cursor)
-        }));
+        return Some((
+            "done-iterator",
+            Pagination {
+                param: Some(iterator.binding.property.clone()),
+                next: pointer(next),
+                done: pointer("done"),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
     if let (Some(token), Some(next)) = (
         query(&["pageToken", "page_token"]),
         has(&["nextPageToken", "next_page_token"]),
     ) {
-        return Some(("next-page-token", Pagination {
-            param: Some(token.binding.property.clone()),
-            next: pointer(next),
-            ..base(PageKind::Cursor)
-        }));
+        return Some((
+            "next-page-token",
+            Pagination {
+                param: Some(token.binding.property.clone()),
+                next: pointer(next),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
     if let (Some(cursor), Some(next)) = (query(&["cursor"]), has(&["next_cursor"])) {
-        return Some(("next-cursor", Pagination {
-            param: Some(cursor.binding.property.clone()),
-            next: pointer(next),
-            ..base(PageKind::Cursor)
-        }));
+        return Some((
+            "next-cursor",
+            Pagination {
+                param: Some(cursor.binding.property.clone()),
+                next: pointer(next),
+                ..base(PageKind::Cursor)
+            },
+        ));
     }
     let next_url = schemas
         .property(&output.schema, "next")
         .is_some_and(|next| schemas.is_type(next, "string"));
-    let has_query = parts.params.iter().any(|p| p.binding.location == ParamIn::Query);
+    let has_query = parts
+        .params
+        .iter()
+        .any(|p| p.binding.location == ParamIn::Query);
     if next_url && has_query {
-        return Some(("next-url", Pagination {
-            next: pointer("next"),
-            ..base(PageKind::Link)
-        }));
+        return Some((
+            "next-url",
+            Pagination {
+                next: pointer("next"),
+                ..base(PageKind::Link)
+            },
+        ));
     }
     None
 }
@@ -205,7 +282,11 @@ fn checked(
         PageKindExt::Page => PageKind::Page,
         PageKindExt::Link => PageKind::Link,
     };
-    let Some(output) = parts.output.as_ref().filter(|o| o.binding.encoding == Encoding::Json) else {
+    let Some(output) = parts
+        .output
+        .as_ref()
+        .filter(|o| o.binding.encoding == Encoding::Json)
+    else {
         cx.diags.push(cx.doc.diag(
             Code::XHarnInvalid,
             Severity::Error,
@@ -236,15 +317,25 @@ fn checked(
             found.map(|p| p.binding.property.clone())
         }
         (None, true) => {
-            problems.push(("param", format!("kind `{}` needs `param`: the request parameter that carries the {}", kind.as_str(), match kind {
-                PageKind::Cursor => "cursor",
-                PageKind::Offset => "offset",
-                _ => "page number",
-            })));
+            problems.push((
+                "param",
+                format!(
+                    "kind `{}` needs `param`: the request parameter that carries the {}",
+                    kind.as_str(),
+                    match kind {
+                        PageKind::Cursor => "cursor",
+                        PageKind::Offset => "offset",
+                        _ => "page number",
+                    }
+                ),
+            ));
             None
         }
         (Some(_), false) => {
-            problems.push(("param", "kind `link` takes no `param`: the next page's URL sets the parameters".to_string()));
+            problems.push((
+                "param",
+                "kind `link` takes no `param`: the next page's URL sets the parameters".to_string(),
+            ));
             None
         }
         (None, false) => None,
@@ -268,7 +359,10 @@ fn checked(
         .filter(|list| schemas.is_type(list, "array"));
     let item_schema = list.and_then(|list| schemas.resolve(list).get("items"));
     if declared.items.is_some() && list.is_none() {
-        problems.push(("items", format!("`{items}` does not lead to a list in the reply's schema")));
+        problems.push((
+            "items",
+            format!("`{items}` does not lead to a list in the reply's schema"),
+        ));
     }
     match (kind, &declared.next, &declared.last_item) {
         (PageKind::Cursor, None, None) => problems.push(("next", "kind `cursor` needs `next` (where the next cursor is in the reply) or `last_item` (where it is in the last item)".to_string())),
@@ -285,13 +379,19 @@ fn checked(
         if let Some(pointer) = pointer
             && schemas.at(within, pointer).is_none()
         {
-            problems.push((field, format!("`{pointer}` does not lead anywhere in the reply's schema")));
+            problems.push((
+                field,
+                format!("`{pointer}` does not lead anywhere in the reply's schema"),
+            ));
         }
     }
     if let (Some(pointer), Some(item)) = (&declared.last_item, item_schema)
         && schemas.at(item, pointer).is_none()
     {
-        problems.push(("last_item", format!("`{pointer}` does not lead anywhere in an item's schema")));
+        problems.push((
+            "last_item",
+            format!("`{pointer}` does not lead anywhere in an item's schema"),
+        ));
     }
     if !problems.is_empty() {
         for (field, message) in problems {
@@ -330,7 +430,10 @@ impl<'a> Schemas<'a> {
     /// schema and `null`) taken as that schema.
     fn resolve<'s>(&'s self, mut schema: &'s Value) -> &'s Value {
         for _ in 0..32 {
-            let reference = schema.get("$ref").and_then(Value::as_str).map(standalone::classify);
+            let reference = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .map(standalone::classify);
             if let Some(RefTarget::Component { name, rest }) = reference {
                 match self
                     .components
@@ -388,7 +491,12 @@ impl<'a> Schemas<'a> {
         if let Some(Value::Object(properties)) = schema.get("properties") {
             out.extend(properties.keys().map(String::as_str));
         }
-        for member in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for member in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             self.property_names(member, out);
         }
     }

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::catalog::{
-    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, NonBlank,
-    ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding, ToolCli, MetaKey, TAGS_META_KEY,
-};
 use harness_gen_runtime::binding::{Binding, Method, ParamIn};
+use harness_gen_runtime::catalog::{
+    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, MetaKey,
+    NonBlank, ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding,
+    TAGS_META_KEY, ToolCli,
+};
 use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
 
@@ -61,9 +62,10 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
     let mut used_tags = Vec::new();
     // Each kept operation's tags, for grouping (its path is in its binding).
     let mut tags = Vec::with_capacity(drafts.len());
-    let document_key = ext.idempotency_key.as_ref().and_then(|name| {
-        operation::checked_header(cx, name, &Loc::main("/x-harn/idempotencyKey"))
-    });
+    let document_key = ext
+        .idempotency_key
+        .as_ref()
+        .and_then(|name| operation::checked_header(cx, name, &Loc::main("/x-harn/idempotencyKey")));
     let mut paginated = pagination::Found::default();
     for (draft, name) in drafts.into_iter().zip(names) {
         let Some(name) = name else { continue };
@@ -257,11 +259,7 @@ fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
         }
         let base = match &draft.operation_id {
             Some(id) => names::tool_name(id),
-            None => names::tool_name(&format!(
-                "{}_{}",
-                draft.method.path_item_key(),
-                draft.path
-            )),
+            None => names::tool_name(&format!("{}_{}", draft.method.path_item_key(), draft.path)),
         };
         let name = unique.claim(&base, "_");
         if name != base {
@@ -511,7 +509,10 @@ fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPath
     let [tag, leaf] = whole.as_slice() else {
         return whole;
     };
-    let Some(rest) = leaf.strip_prefix(tag.as_str()).and_then(|r| r.strip_prefix('-')) else {
+    let Some(rest) = leaf
+        .strip_prefix(tag.as_str())
+        .and_then(|r| r.strip_prefix('-'))
+    else {
         return whole;
     };
     let short = vec![tag.clone(), rest.to_string()];
@@ -597,7 +598,11 @@ fn positional_path_parameters(draft: &Draft, arguments: &mut BTreeMap<String, Ar
     if arguments.values().any(|a| a.position.is_some()) {
         return;
     }
-    let in_path_order = draft.path.split('{').skip(1).filter_map(|rest| rest.split_once('}'));
+    let in_path_order = draft
+        .path
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'));
     let mut position = 0;
     for (name, _) in in_path_order {
         let Some(param) = draft
@@ -608,13 +613,16 @@ fn positional_path_parameters(draft: &Draft, arguments: &mut BTreeMap<String, Ar
         else {
             continue;
         };
-        let spec = arguments.entry(param.binding.property.to_string()).or_default();
+        let spec = arguments
+            .entry(param.binding.property.to_string())
+            .or_default();
         if spec.long.is_some() || spec.short.is_some() {
             continue;
         }
         spec.position = Some(position);
         if spec.value_name.is_none() {
-            spec.value_name = NonBlank::new(names::kebab(name).replace('-', "_").to_ascii_uppercase()).ok();
+            spec.value_name =
+                NonBlank::new(names::kebab(name).replace('-', "_").to_ascii_uppercase()).ok();
         }
         position += 1;
     }
@@ -645,7 +653,9 @@ fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentS
             continue;
         }
         let Some(ArgumentName::Long(default)) =
-            harness_gen_runtime::catalog::argument_names(property, spec).into_iter().next()
+            harness_gen_runtime::catalog::argument_names(property, spec)
+                .into_iter()
+                .next()
         else {
             continue;
         };

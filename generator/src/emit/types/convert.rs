@@ -102,7 +102,13 @@ impl<'a> TypeSpace<'a> {
         }
     }
 
-    pub(super) fn reference(&mut self, reference: &str, hint: &str, pointer: &str, depth: usize) -> Ty {
+    pub(super) fn reference(
+        &mut self,
+        reference: &str,
+        hint: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Ty {
         match harness_gen_runtime::schema::standalone::classify(reference) {
             harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest } => {
                 let Some(&id) = self.component_ids.get(&name) else {
@@ -198,7 +204,13 @@ impl<'a> TypeSpace<'a> {
     }
 
     /// Gives `id` its shape and doc; a null alternative makes the use site an `Option`.
-    pub(super) fn define(&mut self, id: usize, kind: Kind, map: &Map<String, Value>, nullable: bool) -> Ty {
+    pub(super) fn define(
+        &mut self,
+        id: usize,
+        kind: Kind,
+        map: &Map<String, Value>,
+        nullable: bool,
+    ) -> Ty {
         self.defs[id].kind = kind;
         self.defs[id].doc = doc_of(&Value::Object(map.clone()));
         if nullable {
@@ -375,7 +387,10 @@ impl<'a> TypeSpace<'a> {
                 .and_then(Value::as_str)
                 .map(harness_gen_runtime::schema::standalone::classify)
             {
-                Some(harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest }) => {
+                Some(harness_gen_runtime::schema::standalone::RefTarget::Component {
+                    name,
+                    rest,
+                }) => {
                     match self
                         .components
                         .get(&name)
@@ -525,13 +540,21 @@ fn is_constraint(keyword: &str) -> bool {
 /// and description for the field's docs), so it converts to the type it has there.
 fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -> Value {
     // `%` would be read as percent-encoding in a reference.
-    if part_at == merged_at || !part_at.starts_with(COMPONENTS) || part_at.contains('%') || name.contains('%') {
+    if part_at == merged_at
+        || !part_at.starts_with(COMPONENTS)
+        || part_at.contains('%')
+        || name.contains('%')
+    {
         return schema.clone();
     }
     let mut reference = Map::new();
     reference.insert(
         "$ref".into(),
-        format!("{part_at}/properties/{}", harness_gen_runtime::schema::escape(name)).into(),
+        format!(
+            "{part_at}/properties/{}",
+            harness_gen_runtime::schema::escape(name)
+        )
+        .into(),
     );
     for keyword in ["title", "description"] {
         if let Some(text) = schema.get(keyword) {

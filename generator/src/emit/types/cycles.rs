@@ -30,9 +30,7 @@ impl TypeSpace<'_> {
             match &mut kind {
                 Kind::Struct { fields, .. } => fields.iter_mut().for_each(|f| fix(&mut f.ty)),
                 Kind::Union(variants) => variants.iter_mut().for_each(|(_, ty)| fix(ty)),
-                Kind::Tagged { variants, .. } => {
-                    variants.iter_mut().for_each(|(_, ty, _)| fix(ty))
-                }
+                Kind::Tagged { variants, .. } => variants.iter_mut().for_each(|(_, ty, _)| fix(ty)),
                 Kind::Alias(ty) | Kind::Newtype(ty) => fix(ty),
                 _ => {}
             }

@@ -29,7 +29,10 @@ impl TypeSpace<'_> {
             for (id, def) in self.defs.iter().enumerate() {
                 let mergeable = matches!(
                     def.kind,
-                    Kind::Struct { .. } | Kind::StringEnum(_) | Kind::Union(_) | Kind::Tagged { .. }
+                    Kind::Struct { .. }
+                        | Kind::StringEnum(_)
+                        | Kind::Union(_)
+                        | Kind::Tagged { .. }
                 );
                 if !mergeable {
                     continue;
@@ -48,7 +51,10 @@ impl TypeSpace<'_> {
             for (id, earlier) in same {
                 self.defs[id].kind = Kind::Alias(Ty::Named(earlier));
                 if self.defs[id].doc.is_none() {
-                    let doc = format!("The same shape as [`{}`], so the same type.", self.defs[earlier].name);
+                    let doc = format!(
+                        "The same shape as [`{}`], so the same type.",
+                        self.defs[earlier].name
+                    );
                     self.defs[id].doc = Some(doc);
                 }
             }

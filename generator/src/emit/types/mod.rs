@@ -328,9 +328,10 @@ impl<'a> TypeSpace<'a> {
             let segment = harness_gen_runtime::schema::unescape(segment);
             let field = match self.see_through(&here) {
                 Ty::Named(id) => match &self.defs[id].kind {
-                    Kind::Struct { fields, .. } => {
-                        fields.iter().find(|f| f.wire == segment).map(|f| f.ty.clone())
-                    }
+                    Kind::Struct { fields, .. } => fields
+                        .iter()
+                        .find(|f| f.wire == segment)
+                        .map(|f| f.ty.clone()),
                     _ => None,
                 },
                 _ => None,

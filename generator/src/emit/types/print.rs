@@ -60,14 +60,10 @@ impl TypeSpace<'_> {
     /// get a constructor and setters.
     pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>, built: &[bool]) -> TokenStream {
         let tags = self.member_tags();
-        let items = self
-            .defs
-            .iter()
-            .enumerate()
-            .filter_map(|(id, def)| {
-                let built = built[id].then(|| tags.get(&id).map(String::as_str));
-                Some(self.item(def, &cfg(id)?, built))
-            });
+        let items = self.defs.iter().enumerate().filter_map(|(id, def)| {
+            let built = built[id].then(|| tags.get(&id).map(String::as_str));
+            Some(self.item(def, &cfg(id)?, built))
+        });
         quote!(#(#items)*)
     }
 
@@ -85,7 +81,9 @@ impl TypeSpace<'_> {
                 #[cfg(not(feature = "dates"))]
                 pub type DateTime = String;
             },
-            Optional::Always => quote!(pub use harness_gen_runtime::formats::{Date, DateTime};),
+            Optional::Always => quote!(
+                pub use harness_gen_runtime::formats::{Date, DateTime};
+            ),
             Optional::Never => TokenStream::new(),
         };
         quote! {

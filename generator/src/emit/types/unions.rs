@@ -33,7 +33,9 @@ impl Discriminator {
             .map(|mapping| {
                 mapping
                     .iter()
-                    .filter_map(|(value, target)| Some((value.clone(), target.as_str()?.to_string())))
+                    .filter_map(|(value, target)| {
+                        Some((value.clone(), target.as_str()?.to_string()))
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -216,5 +218,6 @@ impl TypeSpace<'_> {
 /// Whether no tag value selects two members (and every member has one).
 fn distinct(tags: &[Vec<String>]) -> bool {
     let mut seen = BTreeSet::new();
-    tags.iter().all(|values| !values.is_empty() && values.iter().all(|v| seen.insert(v.as_str())))
+    tags.iter()
+        .all(|values| !values.is_empty() && values.iter().all(|v| seen.insert(v.as_str())))
 }
