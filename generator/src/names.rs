@@ -47,19 +47,14 @@ pub fn kebab(text: &str) -> String {
 }
 
 /// The default tool name: snake_case, Rust keywords suffixed with `_`, shortened past
-/// [`MAX_TOOL_NAME`] to a prefix plus a hash of the whole name.
+/// [`MAX_TOOL_NAME`] to a prefix plus a hash of the whole name (the runtime's one rule,
+/// [`harness_gen_runtime::cli_names::shorten`], which the MCP server's name budget uses too).
 pub fn tool_name(raw: &str) -> String {
     let mut name = snake(raw);
     if RUST_KEYWORDS.contains(&name.as_str()) {
         name.push('_');
     }
-    shorten(name, MAX_TOOL_NAME)
-}
-
-/// `name` cut to `max` characters deterministically: a prefix, `_`, and 8 hex digits of the
-/// SHA-256 of the whole name (the runtime's rule, which the MCP server's name budget uses too).
-pub fn shorten(name: String, max: usize) -> String {
-    harness_gen_runtime::cli_names::shorten(&name, max)
+    harness_gen_runtime::cli_names::shorten(&name, MAX_TOOL_NAME)
 }
 
 /// Hands out unique names: the first claim of a name gets it, later ones get `_2`, `_3`, …
@@ -113,14 +108,6 @@ mod tests {
         assert_eq!(short.len(), MAX_TOOL_NAME);
         assert_eq!(short, tool_name(&long));
         assert_ne!(short, tool_name(&(long + "c")));
-    }
-
-    #[test]
-    fn shortening_respects_character_boundaries() {
-        let name = "é".repeat(40);
-        let short = shorten(name.clone(), 20);
-        assert!(short.len() <= 20, "{short}");
-        assert_eq!(short, shorten(name, 20));
     }
 
     #[test]

@@ -215,4 +215,12 @@ mod tests {
         let unique: std::collections::BTreeSet<_> = tiny.iter().collect();
         assert_eq!(unique.len(), 3, "{tiny:?}");
     }
+
+    #[test]
+    fn shortening_respects_character_boundaries() {
+        let name = "é".repeat(40);
+        let short = shorten(&name, 20);
+        assert!(short.len() <= 20, "{short}");
+        assert_eq!(short, shorten(&name, 20));
+    }
 }

@@ -493,19 +493,22 @@ fn insert(
     }
 }
 
-/// The first sentence (or line) of `text`, at most 80 characters (cut at a word, with `…`).
-fn summary(text: &str) -> String {
-    const MAX: usize = 80;
+/// How many characters of a description a command list shows.
+const LIST_SUMMARY: usize = 80;
+
+/// The first sentence (or line) of `text`, at most `max` characters (cut at a word, with `…`):
+/// how lists show a description (command lists here, tool search results over MCP).
+pub(crate) fn summary(text: &str, max: usize) -> String {
     let text = text.trim();
     let line = text.lines().next().unwrap_or_default().trim();
     let sentence = match line.find(". ") {
         Some(end) => &line[..=end],
         None => line,
     };
-    if sentence.chars().count() <= MAX {
+    if sentence.chars().count() <= max {
         return sentence.to_string();
     }
-    let cut: String = sentence.chars().take(MAX - 1).collect();
+    let cut: String = sentence.chars().take(max.saturating_sub(1)).collect();
     let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
     format!("{}…", cut.trim_end_matches([',', ';', ':']))
 }
@@ -526,7 +529,7 @@ fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Comman
         match (&spec.description, &spec.title) {
             (Some(description), _) => {
                 command = command
-                    .about(summary(description))
+                    .about(summary(description, LIST_SUMMARY))
                     .long_about(description.to_string());
             }
             (None, Some(title)) => command = command.about(title.to_string()),
@@ -611,7 +614,11 @@ fn read_json_source(text: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::summary;
+    use super::LIST_SUMMARY;
+
+    fn summary(text: &str) -> String {
+        super::summary(text, LIST_SUMMARY)
+    }
 
     #[test]
     fn a_group_is_summarized_by_its_first_sentence_cut_at_a_word() {

@@ -45,6 +45,14 @@ impl CallCredentials {
         CURRENT.scope(Arc::new(self), future).await
     }
 
+    /// Runs `future` within `credentials`' scope when there are some, else as it is.
+    pub async fn scope_of<F: Future>(credentials: Option<Self>, future: F) -> F::Output {
+        match credentials {
+            Some(credentials) => credentials.scope(future).await,
+            None => future.await,
+        }
+    }
+
     /// The credentials of the calls made now, if any were given.
     pub(super) fn current() -> Option<Arc<CallCredentials>> {
         CURRENT.try_with(Arc::clone).ok()
@@ -63,13 +71,14 @@ impl CallCredentials {
         };
         let value = value.expose().trim();
         Ok(Some(match kind {
-            Scheme::Bearer => Credential::Token(Secret::new(strip_word(value, "Bearer"))),
+            Scheme::Bearer => {
+                Credential::Token(Secret::new(after_word(value, "Bearer").unwrap_or(value)))
+            }
             Scheme::ApiKey { .. } => Credential::ApiKey(Secret::new(value)),
             Scheme::Basic => {
-                let pair = if has_word(value, "Basic") {
-                    base64_of(strip_word(value, "Basic")).ok_or(())?
-                } else {
-                    value.to_string()
+                let pair = match after_word(value, "Basic") {
+                    Some(encoded) => base64_of(encoded).ok_or(())?,
+                    None => value.to_string(),
                 };
                 let (username, password) = pair.split_once(':').ok_or(())?;
                 Credential::Basic {
@@ -81,21 +90,12 @@ impl CallCredentials {
     }
 }
 
-/// Whether `value` starts with `word` and a space, in any case.
-fn has_word(value: &str, word: &str) -> bool {
-    value.len() > word.len()
-        && value.is_char_boundary(word.len())
-        && value[..word.len()].eq_ignore_ascii_case(word)
-        && value[word.len()..].starts_with(' ')
-}
-
-/// `value` without a leading `word` and spaces (an authorization header's scheme word).
-fn strip_word<'a>(value: &'a str, word: &str) -> &'a str {
-    if has_word(value, word) {
-        value[word.len()..].trim_start()
-    } else {
-        value
-    }
+/// What follows a leading `word` and spaces in `value` (an authorization header's scheme word,
+/// in any case), or `None` when it does not start with one.
+fn after_word<'a>(value: &'a str, word: &str) -> Option<&'a str> {
+    let head = value.get(..word.len())?;
+    let rest = &value[word.len()..];
+    (head.eq_ignore_ascii_case(word) && rest.starts_with(' ')).then(|| rest.trim_start())
 }
 
 fn base64_of(text: &str) -> Option<String> {

@@ -8,7 +8,7 @@
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Map, Value, json};
 
-use super::McpServer;
+use super::{McpServer, refused};
 use crate::Audience;
 
 /// The meta-tool that searches the tools.
@@ -25,8 +25,13 @@ pub const AUTO_THRESHOLD: usize = 128;
 /// The most results one search returns.
 const MAX_RESULTS: u64 = 50;
 
-/// The three meta-tools as listed.
-pub(super) fn meta_tools() -> Vec<Tool> {
+/// The three meta-tools as listed, made once.
+pub(super) fn meta_tools() -> &'static [Tool] {
+    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(made)
+}
+
+fn made() -> Vec<Tool> {
     let read_only = json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false});
     let tools = [
         json!({
@@ -111,7 +116,7 @@ impl McpServer {
         Some(match name {
             SEARCH => {
                 let Some(query) = text("query") else {
-                    return Some(MetaCall::Answer(misuse("`query` (a string) is required")));
+                    return Some(MetaCall::Answer(refused("`query` (a string) is required")));
                 };
                 let limit = arguments
                     .get("limit")
@@ -128,7 +133,7 @@ impl McpServer {
                             hit["title"] = json!(title);
                         }
                         if let Some(description) = &entry.description {
-                            hit["description"] = json!(summary(description));
+                            hit["description"] = json!(crate::cli::summary(description, SUMMARY));
                         }
                         hit
                     })
@@ -137,27 +142,27 @@ impl McpServer {
             }
             DESCRIBE => {
                 let Some(wanted) = text("name") else {
-                    return Some(MetaCall::Answer(misuse("`name` (a string) is required")));
+                    return Some(MetaCall::Answer(refused("`name` (a string) is required")));
                 };
                 match self.position(wanted) {
                     Some((listing, i)) => {
                         let tool = serde_json::to_value(&listing.tools[i]).unwrap_or_default();
                         MetaCall::Answer(CallToolResult::structured(tool))
                     }
-                    None => MetaCall::Answer(misuse(&format!(
+                    None => MetaCall::Answer(refused(format!(
                         "no tool is named `{wanted}`: find one with {SEARCH}"
                     ))),
                 }
             }
             CALL => {
                 let Some(wanted) = text("name") else {
-                    return Some(MetaCall::Answer(misuse("`name` (a string) is required")));
+                    return Some(MetaCall::Answer(refused("`name` (a string) is required")));
                 };
                 let inner = match arguments.get("arguments") {
                     None | Some(Value::Null) => None,
                     Some(Value::Object(inner)) => Some(inner.clone()),
                     Some(_) => {
-                        return Some(MetaCall::Answer(misuse("`arguments` must be an object")));
+                        return Some(MetaCall::Answer(refused("`arguments` must be an object")));
                     }
                 };
                 MetaCall::Call(wanted.to_string(), inner)
@@ -167,24 +172,9 @@ impl McpServer {
     }
 }
 
-/// A meta-tool used wrongly, as a tool error the model reads.
-fn misuse(why: &str) -> CallToolResult {
-    super::refused(why.to_string())
-}
-
-/// The first sentence (or line) of a description, at most 200 characters: enough to choose by.
-fn summary(description: &str) -> String {
-    let line = description
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or_default()
-        .trim();
-    let sentence = line.find(". ").map_or(line, |end| &line[..=end]);
-    match sentence.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}…", &sentence[..cut]),
-        None => sentence.to_string(),
-    }
-}
+/// How much of a description a search result carries: its first sentence, at most 200
+/// characters and the `…` of a cut (enough to choose by).
+const SUMMARY: usize = 201;
 
 #[cfg(test)]
 mod tests {
@@ -192,6 +182,7 @@ mod tests {
 
     #[test]
     fn search_results_carry_the_first_sentence_of_a_description() {
+        let summary = |text: &str| crate::cli::summary(text, SUMMARY);
         assert_eq!(summary("Lists pets. Paged by cursor."), "Lists pets.");
         assert_eq!(summary("\n  First line\nsecond"), "First line");
         assert_eq!(summary(&"x".repeat(300)).chars().count(), 201);

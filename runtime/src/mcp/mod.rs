@@ -308,7 +308,7 @@ impl McpServer {
         let tools = match &self.discovery {
             None => every,
             Some(pinned) => {
-                let mut tools = discovery::meta_tools();
+                let mut tools = discovery::meta_tools().to_vec();
                 tools.extend(
                     pinned
                         .iter()
@@ -445,9 +445,10 @@ impl McpServer {
     }
 }
 
-/// A call refused before it started, as a tool error the model reads.
-fn refused(why: String) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![rmcp::model::ContentBlock::text(why)]);
+/// A call refused before it started (or a meta-tool used wrongly), as a tool error the model
+/// reads.
+fn refused(why: impl Into<String>) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![rmcp::model::ContentBlock::text(why.into())]);
     result.result_type = Some(ResultType::COMPLETE);
     result
 }
@@ -688,11 +689,9 @@ impl ServerHandler for McpServer {
                     .get_progress_token()
                     .map(|token| (context.peer.clone(), token));
                 let call = self.call_reporting(name, arguments, progress);
-                match credentials {
-                    Some(credentials) => credentials.scope(call).await,
-                    None => call.await,
-                }
-                .map(Into::into)
+                crate::http::CallCredentials::scope_of(credentials, call)
+                    .await
+                    .map(Into::into)
             }
         }
     }
@@ -715,9 +714,9 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         if self.discovery.is_some()
-            && let Some(meta) = discovery::meta_tools().into_iter().find(|t| t.name == name)
+            && let Some(meta) = discovery::meta_tools().iter().find(|t| t.name == name)
         {
-            return Some(meta);
+            return Some(meta.clone());
         }
         self.position(name)
             .map(|(listing, i)| listing.tools[i].clone())

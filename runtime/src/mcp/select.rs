@@ -1,6 +1,6 @@
 //! Which tools a server offers: all its MCP tools, or those chosen when it starts (by name, by
-//! tag, by exclusion, read-only only). A tool left out does not exist for the server's clients: it is
-//! not listed, and a call to it is answered exactly like a call to an unknown tool.
+//! tag, by exclusion, read-only only). A tool left out does not exist for the server's clients:
+//! it is not listed, and a call to it is answered exactly like a call to an unknown tool.
 
 use crate::{Audience, ToolRegistry};
 
@@ -18,9 +18,9 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// The choice of `tools` (all when empty) without `exclude`, read-only ones only when
-    /// `read_only`; the names sorted and without repeats, so one choice is one value however
-    /// it was spelled.
+    /// The choice of `tools` and the tools with one of `tags` (all when both are empty) without
+    /// `exclude`, read-only ones only when `read_only`; the names sorted and without repeats, so
+    /// one choice is one value however it was spelled.
     pub fn new(
         mut tools: Vec<String>,
         mut tags: Vec<String>,
@@ -40,8 +40,8 @@ impl Selection {
     }
 
     /// The choice a URL's query makes: `tool` and `tag` (repeated, or names separated by
-    /// commas), `exclude_tool` (the same) and `read_only` (`true` or `false`). Anything else is an error
-    /// naming it.
+    /// commas), `exclude_tool` (the same) and `read_only` (`true` or `false`). Anything else is
+    /// an error naming it.
     pub fn from_uri(uri: &axum::http::Uri) -> Result<Self, String> {
         let axum::extract::Query(pairs) =
             axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)

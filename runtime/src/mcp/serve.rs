@@ -179,32 +179,36 @@ fn options(
     let credential_headers = CredentialHeaders::parse(&mappings).map_err(|why| {
         command(name, version).error(clap::error::ErrorKind::ValueValidation, why)
     })?;
-    let discovery = matches
-        .get_one::<String>("discovery")
-        .cloned()
-        .or_else(|| std::env::var("HARNESS_MCP_DISCOVERY").ok());
-    let discovery = match discovery.as_deref().map(str::trim) {
-        None | Some("" | "auto") => None,
+    // The option, else its environment variable (blank is unset); a value clap did not check
+    // (from the environment) must be one of the choices.
+    let setting = |id: &str, var: &str| {
+        matches.get_one::<String>(id).cloned().or_else(|| {
+            std::env::var(var)
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        })
+    };
+    let refused = |var: &str, value: &str, choices: &str| {
+        command(name, version).error(
+            clap::error::ErrorKind::ValueValidation,
+            format!("{var} is `{value}`: use {choices}"),
+        )
+    };
+    let discovery = match setting("discovery", "HARNESS_MCP_DISCOVERY").as_deref() {
+        None | Some("auto") => None,
         Some("on") => Some(true),
         Some("off") => Some(false),
-        Some(other) => {
-            return Err(command(name, version).error(
-                clap::error::ErrorKind::ValueValidation,
-                format!("HARNESS_MCP_DISCOVERY is `{other}`: use auto, on or off"),
-            ));
-        }
+        Some(other) => return Err(refused("HARNESS_MCP_DISCOVERY", other, "auto, on or off")),
     };
-    let profile = matches
-        .get_one::<String>("schema-profile")
-        .cloned()
-        .or_else(|| std::env::var("HARNESS_MCP_SCHEMA_PROFILE").ok());
-    let schema_profile = match profile.as_deref().map(str::trim) {
-        None | Some("" | "standard") => SchemaProfile::Standard,
+    let schema_profile = match setting("schema-profile", "HARNESS_MCP_SCHEMA_PROFILE").as_deref() {
+        None | Some("standard") => SchemaProfile::Standard,
         Some("inlined") => SchemaProfile::Inlined,
         Some(other) => {
-            return Err(command(name, version).error(
-                clap::error::ErrorKind::ValueValidation,
-                format!("HARNESS_MCP_SCHEMA_PROFILE is `{other}`: use standard or inlined"),
+            return Err(refused(
+                "HARNESS_MCP_SCHEMA_PROFILE",
+                other,
+                "standard or inlined",
             ));
         }
     };

@@ -14,6 +14,7 @@ use rmcp::model::{
 use serde_json::{Map, Value};
 
 use super::McpServer;
+use crate::http::CallCredentials;
 
 /// How long a finished task's result is kept, and the polling interval suggested to clients.
 pub const TASK_TTL_MS: u64 = 3_600_000;
@@ -55,7 +56,7 @@ impl McpServer {
         &self,
         name: String,
         arguments: Option<Map<String, Value>>,
-        credentials: Option<crate::http::CallCredentials>,
+        credentials: Option<CallCredentials>,
     ) -> CreateTaskResult {
         let tasks = &self.inner.tasks;
         let now = timestamp(SystemTime::now());
@@ -69,11 +70,7 @@ impl McpServer {
         let handle = tokio::spawn(async move {
             // The task runs with the credentials of the request that started it.
             let call = server.call(&name, arguments);
-            let result = match credentials {
-                Some(credentials) => credentials.scope(call).await,
-                None => call.await,
-            };
-            let payload = match result {
+            let payload = match CallCredentials::scope_of(credentials, call).await {
                 Ok(result) => TaskPayload::Completed {
                     result: to_object(&result),
                 },

@@ -65,12 +65,11 @@ fn expand(schema: &mut Value, cx: &Context, stack: &mut Vec<String>) {
             // Too deep, or a reference to nothing: anything goes.
             _ => Value::Object(Map::new()),
         };
-        let siblings = std::mem::take(map);
+        // The reference's siblings are expanded where they stand, then joined to the
+        // (already expanded) target.
+        let mut siblings = std::mem::take(map);
+        children_mut(&mut siblings, &mut |_, _, child| expand(child, cx, stack));
         *schema = merged(replacement, siblings);
-        // The siblings were not expanded yet.
-        if let Some(map) = schema.as_object_mut() {
-            children_mut(map, &mut |_, _, child| expand(child, cx, stack));
-        }
         return;
     }
     children_mut(map, &mut |_, _, child| expand(child, cx, stack));

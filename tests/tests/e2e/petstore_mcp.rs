@@ -66,23 +66,33 @@ fn calls() -> Value {
     ])
 }
 
-fn stdio_env(base: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("PETSTORE_BASE_URL", base.to_owned()),
-        ("PETSTORE_TOKEN", TOKEN.to_owned()),
-        ("HARNESS_MCP_PAGE_SIZE", "2".to_owned()),
-    ]
+/// Runs the stdio server (with `args`) against the API at `base`, its token and `env` in the
+/// environment, driven by `script` in `mode`.
+fn drive_stdio(
+    python: &Path,
+    mode: &str,
+    script: &Value,
+    base: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Value {
+    let program = server();
+    let mut target = vec!["--", program.to_str().unwrap()];
+    target.extend_from_slice(args);
+    let mut all = vec![("PETSTORE_BASE_URL", base), ("PETSTORE_TOKEN", TOKEN)];
+    all.extend_from_slice(env);
+    drive(python, mode, script, &target, &all)
 }
 
+/// [`drive_stdio`] with two tools per listing page.
 fn run_stdio(python: &Path, mode: &str, script: &Value, base: &str) -> Value {
-    let env = stdio_env(base);
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    drive(
+    drive_stdio(
         python,
         mode,
         script,
-        &["--", server().to_str().unwrap()],
-        &env,
+        base,
+        &[],
+        &[("HARNESS_MCP_PAGE_SIZE", "2")],
     )
 }
 
@@ -455,14 +465,8 @@ async fn a_name_budget_lists_short_unique_names_that_calls_reach() {
     let Some(python) = python() else { return };
     let base = serve().await;
     let script = json!([{"list": true}]);
-    let env = [
-        ("PETSTORE_BASE_URL", base.as_str()),
-        ("PETSTORE_TOKEN", TOKEN),
-        ("HARNESS_MCP_MAX_TOOL_NAME", "12"),
-    ];
-    let program = server();
-    let target = ["--", program.to_str().unwrap()];
-    let seen = drive(&python, "modern", &script, &target, &env);
+    let env = [("HARNESS_MCP_MAX_TOOL_NAME", "12")];
+    let seen = drive_stdio(&python, "modern", &script, &base, &[], &env);
     let names: Vec<String> = listed(&steps(&seen)[0]["list"], 100)
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
@@ -477,7 +481,7 @@ async fn a_name_budget_lists_short_unique_names_that_calls_reach() {
     assert!(names.contains(&inventory), "{names:?}");
     assert!(!names.contains(&"get_inventory".to_string()), "{names:?}");
     let call = json!([{"call": inventory, "arguments": {}}]);
-    let seen = drive(&python, "modern", &call, &target, &env);
+    let seen = drive_stdio(&python, "modern", &call, &base, &[], &env);
     let result = &steps(&seen)[0]["result"];
     assert_eq!(result["structuredContent"]["available"], 3, "{result}");
 }
@@ -496,21 +500,9 @@ async fn discovery_mode_lists_meta_tools_that_search_describe_and_call_like_a_di
         {"call": "call_tool", "arguments": {"name": "delete_pet", "arguments": {"pet_id": 1}}},
         {"call": "describe_tool", "arguments": {"name": "nope"}},
     ]);
-    let program = server();
-    let target = [
-        "--",
-        program.to_str().unwrap(),
-        "--discovery",
-        "on",
-        "--pin",
-        "list_pets",
-    ];
-    let env = [
-        ("PETSTORE_BASE_URL", base.as_str()),
-        ("PETSTORE_TOKEN", TOKEN),
-    ];
+    let args = ["--discovery", "on", "--pin", "list_pets"];
     for mode in ["modern", "legacy"] {
-        let seen = drive(&python, mode, &script, &target, &env);
+        let seen = drive_stdio(&python, mode, &script, &base, &args, &[]);
         let steps = steps(&seen);
         let names: Vec<String> = listed(&steps[0]["list"], 100)
             .iter()
@@ -554,20 +546,10 @@ async fn the_inlined_profile_lists_no_reference_and_real_calls_validate() {
         {"call": "get_pet", "arguments": {"pet_id": 1}},
         {"call": "pets.create", "arguments": {"body": {"name": "Biscuit", "species": "cat"}}},
     ]);
-    let program = server();
-    let target = [
-        "--",
-        program.to_str().unwrap(),
-        "--schema-profile",
-        "inlined",
-    ];
-    let env = [
-        ("PETSTORE_BASE_URL", base.as_str()),
-        ("PETSTORE_TOKEN", TOKEN),
-    ];
+    let args = ["--schema-profile", "inlined"];
     for mode in ["modern", "legacy"] {
         // The SDK checks each structured result against the listed (inlined) output schema.
-        let seen = drive(&python, mode, &script, &target, &env);
+        let seen = drive_stdio(&python, mode, &script, &base, &args, &[]);
         let steps = steps(&seen);
         let tools = listed(&steps[0]["list"], 100);
         assert_eq!(tools.len(), 6, "{mode}");
