@@ -49,6 +49,20 @@ pub struct OperationExt {
     /// How the streaming call of an operation that offers `text/event-stream` asks for the
     /// stream and sees its end.
     pub events: Option<EventsExt>,
+    /// What MCP clients and agents are told the tool does, where that should differ from the
+    /// operation's description (a long reference text cut to what a model needs).
+    pub descriptions: Option<DescriptionsExt>,
+}
+
+/// `x-harn.descriptions`: a tool's description for one audience, written to the catalog entry's
+/// `_meta["com.harnlang/descriptions"]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DescriptionsExt {
+    /// What the MCP server lists.
+    pub mcp: Option<NonBlank>,
+    /// What agents' provider tool schemas say.
+    pub agent: Option<NonBlank>,
 }
 
 /// `x-harn.events`: the request body's boolean property the streaming call sets to `true`

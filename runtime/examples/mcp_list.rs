@@ -8,7 +8,8 @@
 //! cargo run --release -p harness-gen-runtime --features mcp --example mcp_list -- CATALOG.json [OUT.json]
 //! ```
 //!
-//! `HARNESS_MCP_SCHEMA_PROFILE=inlined` measures the inlined profile, as the MCP program does.
+//! `HARNESS_MCP_SCHEMA_PROFILE=inlined` (or `strict`) measures that profile, as the MCP program
+//! does.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -40,6 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = registry.entries().count();
     let profile = match std::env::var("HARNESS_MCP_SCHEMA_PROFILE").as_deref() {
         Ok("inlined") => SchemaProfile::Inlined,
+        Ok("strict") => SchemaProfile::Strict,
         _ => SchemaProfile::Standard,
     };
     let server = |registry: &ToolRegistry| {

@@ -61,8 +61,7 @@ impl ToolRegistry {
                 let at = format!("{}.inputSchema", entry.name.as_str());
                 let schema = self.listable(entry.input_schema.as_value(), &at, Role::Input);
                 let description = entry
-                    .description
-                    .as_deref()
+                    .description_for(Audience::Agent)
                     .or(entry.title.as_deref())
                     .unwrap_or(entry.name.as_str());
                 match provider {

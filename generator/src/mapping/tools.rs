@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use harness_gen_runtime::binding::{Binding, Method, ParamIn};
 use harness_gen_runtime::catalog::{
-    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, Entry, Governance, MetaKey,
-    NonBlank, ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel, Source, SourceBinding,
-    TAGS_META_KEY, ToolCli,
+    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, DESCRIPTIONS_META_KEY, Entry,
+    Governance, MetaKey, NonBlank, ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel,
+    Source, SourceBinding, TAGS_META_KEY, ToolCli,
 };
 use harness_gen_runtime::cli_names::{self, ArgumentName};
 use serde_json::Value;
@@ -406,21 +406,37 @@ fn entry(
             },
             side_effect_level: SideEffectLevel::Network,
         }),
-        meta: tagged(ext.meta.clone(), &draft.tags),
+        meta: entry_meta(ext, &draft.tags),
     }
 }
 
-/// `meta` with the operation's tags under `com.harnlang/tags` (unless `x-harn.meta` set it).
-fn tagged(
-    meta: Option<BTreeMap<MetaKey, Value>>,
-    tags: &[String],
-) -> Option<BTreeMap<MetaKey, Value>> {
-    let (false, Ok(key)) = (tags.is_empty(), MetaKey::new(TAGS_META_KEY)) else {
-        return meta;
-    };
-    let mut meta = meta.unwrap_or_default();
-    meta.entry(key).or_insert_with(|| serde_json::json!(tags));
-    Some(meta)
+/// The entry's `_meta`: `x-harn.meta`, with the operation's tags under `com.harnlang/tags` and
+/// `x-harn.descriptions` under `com.harnlang/descriptions` (unless `x-harn.meta` set them).
+fn entry_meta(ext: &OperationExt, tags: &[String]) -> Option<BTreeMap<MetaKey, Value>> {
+    let descriptions = ext.descriptions.as_ref().map(|d| {
+        let pairs = [("mcp", &d.mcp), ("agent", &d.agent)];
+        let set = pairs
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v.as_ref()?.as_str())));
+        Value::Object(set.map(|(k, v)| (k.to_owned(), Value::from(v))).collect())
+    });
+    let additions = [
+        (
+            TAGS_META_KEY,
+            (!tags.is_empty()).then(|| serde_json::json!(tags)),
+        ),
+        (
+            DESCRIPTIONS_META_KEY,
+            descriptions.filter(|d| d.as_object().is_some_and(|d| !d.is_empty())),
+        ),
+    ];
+    let mut meta = ext.meta.clone();
+    for (key, value) in additions {
+        if let (Some(value), Ok(key)) = (value, MetaKey::new(key)) {
+            meta.get_or_insert_default().entry(key).or_insert(value);
+        }
+    }
+    meta
 }
 
 fn non_blank(text: String, fallback: &'static str) -> NonBlank {

@@ -102,6 +102,24 @@ fn description_prefers_description_then_summary() {
 }
 
 #[test]
+fn audience_descriptions_go_to_the_entry_meta_beside_the_tags() {
+    let out = check(&op(
+        "get",
+        "/pets",
+        "operationId: a\ntags: [pets]\ndescription: The long text.\nx-harn: {descriptions: {mcp: Lists pets., agent: Lists pets by page.}}\nresponses: {}",
+    ));
+    let tool = out.tool(0);
+    assert_eq!(tool["description"], "The long text.");
+    assert_eq!(
+        tool["_meta"],
+        json!({
+            "com.harnlang/descriptions": {"mcp": "Lists pets.", "agent": "Lists pets by page."},
+            "com.harnlang/tags": ["pets"]
+        })
+    );
+}
+
+#[test]
 fn parameters_become_one_closed_input_object() {
     let out = check(&paths(
         "  /pets/{petId}:\n    parameters:\n      - {name: petId, in: path, required: true, schema: {type: integer}}\n      - {name: verbose, in: query, schema: {type: boolean}}\n    get:\n      operationId: getPet\n      parameters:\n        - {name: verbose, in: query, required: true, schema: {type: string}}\n        - {name: X-Trace-Id, in: header, schema: {type: string}}\n        - {name: session, in: cookie, schema: {type: string}}\n      responses: {}\n",

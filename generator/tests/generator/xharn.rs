@@ -54,6 +54,10 @@ fn unknown_keys_are_refused_at_every_depth() {
             "{icons: [{src: a, size: x}]}",
             "/paths/~1a/get/x-harn/icons/0/size",
         ),
+        (
+            "{descriptions: {web: x}}",
+            "/paths/~1a/get/x-harn/descriptions/web",
+        ),
     ] {
         let out = with_ext("get", ext);
         assert!(

@@ -40,6 +40,11 @@ pub const CONTRACT_META_KEY: &str = "com.harnlang/toolContract";
 /// operation's OpenAPI tags there): what MCP servers choose tools by and tool search matches.
 pub const TAGS_META_KEY: &str = "com.harnlang/tags";
 
+/// The `_meta` key holding a tool's descriptions for particular audiences (an object from
+/// audience to text, e.g. `{"mcp": "…", "agent": "…"}`; harness-gen writes
+/// `x-harn.descriptions` there): what that audience is told instead of `description`.
+pub const DESCRIPTIONS_META_KEY: &str = "com.harnlang/descriptions";
+
 /// A whole catalog.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(JsonSchema, TS))]
@@ -306,6 +311,24 @@ impl Entry {
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
+    }
+
+    /// The tool's description as `audience` is told it: its own
+    /// (`_meta["com.harnlang/descriptions"]`), else `description`.
+    pub fn description_for(&self, audience: Audience) -> Option<&str> {
+        let key = match audience {
+            Audience::Cli => "cli",
+            Audience::Mcp => "mcp",
+            Audience::Catalog => "catalog",
+            Audience::Dashboard => "dashboard",
+            Audience::Agent => "agent",
+        };
+        self.meta
+            .iter()
+            .flatten()
+            .find(|(meta, _)| meta.as_str() == DESCRIPTIONS_META_KEY)
+            .and_then(|(_, descriptions)| descriptions.get(key)?.as_str())
+            .or(self.description.as_deref())
     }
 
     /// Whether `id` names this tool: its name, or `namespace.name` (how a `.harness` tool id

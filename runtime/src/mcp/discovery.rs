@@ -8,7 +8,7 @@
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Map, Value, json};
 
-use super::{McpServer, refused};
+use super::{McpServer, SchemaProfile, refused};
 use crate::Audience;
 
 /// The meta-tool that searches the tools.
@@ -25,10 +25,32 @@ pub const AUTO_THRESHOLD: usize = 128;
 /// The most results one search returns.
 const MAX_RESULTS: u64 = 50;
 
-/// The three meta-tools as listed, made once.
-pub(super) fn meta_tools() -> &'static [Tool] {
-    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
-    TOOLS.get_or_init(made)
+/// The three meta-tools as listed in `profile`, made once.
+pub(super) fn meta_tools(profile: SchemaProfile) -> &'static [Tool] {
+    use std::sync::OnceLock;
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    static STRICT: OnceLock<Vec<Tool>> = OnceLock::new();
+    match profile {
+        SchemaProfile::Standard | SchemaProfile::Inlined => TOOLS.get_or_init(made),
+        SchemaProfile::Strict => STRICT.get_or_init(|| {
+            let mut tools = made();
+            for tool in &mut tools {
+                let input = Value::Object(tool.input_schema.as_ref().clone());
+                if let Value::Object(strict) = crate::schema::strict::strict(&input) {
+                    tool.input_schema = strict.into();
+                }
+            }
+            tools
+        }),
+    }
+}
+
+/// The input schema of meta-tool `name` in the contract's form (`None` for another name).
+pub(super) fn meta_input(name: &str) -> Option<Value> {
+    meta_tools(SchemaProfile::Standard)
+        .iter()
+        .find(|tool| tool.name == name)
+        .map(|tool| Value::Object(tool.input_schema.as_ref().clone()))
 }
 
 fn made() -> Vec<Tool> {
@@ -132,7 +154,7 @@ impl McpServer {
                         if let Some(title) = &entry.title {
                             hit["title"] = json!(title);
                         }
-                        if let Some(description) = &entry.description {
+                        if let Some(description) = entry.description_for(Audience::Mcp) {
                             hit["description"] = json!(crate::cli::summary(description, SUMMARY));
                         }
                         hit
@@ -190,7 +212,10 @@ mod tests {
 
     #[test]
     fn the_meta_tools_are_listable() {
-        let names: Vec<String> = meta_tools().iter().map(|t| t.name.to_string()).collect();
+        let names: Vec<String> = meta_tools(SchemaProfile::Standard)
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect();
         assert_eq!(names, [SEARCH, DESCRIBE, CALL]);
     }
 }

@@ -30,7 +30,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
-use crate::catalog::{CONTRACT_META_KEY, Entry, TaskSupport};
+use crate::catalog::{CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry, TaskSupport};
 use crate::render::{McpFailure, mcp_failure};
 use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
@@ -94,6 +94,11 @@ pub enum SchemaProfile {
     /// No `$ref` or `$defs` anywhere ([`crate::schema::inline`]): for clients that reject
     /// references.
     Inlined,
+    /// Input schemas OpenAI's strict tool calling accepts ([`crate::schema::strict`]), and the
+    /// arguments sent in that form mapped back before the call is checked; output and error
+    /// schemas as in `Standard` (a client checks results against them, and results keep the
+    /// contract's form).
+    Strict,
 }
 
 /// The prepared `tools/list`, in registry order, with each tool's position by its listed name
@@ -102,6 +107,8 @@ struct Listing {
     tools: Vec<Tool>,
     index: HashMap<String, usize>,
     names: Vec<String>,
+    /// In the strict profile, each tool's inlined input schema, which maps the arguments back.
+    inputs: Vec<Value>,
 }
 
 impl McpServer {
@@ -261,12 +268,18 @@ impl McpServer {
     fn listing(&self) -> Result<&Listing, McpError> {
         let listing = self.inner.listing.get_or_init(|| {
             let registry = &self.inner.registry;
-            let mut tools = registry
+            let profile = self.inner.shape.profile;
+            let (mut tools, inputs): (Vec<Tool>, Vec<Value>) = registry
                 .entries()
-                .map(|entry| {
-                    listed(registry, entry, self.inner.shape.profile).map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<Tool>, String>>()?;
+                .map(|entry| listed(registry, entry, profile).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<(Tool, Value)>, String>>()?
+                .into_iter()
+                .unzip();
+            let inputs = if profile == SchemaProfile::Strict {
+                inputs
+            } else {
+                Vec::new()
+            };
             let names: Vec<String> = tools.iter().map(|tool| tool.name.to_string()).collect();
             if let Some(max) = self.inner.shape.max_name {
                 let short = crate::cli_names::short_names(names.iter().map(String::as_str), max);
@@ -288,6 +301,7 @@ impl McpServer {
                 tools,
                 index,
                 names,
+                inputs,
             })
         });
         listing
@@ -308,7 +322,7 @@ impl McpServer {
         let tools = match &self.discovery {
             None => every,
             Some(pinned) => {
-                let mut tools = discovery::meta_tools().to_vec();
+                let mut tools = discovery::meta_tools(self.inner.shape.profile).to_vec();
                 tools.extend(
                     pinned
                         .iter()
@@ -537,6 +551,32 @@ async fn binary_result(
 pub const NEXT_PAGE_META_KEY: &str = "com.harnlang/nextPage";
 
 impl McpServer {
+    /// The arguments of a call of `name` (a tool or meta-tool, by its listed name) in the form
+    /// its contract describes: in the strict profile, mapped back from the strict form
+    /// ([`crate::schema::strict::arguments`]); otherwise as sent.
+    fn contract_arguments(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Option<Map<String, Value>> {
+        if self.inner.shape.profile != SchemaProfile::Strict {
+            return arguments;
+        }
+        let arguments = arguments.unwrap_or_default();
+        let meta = self
+            .discovery
+            .as_ref()
+            .and_then(|_| discovery::meta_input(name));
+        let schema = match &meta {
+            Some(schema) => schema,
+            None => match self.position(name) {
+                Some((listing, i)) => &listing.inputs[i],
+                None => return Some(arguments),
+            },
+        };
+        Some(crate::schema::strict::arguments(arguments, schema))
+    }
+
     /// Whether `name` (an MCP tool) may or must run as a task.
     fn task_support(&self, name: &str) -> TaskSupport {
         self.inner
@@ -547,17 +587,18 @@ impl McpServer {
     }
 }
 
-/// The MCP `Tool` of one catalog entry.
+/// The MCP `Tool` of one catalog entry, and in the strict profile the inlined input schema its
+/// strict form was made from (`Null` otherwise).
 fn listed(
     registry: &ToolRegistry,
     entry: &Entry,
     profile: SchemaProfile,
-) -> Result<Tool, ContractError> {
+) -> Result<(Tool, Value), ContractError> {
     let name = entry.name.as_str();
     let listable = |schema: &Value, at: &str, role| {
         let listed = registry.listable(schema, &format!("{name}.{at}"), role);
         match profile {
-            SchemaProfile::Standard => listed,
+            SchemaProfile::Standard | SchemaProfile::Strict => listed,
             SchemaProfile::Inlined => crate::schema::inline::inlined(&listed),
         }
     };
@@ -566,6 +607,11 @@ fn listed(
         object
             .entry("type")
             .or_insert_with(|| Value::from("object"));
+    }
+    let mut contract_input = Value::Null;
+    if profile == SchemaProfile::Strict {
+        contract_input = crate::schema::inline::inlined(&input);
+        input = crate::schema::strict::strict(&contract_input);
     }
     let output = match &entry.output_schema {
         // Bytes are returned as binary content, not as structured content.
@@ -584,10 +630,12 @@ fn listed(
         }
         None => None,
     };
+    // Other audiences' descriptions are no business of MCP clients.
     let mut meta: Map<String, Value> = entry
         .meta
         .iter()
         .flatten()
+        .filter(|(key, _)| key.as_str() != DESCRIPTIONS_META_KEY)
         .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
         .collect();
     if let Some(schema) = &entry.error_schema {
@@ -600,7 +648,10 @@ fn listed(
     let mut tool = json!({ "name": name, "inputSchema": input });
     let fields = [
         ("title", entry.title.as_ref().map(|t| json!(t))),
-        ("description", entry.description.as_ref().map(|d| json!(d))),
+        (
+            "description",
+            entry.description_for(Audience::Mcp).map(|d| json!(d)),
+        ),
         ("outputSchema", output.filter(Value::is_object)),
         ("annotations", entry.annotations.as_ref().map(|a| json!(a))),
         ("icons", entry.icons.as_ref().map(|i| json!(i))),
@@ -611,13 +662,14 @@ fn listed(
             tool[key] = value;
         }
     }
-    serde_json::from_value(tool).map_err(|e| {
+    let tool = serde_json::from_value(tool).map_err(|e| {
         ContractError::new(
             crate::ErrorCode::Syntax,
             name.to_owned(),
             format!("cannot be listed over MCP: {e}"),
         )
-    })
+    })?;
+    Ok((tool, contract_input))
 }
 
 /// Whether every instance `schema` accepts is a JSON object: it says `"type": "object"`, or
@@ -666,10 +718,14 @@ impl ServerHandler for McpServer {
         let client_tasks = context
             .client_capabilities()
             .is_some_and(|caps| caps.supports_tasks());
-        let (listed, arguments) = match self.meta_call(&request.name, request.arguments.as_ref()) {
+        let arguments = self.contract_arguments(&request.name, request.arguments);
+        let (listed, arguments) = match self.meta_call(&request.name, arguments.as_ref()) {
             Some(discovery::MetaCall::Answer(result)) => return Ok(result.into()),
-            Some(discovery::MetaCall::Call(name, arguments)) => (name.into(), arguments),
-            None => (request.name, request.arguments),
+            Some(discovery::MetaCall::Call(name, arguments)) => {
+                let arguments = self.contract_arguments(&name, arguments);
+                (name.into(), arguments)
+            }
+            None => (request.name, arguments),
         };
         let name = self.registry_name(&listed);
         let credentials = match self.credentials(name, &context) {
@@ -714,7 +770,9 @@ impl ServerHandler for McpServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         if self.discovery.is_some()
-            && let Some(meta) = discovery::meta_tools().iter().find(|t| t.name == name)
+            && let Some(meta) = discovery::meta_tools(self.inner.shape.profile)
+                .iter()
+                .find(|t| t.name == name)
         {
             return Some(meta.clone());
         }

@@ -121,8 +121,8 @@ fn command(name: &str, version: &str) -> Command {
             Arg::new("schema-profile")
                 .long("schema-profile")
                 .value_name("PROFILE")
-                .value_parser(["standard", "inlined"])
-                .help("The form of listed schemas: standard (2020-12 with $defs) or inlined (no $ref or $defs, recursion cut to an open schema; for clients that reject references) [env: HARNESS_MCP_SCHEMA_PROFILE] [default: standard]"),
+                .value_parser(["standard", "inlined", "strict"])
+                .help("The form of listed schemas: standard (2020-12 with $defs), inlined (no $ref or $defs, recursion cut to an open schema; for clients that reject references) or strict (input schemas OpenAI's strict tool calling accepts; arguments are mapped back before the call is checked) [env: HARNESS_MCP_SCHEMA_PROFILE] [default: standard]"),
         )
         .arg(
             Arg::new("pin")
@@ -204,11 +204,12 @@ fn options(
     let schema_profile = match setting("schema-profile", "HARNESS_MCP_SCHEMA_PROFILE").as_deref() {
         None | Some("standard") => SchemaProfile::Standard,
         Some("inlined") => SchemaProfile::Inlined,
+        Some("strict") => SchemaProfile::Strict,
         Some(other) => {
             return Err(refused(
                 "HARNESS_MCP_SCHEMA_PROFILE",
                 other,
-                "standard or inlined",
+                "standard, inlined or strict",
             ));
         }
     };

@@ -5,6 +5,7 @@
 pub mod inline;
 pub mod listing;
 pub mod standalone;
+pub mod strict;
 
 use serde_json::{Map, Value};
 

@@ -255,3 +255,30 @@ async fn a_selection_serves_only_its_tools_and_a_call_outside_it_is_an_unknown_t
         unknown.message.to_string()
     );
 }
+
+#[test]
+fn an_audience_description_is_what_that_audience_is_told() {
+    use harness_gen_runtime::Provider;
+    let mut tool = entry("pets", &["cli", "mcp", "agent"], Value::Null);
+    tool.description = Some(serde_json::from_value(json!("The whole reference text.")).unwrap());
+    tool.meta = serde_json::from_value(json!({
+        "com.harnlang/descriptions": {"mcp": "Lists pets.", "agent": "Lists pets; paged."}
+    }))
+    .unwrap();
+    let registry = ToolRegistry::builder()
+        .tool(tool, Handler::new(|_| async move { Ok(json!(null)) }))
+        .build()
+        .unwrap();
+    let server = McpServer::new(&registry, "t", "0");
+    let listed = &server.tools().unwrap()[0];
+    assert_eq!(listed.description.as_deref(), Some("Lists pets."));
+    // The other audiences' texts stay out of the listing.
+    assert!(listed.meta.is_none(), "{:?}", listed.meta);
+    let entries: Vec<_> = registry.entries().collect();
+    let provided = registry.provider_tools(Provider::OpenAi, entries.iter().copied());
+    assert_eq!(provided[0]["function"]["description"], "Lists pets; paged.");
+    assert_eq!(
+        entries[0].description_for(harness_gen_runtime::Audience::Cli),
+        Some("The whole reference text.")
+    );
+}

@@ -538,6 +538,88 @@ async fn discovery_mode_lists_meta_tools_that_search_describe_and_call_like_a_di
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_strict_profile_passes_openai_strict_rules_and_strict_arguments_are_mapped_back() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    // What a model in strict mode sends: every property, `null` for the ones it leaves out.
+    let script = json!([
+        {"list": true},
+        {"call": "list_pets", "arguments": {"limit": null, "species": null, "x_request_id": null}},
+        {"call": "pets.create", "arguments": {"body": {"name": "Biscuit", "species": "cat", "tag": null}}},
+        {"call": "list_pets", "arguments": {"limit": 0, "species": null, "x_request_id": null}},
+    ]);
+    let args = ["--schema-profile", "strict"];
+    for mode in ["modern", "legacy"] {
+        let seen = drive_stdio(&python, mode, &script, &base, &args, &[]);
+        let steps = steps(&seen);
+        let listing = std::env::temp_dir().join(format!("strict-listing-{mode}.json"));
+        std::fs::write(&listing, steps[0]["list"].to_string()).unwrap();
+        let check = Command::new(&python)
+            .arg(root().join("tests/mcp/strict_check.py"))
+            .arg(&listing)
+            .output()
+            .unwrap();
+        assert!(
+            check.status.success(),
+            "{mode}: {}{}",
+            String::from_utf8_lossy(&check.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        );
+        let tools = listed(&steps[0]["list"], 100);
+        let list_pets = tools.iter().find(|t| t["name"] == "list_pets").unwrap();
+        assert_eq!(
+            list_pets["inputSchema"]["properties"]["limit"],
+            json!({"type": ["integer", "null"], "minimum": 1, "maximum": 100, "description": "How many pets to return."}),
+            "{mode}"
+        );
+        // A list: structured in the modern era, text for legacy clients.
+        let pets = &steps[1]["result"];
+        let text = pets["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            pets["structuredContent"].is_array()
+                || serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_array()),
+            "{mode}: {pets}"
+        );
+        assert_eq!(
+            steps[2]["result"]["structuredContent"]["id"], 42,
+            "{mode}: {}",
+            steps[2]
+        );
+        // Mapping back changes the form, not the contract: a limit out of bounds is refused.
+        let refused = &steps[3]["result"];
+        assert_eq!(refused["isError"], true, "{mode}: {}", steps[3]);
+        assert!(
+            refused["content"][0]["text"]
+                .as_str()
+                .is_some_and(|text| text.contains("/limit fails `minimum`")),
+            "{mode}: {refused}"
+        );
+    }
+    // Through discovery, call_tool's free-form `arguments` is JSON text, parsed and mapped
+    // back for the tool it names.
+    let script = json!([
+        {"list": true},
+        {"call": "call_tool", "arguments": {"name": "list_pets", "arguments": "{\"limit\": null, \"species\": [\"cat\"], \"x_request_id\": null}"}},
+    ]);
+    let args = ["--schema-profile", "strict", "--discovery", "on"];
+    let seen = drive_stdio(&python, "modern", &script, &base, &args, &[]);
+    let steps = steps(&seen);
+    let tools = listed(&steps[0]["list"], 100);
+    let call = tools.iter().find(|t| t["name"] == "call_tool").unwrap();
+    assert_eq!(
+        call["inputSchema"]["required"],
+        json!(["name", "arguments"]),
+        "{call}"
+    );
+    let pets = steps[1]["result"]["structuredContent"].as_array().unwrap();
+    assert!(
+        !pets.is_empty() && pets.iter().all(|pet| pet["species"] == "cat"),
+        "{}",
+        steps[1]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn the_inlined_profile_lists_no_reference_and_real_calls_validate() {
     let Some(python) = python() else { return };
     let base = serve().await;
