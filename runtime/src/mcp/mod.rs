@@ -10,6 +10,7 @@
 //! text block, so one tool never breaks an old client's listing.
 
 mod credentials;
+mod cut;
 mod discovery;
 mod select;
 mod serve;
@@ -36,6 +37,7 @@ use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
 
 pub use credentials::CredentialHeaders;
+pub use cut::{DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
 pub use discovery::{
     AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
     SEARCH as SEARCH_TOOLS,
@@ -63,6 +65,9 @@ pub struct McpServer {
     credential_headers: Arc<CredentialHeaders>,
     /// In discovery mode, the tools listed beside the meta-tools (registry names).
     discovery: Option<Arc<[String]>>,
+    /// The most bytes of JSON a call result carries; larger ones are cut, marked (`None`: no
+    /// limit).
+    max_result: Option<usize>,
 }
 
 struct Inner {
@@ -141,12 +146,21 @@ impl McpServer {
             page_size: usize::MAX,
             credential_headers: Arc::default(),
             discovery: None,
+            max_result: Some(DEFAULT_MAX_RESULT_BYTES),
         }
     }
 
     /// The same server with `page_size` tools per `tools/list` page (at least 1).
     pub fn with_page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The same server cutting call results over `max` bytes of JSON (`None`: never): the
+    /// largest arrays keep the items that fit, long strings their beginning, and the result
+    /// says what was cut in a text block and in `_meta["com.harnlang/truncated"]`.
+    pub fn with_max_result_bytes(mut self, max: Option<usize>) -> Self {
+        self.max_result = max;
         self
     }
 
@@ -226,6 +240,7 @@ impl McpServer {
         let info = &self.inner.config.server_info;
         let mut server = McpServer::new(registry, &info.name, &info.version)
             .with_page_size(self.page_size)
+            .with_max_result_bytes(self.max_result)
             .shaped(self.inner.shape);
         server.credential_headers = Arc::clone(&self.credential_headers);
         // Pinned tools the narrower choice left out are not listed.
@@ -381,11 +396,13 @@ impl McpServer {
             .invoke_page(Audience::Mcp, name, input)
             .await
         {
-            Ok(output) if output.bytes.is_some() => binary_result(name, output).await,
+            Ok(crate::ToolOutput {
+                bytes: Some(bytes), ..
+            }) => binary_result(name, bytes).await,
             Ok(output) if output.events.is_some() => {
                 self.events_result(listed, output, progress).await
             }
-            Ok(output) => Ok(page_result(listed, output)),
+            Ok(output) => Ok(self.page_result(listed, output)),
             Err(error) => failure(&error),
         }
     }
@@ -403,7 +420,7 @@ impl McpServer {
         progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
     ) -> Result<CallToolResult, McpError> {
         let Some(mut events) = output.events.take() else {
-            return Ok(page_result(name, output));
+            return Ok(self.page_result(name, output));
         };
         let registry = &self.inner.registry;
         let mut collected = Vec::new();
@@ -425,7 +442,7 @@ impl McpServer {
             collected.push(event);
         }
         output.value = Value::Array(collected);
-        Ok(page_result(name, output))
+        Ok(self.page_result(name, output))
     }
 }
 
@@ -481,22 +498,40 @@ fn failure(error: &crate::ToolError) -> Result<CallToolResult, McpError> {
     }
 }
 
-/// The result of a successful call: the output as structured content (and its JSON text), and
-/// for a tool that lists in pages with more to come, the next page's arguments as a second text
-/// block the model reads and under `_meta["com.harnlang/nextPage"]`: one page per call, paged
-/// explicitly.
-fn page_result(name: &str, output: crate::ToolOutput) -> CallToolResult {
-    let mut result = CallToolResult::structured(output.value);
-    if let Some(next) = output.next_page {
-        let next = Value::Object(next);
-        result.content.push(rmcp::model::ContentBlock::text(format!(
-            "More results: call `{name}` again with the same arguments and these changed: {next}"
-        )));
+impl McpServer {
+    /// The result of a successful call: the output as structured content (and its JSON text),
+    /// cut to the server's result limit with the cut said; and for a tool that lists in pages
+    /// with more to come, the next page's arguments as a text block the model reads and under
+    /// `_meta["com.harnlang/nextPage"]`: one page per call, paged explicitly.
+    fn page_result(&self, name: &str, output: crate::ToolOutput) -> CallToolResult {
+        let mut value = output.value;
         let mut meta = rmcp::model::MetaObject::default();
-        meta.0.insert(NEXT_PAGE_META_KEY.to_owned(), next);
-        result.meta = Some(meta);
+        let mut notes = Vec::new();
+        if let Some(max) = self.max_result {
+            let bytes = cut::json_len(&value);
+            if bytes > max {
+                let cuts = cut::cut(&mut value, max);
+                let (text, described) = cut::described(&cuts, bytes, max);
+                notes.push(text);
+                meta.0.insert(TRUNCATED_META_KEY.to_owned(), described);
+            }
+        }
+        let mut result = CallToolResult::structured(value);
+        if let Some(next) = output.next_page {
+            let next = Value::Object(next);
+            notes.push(format!(
+                "More results: call `{name}` again with the same arguments and these changed: {next}"
+            ));
+            meta.0.insert(NEXT_PAGE_META_KEY.to_owned(), next);
+        }
+        for note in notes {
+            result.content.push(rmcp::model::ContentBlock::text(note));
+        }
+        if !meta.0.is_empty() {
+            result.meta = Some(meta);
+        }
+        result
     }
-    result
 }
 
 /// The most bytes a binary output (a download) is returned with over MCP; a larger one is a
@@ -506,14 +541,8 @@ pub const MAX_BINARY_BYTES: usize = 8 * 1024 * 1024;
 /// The result of a tool whose output is bytes: one binary content block, base64 — an image or
 /// audio block for `image/*` and `audio/*`, else an embedded resource blob with its media type.
 /// Such tools list no output schema (their result is binary content, not structured).
-async fn binary_result(
-    name: &str,
-    mut output: crate::ToolOutput,
-) -> Result<CallToolResult, McpError> {
+async fn binary_result(name: &str, bytes: crate::ByteOutput) -> Result<CallToolResult, McpError> {
     use base64::Engine;
-    let Some(bytes) = output.bytes.take() else {
-        return Ok(page_result(name, output));
-    };
     let media_type = bytes
         .content_type
         .clone()

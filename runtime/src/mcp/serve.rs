@@ -47,6 +47,21 @@ pub struct Options {
     pub pinned: Vec<String>,
     /// The form of the listed schemas.
     pub schema_profile: SchemaProfile,
+    /// The most bytes of JSON a call result carries before it is cut (`None`: no limit).
+    pub max_result_bytes: Option<usize>,
+}
+
+/// The number given as option `id`, else in environment variable `var` (ignored when it is no
+/// number).
+fn number<T: Copy + Send + Sync + std::str::FromStr + 'static>(
+    matches: &clap::ArgMatches,
+    id: &str,
+    var: &str,
+) -> Option<T> {
+    matches
+        .get_one::<T>(id)
+        .copied()
+        .or_else(|| std::env::var(var).ok()?.parse().ok())
 }
 
 fn command(name: &str, version: &str) -> Command {
@@ -139,6 +154,13 @@ fn command(name: &str, version: &str) -> Command {
                 .help("List tools under names of at most N characters: a longer name becomes a prefix and a hash of the whole name, stable across runs [env: HARNESS_MCP_MAX_TOOL_NAME]"),
         )
         .arg(
+            Arg::new("max-result-bytes")
+                .long("max-result-bytes")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Cut call results over N bytes of JSON (the largest arrays keep the items that fit, long strings their beginning; the cut is said in the result), 0 for no limit [env: HARNESS_MCP_MAX_RESULT_BYTES] [default: 1048576]"),
+        )
+        .arg(
             Arg::new("credential-header")
                 .long("credential-header")
                 .value_name("SCHEME=HEADER")
@@ -218,25 +240,20 @@ fn options(
         discovery,
         pinned: strings("pin"),
         credential_headers,
-        max_tool_name: matches
-            .get_one::<u16>("max-tool-name")
-            .map(|&n| usize::from(n))
-            .or_else(|| {
-                std::env::var("HARNESS_MCP_MAX_TOOL_NAME")
-                    .ok()?
-                    .parse()
-                    .ok()
-            })
+        max_tool_name: number::<u16>(&matches, "max-tool-name", "HARNESS_MCP_MAX_TOOL_NAME")
+            .map(usize::from)
             .filter(|&n| n > 0),
+        max_result_bytes: match number(&matches, "max-result-bytes", "HARNESS_MCP_MAX_RESULT_BYTES")
+        {
+            None => Some(super::DEFAULT_MAX_RESULT_BYTES),
+            Some(0) => None,
+            Some(n) => Some(n),
+        },
         transport: match matches.get_one::<SocketAddr>("http") {
             Some(addr) => Transport::Http(*addr),
             None => Transport::Stdio,
         },
-        page_size: matches
-            .get_one::<usize>("page-size")
-            .copied()
-            .or_else(|| std::env::var("HARNESS_MCP_PAGE_SIZE").ok()?.parse().ok())
-            .filter(|&size| size > 0),
+        page_size: number(&matches, "page-size", "HARNESS_MCP_PAGE_SIZE").filter(|&size| size > 0),
         allowed_origins: strings("allow-origin"),
         allowed_hosts: strings("allow-host"),
         base_url: matches.get_one::<String>(BASE_URL).cloned(),
@@ -297,6 +314,7 @@ pub async fn run(
     let server = McpServer::new(&registry, name, version)
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
+        .with_max_result_bytes(options.max_result_bytes)
         .with_schema_profile(options.schema_profile)
         .with_credential_headers(options.credential_headers)?;
     let tools = registry.list(crate::Audience::Mcp).count();
@@ -429,6 +447,14 @@ mod tests {
         let mut all = vec!["srv".into()];
         all.extend(args.iter().map(Into::into));
         options("srv", "1.0.0", all).unwrap()
+    }
+
+    #[test]
+    fn results_are_cut_at_a_mebibyte_unless_told_otherwise() {
+        assert_eq!(parse(&[]).max_result_bytes, Some(1024 * 1024));
+        let told = parse(&["--max-result-bytes", "100000"]);
+        assert_eq!(told.max_result_bytes, Some(100_000));
+        assert_eq!(parse(&["--max-result-bytes", "0"]).max_result_bytes, None);
     }
 
     #[test]

@@ -538,6 +538,38 @@ async fn discovery_mode_lists_meta_tools_that_search_describe_and_call_like_a_di
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_result_over_the_limit_is_cut_and_the_cut_is_marked() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let script = json!([{"call": "list_pets", "arguments": {}}]);
+    let args = ["--max-result-bytes", "120"];
+    for mode in ["modern", "legacy"] {
+        let seen = drive_stdio(&python, mode, &script, &base, &args, &[]);
+        let result = &steps(&seen)[0]["result"];
+        let cut = &result["_meta"]["com.harnlang/truncated"];
+        assert_eq!(cut["limit"], 120, "{mode}: {result}");
+        assert_eq!(cut["cuts"][0]["at"], "", "{mode}: {result}");
+        assert_eq!(cut["cuts"][0]["total"], 3, "{mode}: {result}");
+        let kept = cut["cuts"][0]["kept"].as_u64().unwrap();
+        assert!(kept < 3, "{mode}: {result}");
+        let texts: Vec<&str> = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|block| block["text"].as_str())
+            .collect();
+        // The (cut) list itself, then the marker a model reads.
+        let pets: Value = serde_json::from_str(texts[0]).unwrap();
+        assert_eq!(pets.as_array().unwrap().len() as u64, kept, "{mode}");
+        assert!(
+            texts.iter().any(|t| t.starts_with("[cut: the result was")
+                && t.contains(&format!("keeps {kept} of 3 items"))),
+            "{mode}: {texts:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn the_strict_profile_passes_openai_strict_rules_and_strict_arguments_are_mapped_back() {
     let Some(python) = python() else { return };
     let base = serve().await;
