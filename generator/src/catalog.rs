@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
-use harness_gen_runtime::catalog::{Catalog, CliTree, Components, Info, NonBlank, SchemaDoc};
+use harness_gen_runtime::catalog::{
+    Audience, Catalog, CliTree, Components, Info, NonBlank, SchemaDoc,
+};
+use harness_gen_runtime::schema::listing::Budget;
 
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::Document;
@@ -59,7 +62,11 @@ pub fn generate(
     diags: &mut Diagnostics,
 ) -> Option<(Api, Catalog)> {
     let doc = Document::load(path, diags)?;
-    Some(from_document(&doc, name, diags))
+    let (api, catalog) = from_document(&doc, name, diags);
+    if !diags.has_errors() {
+        listing_report(&doc, &catalog, Budget::DEFAULT, diags);
+    }
+    Some((api, catalog))
 }
 
 /// Maps and checks a loaded document.
@@ -90,7 +97,145 @@ pub fn from_document(
         }
     }
     unmovable_schemas(doc, &catalog, diags);
+    long_descriptions(doc, &api, &catalog, diags);
     (api, catalog)
+}
+
+/// The longest description an MCP client or agent is shown without a warning: longer ones cost
+/// every conversation that lists the tool, and some clients cut them.
+pub const LONG_DESCRIPTION: usize = 1024;
+
+/// Warns of each tool whose description, as the MCP listing or the agents' provider schemas
+/// show it, is over [`LONG_DESCRIPTION`] characters (HG0511, at the operation).
+fn long_descriptions(doc: &Document, api: &Api, catalog: &Catalog, diags: &mut Diagnostics) {
+    let exposed = api.operations.iter().filter(|op| op.expose);
+    for (op, entry) in exposed.zip(&catalog.tools) {
+        for audience in [Audience::Mcp, Audience::Agent] {
+            let Some(text) = entry
+                .description_for(audience)
+                .filter(|_| entry.allows(audience))
+            else {
+                continue;
+            };
+            let length = text.chars().count();
+            if length > LONG_DESCRIPTION {
+                diags.push(doc.diag(
+                    Code::LongDescription,
+                    Severity::Warning,
+                    &op.loc,
+                    format!(
+                        "`{}` is described to {} in {length} characters, over {LONG_DESCRIPTION}: every conversation that lists it pays for them; give a shorter one in x-harn.descriptions.{}",
+                        entry.name.as_str(),
+                        if audience == Audience::Mcp { "MCP clients" } else { "agents" },
+                        if audience == Audience::Mcp { "mcp" } else { "agent" },
+                    ),
+                ));
+                // One warning per tool: the same text usually serves both.
+                break;
+            }
+        }
+    }
+}
+
+/// What the MCP server will list for `catalog` with `budget` (the standard profile), measured
+/// as it lists it: a note with the listing's size in total, its largest tools and what
+/// discovery mode lists instead, and a warning naming the tools whose listed schemas stay over
+/// the budget even abbreviated (HG0510). Costs about a cold start of the server's listing.
+pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget, diags: &mut Diagnostics) {
+    use harness_gen_runtime::schema::listing::{Lister, Prepared};
+    let components = catalog.components.as_ref();
+    let names = components.into_iter().flat_map(|c| c.schemas.keys());
+    let prepared = Prepared::new(names.map(String::as_str));
+    let component = |name: &str| {
+        components
+            .and_then(|c| c.schemas.get(name))
+            .map(|schema| schema.as_value())
+    };
+    let budget = budget.with_env();
+    let lister = Lister::new(&component, &prepared, budget);
+    let mut sizes: Vec<(usize, usize, &str)> = Vec::new();
+    for entry in catalog.tools.iter().filter(|e| e.allows(Audience::Mcp)) {
+        let name = entry.name.as_str();
+        let mut schemas = 0;
+        let tool = harness_gen_runtime::render::mcp_tool(entry, &mut |schema, at, role| {
+            let listed = lister.list(schema, &format!("{name}.{at}"), role);
+            schemas += json_len(&listed);
+            listed
+        });
+        sizes.push((json_len(&tool), schemas, name));
+    }
+    if sizes.is_empty() {
+        return;
+    }
+    let total: usize = sizes.iter().map(|(size, _, _)| size).sum();
+    let tools = sizes.len();
+    sizes.sort_by(|a, b| b.0.cmp(&a.0).then(a.2.cmp(b.2)));
+    let largest: Vec<String> = sizes
+        .iter()
+        .take(3)
+        .map(|(size, _, name)| format!("`{name}` {}", bytes(*size)))
+        .collect();
+    let discovery = if tools > harness_gen_runtime::render::DISCOVERY_THRESHOLD {
+        format!(
+            "; with more than {} tools the MCP server starts in discovery mode, listing three meta-tools (about 2 kB) unless run with --discovery off",
+            harness_gen_runtime::render::DISCOVERY_THRESHOLD
+        )
+    } else {
+        String::new()
+    };
+    let root = crate::load::Loc::main("");
+    diags.push(doc.diag(
+        Code::Listing,
+        Severity::Note,
+        &root,
+        format!(
+            "the MCP listing of {tools} tools is {} (about {} tokens at 4 bytes each); largest: {}{discovery}",
+            bytes(total),
+            total / 4,
+            largest.join(", ")
+        ),
+    ));
+    let mut over: Vec<&(usize, usize, &str)> = sizes
+        .iter()
+        .filter(|(_, schemas, _)| *schemas > budget.bytes)
+        .collect();
+    over.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(b.2)));
+    if let Some(first) = over.first() {
+        let named: Vec<String> = over
+            .iter()
+            .take(5)
+            .map(|(_, schemas, name)| format!("`{name}` {}", bytes(*schemas)))
+            .collect();
+        diags.push(doc.diag(
+            Code::Listing,
+            Severity::Warning,
+            &root,
+            format!(
+                "{} over the listing budget of {} bytes per tool even abbreviated ({}{}; the largest {}): their own shape is that large; raise the budget (--listing-bytes, HARNESS_LISTING_BYTES) if clients cope, or narrow the served tools (--tag, --discovery)",
+                match over.len() {
+                    1 => "1 tool lists schemas".to_string(),
+                    n => format!("{n} tools list schemas"),
+                },
+                budget.bytes,
+                named.join(", "),
+                if over.len() > 5 { ", …" } else { "" },
+                bytes(first.1),
+            ),
+        ));
+    }
+}
+
+fn json_len(value: &serde_json::Value) -> usize {
+    serde_json::to_vec(value).map_or(0, |bytes| bytes.len())
+}
+
+/// `n` bytes for people: `812 B`, `13.0 kB`, `1.96 MB`.
+fn bytes(n: usize) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.2} MB", n as f64 / 1e6),
+    }
 }
 
 /// Each component schema the standalone projection would refuse (a location-bound keyword the

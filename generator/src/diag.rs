@@ -72,6 +72,11 @@ pub enum Code {
     /// HG0509: an operation that streams server-sent events, where a rule decided how its
     /// streaming call asks for the stream (not `x-harn.events`).
     Streamed,
+    /// HG0510: the MCP listing's size (a note), and tools whose listed schemas stay over the
+    /// listing budget even abbreviated (a warning).
+    Listing,
+    /// HG0511: a description over 1,024 characters, as MCP clients or agents would read it.
+    LongDescription,
     /// HG0601: the produced catalog failed the runtime's publish-time validation.
     Catalog,
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
@@ -107,6 +112,8 @@ impl Code {
             Code::Grouped => "HG0507",
             Code::Paginated => "HG0508",
             Code::Streamed => "HG0509",
+            Code::Listing => "HG0510",
+            Code::LongDescription => "HG0511",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
         }

@@ -109,6 +109,10 @@ pub fn generate_crate(
     }
     let doc = load::Document::load(spec, diags)?;
     let assembled = assemble(&doc, options.crate_name.as_deref(), Target::Crate, diags)?;
+    if !diags.has_errors() {
+        let budget = options.listing_budget.unwrap_or(ListingBudget::DEFAULT);
+        catalog::listing_report(&doc, &assembled.catalog, budget, diags);
+    }
     Some(emit::krate::generate(assembled, options))
 }
 

@@ -1,10 +1,11 @@
 //! Pure renderings of one [`ToolError`] for each adapter: the CLI failure envelope with its exit
 //! code, and the MCP error projection. Adapters call these and add nothing of their own.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::catalog::CONTRACT_META_KEY;
+use crate::catalog::{Audience, CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry};
 use crate::invoke::ToolError;
+use crate::schema::listing::Role;
 
 /// Process exit codes of a generated CLI, one per failure kind.
 pub mod exit_code {
@@ -118,4 +119,97 @@ pub fn mcp_failure(error: &ToolError) -> McpFailure {
             "isError": true,
         })),
     }
+}
+
+/// Above this many tools, an MCP server serves in discovery mode unless told otherwise: the
+/// tool limit of OpenAI's API and GitHub Copilot (Cursor reads about 40).
+pub const DISCOVERY_THRESHOLD: usize = 128;
+
+/// The MCP `Tool` of `entry`, as JSON: its name, title, MCP description, hints, icons, `_meta`
+/// (the error schema under `com.harnlang/toolContract`) and its schemas as `list(schema, at,
+/// role)` shows them (`at`: `inputSchema`, `outputSchema` or `errorSchema`). The input schema's
+/// root says `"type": "object"`; so does the output schema's where every valid instance is an
+/// object, since legacy clients accept no other. The MCP server lists this; harness-gen
+/// measures it for its listing report.
+pub fn mcp_tool(entry: &Entry, list: &mut dyn FnMut(&Value, &str, Role) -> Value) -> Value {
+    let mut input = list(entry.input_schema.as_value(), "inputSchema", Role::Input);
+    if let Some(object) = input.as_object_mut() {
+        object
+            .entry("type")
+            .or_insert_with(|| Value::from("object"));
+    }
+    let output = match &entry.output_schema {
+        // Bytes are returned as binary content, not as structured content.
+        Some(_) if entry.returns_bytes() => None,
+        Some(schema) => {
+            let mut output = list(schema.as_value(), "outputSchema", Role::Output);
+            // Saying `"type": "object"` where every valid instance is an object anyway (e.g.
+            // an `allOf` of object schemas) changes nothing it accepts.
+            if output.get("type").is_none() && always_object(&output, &output, 0) {
+                if let Some(object) = output.as_object_mut() {
+                    object.insert("type".to_owned(), Value::from("object"));
+                }
+            }
+            Some(output)
+        }
+        None => None,
+    };
+    // Other audiences' descriptions are no business of MCP clients.
+    let mut meta: Map<String, Value> = entry
+        .meta
+        .iter()
+        .flatten()
+        .filter(|(key, _)| key.as_str() != DESCRIPTIONS_META_KEY)
+        .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
+        .collect();
+    if let Some(schema) = &entry.error_schema {
+        let schema = list(schema.as_value(), "errorSchema", Role::Error);
+        let contract = meta.entry(CONTRACT_META_KEY).or_insert_with(|| json!({}));
+        if let Some(contract) = contract.as_object_mut() {
+            contract.insert("errorSchema".to_owned(), schema);
+        }
+    }
+    let mut tool = json!({ "name": entry.name, "inputSchema": input });
+    let fields = [
+        ("title", entry.title.as_ref().map(|t| json!(t))),
+        (
+            "description",
+            entry.description_for(Audience::Mcp).map(|d| json!(d)),
+        ),
+        ("outputSchema", output.filter(Value::is_object)),
+        ("annotations", entry.annotations.as_ref().map(|a| json!(a))),
+        ("icons", entry.icons.as_ref().map(|i| json!(i))),
+        ("_meta", (!meta.is_empty()).then(|| Value::Object(meta))),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            tool[key] = value;
+        }
+    }
+    tool
+}
+
+/// Whether every instance `schema` accepts is a JSON object: it says `"type": "object"`, or
+/// one `allOf` branch or its `$ref` (into `root`'s `$defs`) does, or every `anyOf`/`oneOf`
+/// branch does.
+fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let branch = |s: &Value| always_object(root, s, depth + 1);
+    let list = |key: &str| schema.get(key).and_then(Value::as_array);
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        || schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("#/$defs/"))
+            .and_then(|name| {
+                root.get("$defs")?
+                    .get(name.replace("~1", "/").replace("~0", "~"))
+            })
+            .is_some_and(branch)
+        || list("allOf").is_some_and(|all| all.iter().any(branch))
+        || ["anyOf", "oneOf"]
+            .iter()
+            .any(|key| list(key).is_some_and(|any| !any.is_empty() && any.iter().all(branch)))
 }

@@ -120,6 +120,76 @@ fn audience_descriptions_go_to_the_entry_meta_beside_the_tags() {
 }
 
 #[test]
+fn a_description_over_1024_characters_is_a_warning_at_the_operation() {
+    let long = "Lists pets. ".repeat(90);
+    let out = check(&op(
+        "get",
+        "/pets",
+        &format!("operationId: a\ndescription: {long}\nresponses: {{}}"),
+    ));
+    assert!(
+        out.has(Code::LongDescription, "/paths/~1pets/get"),
+        "{}",
+        out.diags
+    );
+    assert!(
+        out.diags.contains("x-harn.descriptions.mcp"),
+        "{}",
+        out.diags
+    );
+    // A short description for MCP clients and agents settles it.
+    let out = check(&op(
+        "get",
+        "/pets",
+        &format!(
+            "operationId: a\ndescription: {long}\nx-harn: {{descriptions: {{mcp: Lists pets., agent: Lists pets.}}}}\nresponses: {{}}"
+        ),
+    ));
+    assert!(
+        !out.has(Code::LongDescription, "/paths/~1pets/get"),
+        "{}",
+        out.diags
+    );
+}
+
+#[test]
+fn the_listing_report_gives_its_size_and_names_tools_over_the_budget() {
+    use harness_gen::diag::{Diagnostics, Severity};
+    let text = paths(
+        "  /a:\n    get: {operationId: small, responses: {}}\n  /b:\n    post:\n      operationId: big\n      requestBody: {content: {application/json: {schema: {type: object, properties: {one: {type: string, description: A long enough description of the first field.}, two: {type: string, description: A long enough description of the second field.}}}}}}\n      responses: {}\n",
+    );
+    let mut diags = Diagnostics::default();
+    let doc =
+        harness_gen::load::Document::from_text(std::path::Path::new("test.yaml"), text, &mut diags)
+            .unwrap();
+    let (_, catalog) = harness_gen::catalog::from_document(&doc, None, &mut diags);
+    let budget = harness_gen::ListingBudget {
+        depth: 2,
+        bytes: 400,
+    };
+    harness_gen::catalog::listing_report(&doc, &catalog, budget, &mut diags);
+    let report: Vec<_> = diags
+        .items()
+        .iter()
+        .filter(|d| d.code == Code::Listing)
+        .collect();
+    assert_eq!(report.len(), 2, "{diags}");
+    assert_eq!(report[0].severity, Severity::Note);
+    assert!(
+        report[0].message.contains("the MCP listing of 2 tools is"),
+        "{diags}"
+    );
+    assert!(report[0].message.contains("largest: `big`"), "{diags}");
+    assert_eq!(report[1].severity, Severity::Warning);
+    assert!(
+        report[1]
+            .message
+            .starts_with("1 tool lists schemas over the listing budget of 400 bytes"),
+        "{diags}"
+    );
+}
+
+#[test]
 fn parameters_become_one_closed_input_object() {
     let out = check(&paths(
         "  /pets/{petId}:\n    parameters:\n      - {name: petId, in: path, required: true, schema: {type: integer}}\n      - {name: verbose, in: query, schema: {type: boolean}}\n    get:\n      operationId: getPet\n      parameters:\n        - {name: verbose, in: query, required: true, schema: {type: string}}\n        - {name: X-Trace-Id, in: header, schema: {type: string}}\n        - {name: session, in: cookie, schema: {type: string}}\n      responses: {}\n",

@@ -18,9 +18,7 @@ pub const DESCRIBE: &str = "describe_tool";
 /// The meta-tool that calls a tool by name.
 pub const CALL: &str = "call_tool";
 
-/// Above this many tools, the program serves in discovery mode unless told otherwise: the
-/// tool limit of OpenAI's API and GitHub Copilot (Cursor reads about 40).
-pub const AUTO_THRESHOLD: usize = 128;
+pub use crate::render::DISCOVERY_THRESHOLD as AUTO_THRESHOLD;
 
 /// The most results one search returns.
 const MAX_RESULTS: u64 = 50;

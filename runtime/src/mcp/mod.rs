@@ -29,9 +29,9 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use crate::catalog::{CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry, TaskSupport};
+use crate::catalog::{Entry, TaskSupport};
 use crate::render::{McpFailure, mcp_failure};
 use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
@@ -624,73 +624,20 @@ fn listed(
     profile: SchemaProfile,
 ) -> Result<(Tool, Value), ContractError> {
     let name = entry.name.as_str();
-    let listable = |schema: &Value, at: &str, role| {
-        let listed = registry.listable(schema, &format!("{name}.{at}"), role);
-        match profile {
-            SchemaProfile::Standard | SchemaProfile::Strict => listed,
-            SchemaProfile::Inlined => crate::schema::inline::inlined(&listed),
-        }
-    };
-    let mut input = listable(entry.input_schema.as_value(), "inputSchema", Role::Input);
-    if let Some(object) = input.as_object_mut() {
-        object
-            .entry("type")
-            .or_insert_with(|| Value::from("object"));
-    }
     let mut contract_input = Value::Null;
-    if profile == SchemaProfile::Strict {
-        contract_input = crate::schema::inline::inlined(&input);
-        input = crate::schema::strict::strict(&contract_input);
-    }
-    let output = match &entry.output_schema {
-        // Bytes are returned as binary content, not as structured content.
-        Some(_) if entry.returns_bytes() => None,
-        Some(schema) => {
-            let mut output = listable(schema.as_value(), "outputSchema", Role::Output);
-            // Legacy clients (and rmcp for them) only accept output schemas whose root says
-            // `"type": "object"`; say it where every valid instance is an object anyway
-            // (e.g. an `allOf` of object schemas), which changes nothing it accepts.
-            if output.get("type").is_none() && always_object(&output, &output, 0) {
-                if let Some(object) = output.as_object_mut() {
-                    object.insert("type".to_owned(), Value::from("object"));
-                }
+    let tool = crate::render::mcp_tool(entry, &mut |schema, at, role| {
+        let listed = registry.listable(schema, &format!("{name}.{at}"), role);
+        match (profile, role) {
+            (SchemaProfile::Standard, _) | (SchemaProfile::Strict, Role::Output | Role::Error) => {
+                listed
             }
-            Some(output)
+            (SchemaProfile::Inlined, _) => crate::schema::inline::inlined(&listed),
+            (SchemaProfile::Strict, Role::Input) => {
+                contract_input = crate::schema::inline::inlined(&listed);
+                crate::schema::strict::strict(&contract_input)
+            }
         }
-        None => None,
-    };
-    // Other audiences' descriptions are no business of MCP clients.
-    let mut meta: Map<String, Value> = entry
-        .meta
-        .iter()
-        .flatten()
-        .filter(|(key, _)| key.as_str() != DESCRIPTIONS_META_KEY)
-        .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
-        .collect();
-    if let Some(schema) = &entry.error_schema {
-        let schema = listable(schema.as_value(), "errorSchema", Role::Error);
-        let contract = meta.entry(CONTRACT_META_KEY).or_insert_with(|| json!({}));
-        if let Some(contract) = contract.as_object_mut() {
-            contract.insert("errorSchema".to_owned(), schema);
-        }
-    }
-    let mut tool = json!({ "name": name, "inputSchema": input });
-    let fields = [
-        ("title", entry.title.as_ref().map(|t| json!(t))),
-        (
-            "description",
-            entry.description_for(Audience::Mcp).map(|d| json!(d)),
-        ),
-        ("outputSchema", output.filter(Value::is_object)),
-        ("annotations", entry.annotations.as_ref().map(|a| json!(a))),
-        ("icons", entry.icons.as_ref().map(|i| json!(i))),
-        ("_meta", (!meta.is_empty()).then(|| Value::Object(meta))),
-    ];
-    for (key, value) in fields {
-        if let Some(value) = value {
-            tool[key] = value;
-        }
-    }
+    });
     let tool = serde_json::from_value(tool).map_err(|e| {
         ContractError::new(
             crate::ErrorCode::Syntax,
@@ -699,31 +646,6 @@ fn listed(
         )
     })?;
     Ok((tool, contract_input))
-}
-
-/// Whether every instance `schema` accepts is a JSON object: it says `"type": "object"`, or
-/// one `allOf` branch or its `$ref` (into `root`'s `$defs`) does, or every `anyOf`/`oneOf`
-/// branch does.
-fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
-    if depth > 32 {
-        return false;
-    }
-    let branch = |s: &Value| always_object(root, s, depth + 1);
-    let list = |key: &str| schema.get(key).and_then(Value::as_array);
-    schema.get("type").and_then(Value::as_str) == Some("object")
-        || schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix("#/$defs/"))
-            .and_then(|name| {
-                root.get("$defs")?
-                    .get(name.replace("~1", "/").replace("~0", "~"))
-            })
-            .is_some_and(branch)
-        || list("allOf").is_some_and(|all| all.iter().any(branch))
-        || ["anyOf", "oneOf"]
-            .iter()
-            .any(|key| list(key).is_some_and(|any| !any.is_empty() && any.iter().all(branch)))
 }
 
 impl ServerHandler for McpServer {
