@@ -91,6 +91,11 @@ for spec in ../shared/corpus/large/spec3.2023-09-12.yaml \
   "$BIN" catalog "$spec" --out "$OUT/$label-catalog.json" 2>/dev/null
   cargo run -q --release -p harness-gen-runtime --features mcp --example mcp_list -- "$OUT/$label-catalog.json" \
     | sed "s/^/mcp $label: /"
+  # The strict profile (OpenAI strict tool calling): its size, and the rules checked.
+  HARNESS_MCP_SCHEMA_PROFILE=strict cargo run -q --release -p harness-gen-runtime --features mcp \
+    --example mcp_list -- "$OUT/$label-catalog.json" "$OUT/$label-strict.json" \
+    | grep '^listing' | sed "s/^/mcp $label strict: /"
+  python3 tests/mcp/strict_check.py "$OUT/$label-strict.json" 2>&1 >/dev/null | sed "s/^/mcp $label strict: /"
 done
 
 # A 1,000-operation API's CLI: `--help` of one leaf (target 20 ms, quality.md). Builds the

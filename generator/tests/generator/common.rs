@@ -68,6 +68,18 @@ impl Out {
     }
 }
 
+/// Asserts that `diags` holds nothing but the listing report (note HG0510), which every
+/// generation with MCP tools gives.
+pub fn assert_only_the_listing_report(diags: &Diagnostics) {
+    assert!(
+        diags
+            .items()
+            .iter()
+            .all(|d| d.code == Code::Listing && d.severity == Severity::Note),
+        "{diags}"
+    );
+}
+
 /// Maps `yaml` (as if read from `test.yaml`).
 pub fn check(yaml: &str) -> Out {
     check_named("test.yaml", yaml)

@@ -95,15 +95,7 @@ fn local_file_references_are_resolved_next_to_the_document() {
     let (_, catalog) =
         harness_gen::catalog::generate(&dir.join("api.yaml"), None, &mut diags).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    // Nothing but the listing report.
-    assert!(
-        diags
-            .items()
-            .iter()
-            .all(|d| d.code == harness_gen::diag::Code::Listing
-                && d.severity == harness_gen::diag::Severity::Note),
-        "{diags}"
-    );
+    crate::common::assert_only_the_listing_report(&diags);
     assert_eq!(
         serde_json::to_value(&catalog.tools[0].output_schema).unwrap(),
         json!({"type": "object", "properties": {"name": {"type": "string"}}})
