@@ -284,12 +284,14 @@ impl McpServer {
         let listing = self.inner.listing.get_or_init(|| {
             let registry = &self.inner.registry;
             let profile = self.inner.shape.profile;
-            let (mut tools, inputs): (Vec<Tool>, Vec<Value>) = registry
-                .entries()
-                .map(|entry| listed(registry, entry, profile).map_err(|e| e.to_string()))
-                .collect::<Result<Vec<(Tool, Value)>, String>>()?
-                .into_iter()
-                .unzip();
+            let entries: Vec<&Entry> = registry.entries().collect();
+            let (mut tools, inputs): (Vec<Tool>, Vec<Value>) =
+                in_parallel(&entries, |entry| listed(registry, entry, profile))
+                    .into_iter()
+                    .collect::<Result<Vec<(Tool, Value)>, ContractError>>()
+                    .map_err(|e| e.to_string())?
+                    .into_iter()
+                    .unzip();
             let inputs = if profile == SchemaProfile::Strict {
                 inputs
             } else {
@@ -614,6 +616,32 @@ impl McpServer {
             .and_then(|entry| entry.execution.as_ref())
             .map_or(TaskSupport::Forbidden, |e| e.task_support)
     }
+}
+
+/// `f` of each item, in order, computed on the machine's cores (in a few chunks, each on a
+/// thread of its own): the first listing of a big API projects hundreds of schemas, and the
+/// components they share are prepared once whichever thread gets there first.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    // Small listings are not worth a thread.
+    let chunk = items.len().div_ceil(threads).max(64);
+    if chunk >= items.len() {
+        return items.iter().map(&f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|part| {
+                part.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
 /// The MCP `Tool` of one catalog entry, and in the strict profile the inlined input schema its
