@@ -109,11 +109,20 @@ pub fn generate_crate(
     }
     let doc = load::Document::load(spec, diags)?;
     let assembled = assemble(&doc, options.crate_name.as_deref(), Target::Crate, diags)?;
-    if !diags.has_errors() {
-        let budget = options.listing_budget.unwrap_or(ListingBudget::DEFAULT);
-        catalog::listing_report(&doc, &assembled.catalog, budget, diags);
+    // The listing report is made beside the crate's largest files.
+    let budget = options.listing_budget.unwrap_or(ListingBudget::DEFAULT);
+    let report = (!diags.has_errors()).then_some(&doc);
+    let (krate, catalog, report) = emit::krate::generate(assembled, options, |catalog| {
+        let mut report_diags = diag::Diagnostics::default();
+        if let Some(doc) = report {
+            catalog::listing_report(doc, catalog, budget, &mut report_diags);
+        }
+        report_diags
+    });
+    for item in report.items() {
+        diags.push(item.clone());
     }
-    Some(emit::krate::generate(assembled, options))
+    Some((krate, catalog))
 }
 
 /// What every way of generating shares (`harness-gen openapi` through [`generate_crate`], and

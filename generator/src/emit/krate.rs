@@ -220,10 +220,11 @@ fn toml_string(text: &str) -> String {
 
 /// Generates every file of the crate from what [`crate::assemble`] made; returned with the
 /// catalog it embeds.
-pub(crate) fn generate(
+pub(crate) fn generate<R: Send>(
     assembled: crate::Assembled,
     options: &Options,
-) -> (Crate, harness_gen_runtime::Catalog) {
+    beside: impl FnOnce(&harness_gen_runtime::Catalog) -> R + Send,
+) -> (Crate, harness_gen_runtime::Catalog, R) {
     let crate::Assembled {
         api,
         catalog,
@@ -236,15 +237,15 @@ pub(crate) fn generate(
     let gates = Gates::new(api, types.gating);
     let mut files = BTreeMap::new();
     // Building and formatting the three large files is most of generation's time (GHES: the
-    // client and the types are 1.9 MB each): the client and the catalog's text are made on a
-    // second thread meanwhile. Tokens are not `Send`, so a file is built on the thread that
-    // formats it.
-    let (types_rs, (client_rs, catalog_json), registry_rs) = std::thread::scope(|scope| {
+    // client and the types are 1.9 MB each): the client, the catalog's text and the caller's
+    // `beside` work (the listing report) are done on a second thread meanwhile. Tokens are not
+    // `Send`, so a file is built on the thread that formats it.
+    let (types_rs, (client_rs, catalog_json, beside), registry_rs) = std::thread::scope(|scope| {
         let ops = &types.ops;
         let catalog = &catalog;
         let client = scope.spawn(|| {
             let client = render(client::file(api, ops, &prefix, gates));
-            (client, catalog.to_json_pretty())
+            (client, catalog.to_json_pretty(), beside(catalog))
         });
         let types_rs = types.file();
         let catalog_source = quote!(include_str!("../catalog.json"));
@@ -383,7 +384,7 @@ pub(crate) fn generate(
         files,
         fallbacks: types.fallbacks,
     };
-    (krate, catalog)
+    (krate, catalog, beside)
 }
 
 fn render_template(template: &impl Template) -> String {
