@@ -11,6 +11,10 @@
 //! `HARNESS_MCP_SCHEMA_PROFILE=inlined` (or `strict`) measures that profile, as the MCP program
 //! does.
 
+// As generated programs do.
+#[global_allocator]
+static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocator;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

@@ -10,6 +10,10 @@
 //! cargo run -p harness-gen-runtime --features mcp --example serve_catalog -- catalog.json
 //! ```
 
+// As generated programs do.
+#[global_allocator]
+static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocator;
+
 use std::collections::BTreeMap;
 
 use harness_gen_runtime::mcp::{McpServer, serve_stdio};

@@ -421,6 +421,9 @@ fn bin_rs(doc: &str, entry: proc_macro2::TokenStream, ident: &str) -> proc_macro
     quote! {
         #![doc = #doc]
 
+        #[global_allocator]
+        static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocator;
+
         #[rustfmt::skip]
         fn main() -> std::process::ExitCode {
             harness_gen_runtime::#entry(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
