@@ -759,3 +759,16 @@ impl ServerHandler for McpServer {
             .map(|(listing, i)| listing.tools[i].clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::in_parallel;
+
+    #[test]
+    fn work_done_in_parallel_keeps_the_order_of_its_items() {
+        let items: Vec<usize> = (0..1000).collect();
+        let doubled = in_parallel(&items, |n| n * 2);
+        assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+        assert_eq!(in_parallel(&items[..3], |n| n + 1), [1, 2, 3]);
+    }
+}
