@@ -54,19 +54,46 @@ pub fn default_name(api: &Api) -> String {
     crate::names::kebab(&api.info.title)
 }
 
-/// Loads, maps and checks `path`, returning the model and its catalog. `None` when the
-/// document could not be read at all; otherwise check `diags` for errors.
+/// Loads, maps and checks `path`, returning the model and its catalog, with the listing
+/// report. `None` when the document could not be read at all; otherwise check `diags` for
+/// errors.
 pub fn generate(
     path: &Path,
     name: Option<&str>,
     diags: &mut Diagnostics,
 ) -> Option<(Api, Catalog)> {
+    generate_with(path, name, diags, |_| ()).map(|(api, catalog, ())| (api, catalog))
+}
+
+/// [`generate`], doing `beside` with the catalog (writing its text, say) while the listing
+/// report is made on a second thread.
+pub fn generate_with<R>(
+    path: &Path,
+    name: Option<&str>,
+    diags: &mut Diagnostics,
+    beside: impl FnOnce(&Catalog) -> R,
+) -> Option<(Api, Catalog, R)> {
     let doc = Document::load(path, diags)?;
     let (api, catalog) = from_document(&doc, name, diags);
-    if !diags.has_errors() {
-        listing_report(&doc, &catalog, Budget::DEFAULT, diags);
+    let clean = !diags.has_errors();
+    let (report, done) = std::thread::scope(|scope| {
+        let report = scope.spawn(|| {
+            let mut report = Diagnostics::default();
+            if clean {
+                listing_report(&doc, &catalog, Budget::DEFAULT, &mut report);
+            }
+            report
+        });
+        let done = beside(&catalog);
+        let report = report
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (report, done)
+    });
+    for item in report.items() {
+        diags.push(item.clone());
     }
-    Some((api, catalog))
+    Some((api, catalog, done))
 }
 
 /// Maps and checks a loaded document.

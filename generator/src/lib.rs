@@ -96,6 +96,22 @@ pub fn generate_catalog(
     catalog::generate(spec, name, diags).map(|(_, catalog)| catalog)
 }
 
+/// [`generate_catalog`] as the pretty JSON text `harness-gen catalog` writes, made while the
+/// listing report is.
+pub fn generate_catalog_text(
+    spec: &std::path::Path,
+    name: Option<&str>,
+    diags: &mut diag::Diagnostics,
+) -> Option<String> {
+    catalog::generate_with(
+        spec,
+        name,
+        diags,
+        harness_gen_runtime::Catalog::to_json_pretty,
+    )
+    .map(|(_, _, text)| text)
+}
+
 /// Loads, maps and checks `spec` and generates its crate, returned with the catalog it embeds.
 /// Schemas that had to become `serde_json::Value` are reported as warnings. `None` when the
 /// document could not be used.

@@ -177,16 +177,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             strict,
         } => {
             let mut diags = harness_gen::diag::Diagnostics::default();
-            let generated = harness_gen::generate_catalog(&spec, name.as_deref(), &mut diags);
+            let generated = harness_gen::generate_catalog_text(&spec, name.as_deref(), &mut diags);
             if strict {
                 diags.make_strict();
             }
             diags.finish();
             eprint!("{diags}");
-            let Some(catalog) = generated.filter(|_| !diags.has_errors()) else {
+            let Some(text) = generated.filter(|_| !diags.has_errors()) else {
                 return Ok(ExitCode::FAILURE);
             };
-            let text = catalog.to_json_pretty();
             match out {
                 Some(path) => harness_gen::artifacts::write_atomically(&path, &text)?,
                 None => print!("{text}"),
