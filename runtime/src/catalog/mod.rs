@@ -316,13 +316,7 @@ impl Entry {
     /// The tool's description as `audience` is told it: its own
     /// (`_meta["com.harnlang/descriptions"]`), else `description`.
     pub fn description_for(&self, audience: Audience) -> Option<&str> {
-        let key = match audience {
-            Audience::Cli => "cli",
-            Audience::Mcp => "mcp",
-            Audience::Catalog => "catalog",
-            Audience::Dashboard => "dashboard",
-            Audience::Agent => "agent",
-        };
+        let key = audience.as_str();
         self.meta
             .iter()
             .flatten()

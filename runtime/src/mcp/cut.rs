@@ -6,6 +6,8 @@
 
 use serde_json::{Value, json};
 
+use crate::schema::serialized_len;
+
 /// The result limit unless the program is told otherwise: far over what a model reads well,
 /// it guards against the reply that would swamp a client.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 1024 * 1024;
@@ -51,7 +53,7 @@ pub(super) fn cut(value: &mut Value, max: usize) -> Vec<Cut> {
                 let kept = items
                     .iter()
                     .take_while(|item| {
-                        used += json_len(item) + 1;
+                        used += serialized_len(item) + 1;
                         used <= budget
                     })
                     .count();
@@ -112,11 +114,6 @@ pub(super) fn described(cuts: &[Cut], bytes: usize, max: usize) -> (String, Valu
     (text, meta)
 }
 
-/// The length of `value` as compact JSON.
-pub(super) fn json_len(value: &Value) -> usize {
-    serde_json::to_vec(value).map_or(0, |bytes| bytes.len())
-}
-
 /// The JSON length of `value` (at pointer `at`), noting in `largest` the largest array with
 /// items or string worth cutting, with its length.
 fn measure(value: &Value, at: &mut String, largest: &mut Option<(String, usize)>) -> usize {
@@ -138,12 +135,12 @@ fn measure(value: &Value, at: &mut String, largest: &mut Option<(String, usize)>
                 let len = at.len();
                 at.push('/');
                 at.push_str(&crate::pointer::escape(key));
-                size += json_len(&Value::String(key.clone())) + 1 + measure(item, at, largest);
+                size += serialized_len(key.as_str()) + 1 + measure(item, at, largest);
                 at.truncate(len);
             }
             size
         }
-        other => json_len(other),
+        other => serialized_len(other),
     };
     let cuttable = match value {
         Value::Array(items) => !items.is_empty(),
@@ -165,7 +162,7 @@ mod tests {
         let items: Vec<Value> = (0..1000).map(|i| json!({"id": i, "name": "pet"})).collect();
         let mut value = json!({"total": 1000, "items": items});
         let cuts = cut(&mut value, 4096);
-        assert!(json_len(&value) <= 4096);
+        assert!(serialized_len(&value) <= 4096);
         assert_eq!(cuts.len(), 1);
         assert_eq!((cuts[0].at.as_str(), cuts[0].total), ("/items", 1000));
         let kept = value["items"].as_array().unwrap().len();
@@ -176,7 +173,7 @@ mod tests {
             .as_array_mut()
             .unwrap()
             .push(json!({"id": 1000, "name": "pet"}));
-        assert!(json_len(&one_more) > 4096);
+        assert!(serialized_len(&one_more) > 4096);
         assert_eq!(value["total"], 1000);
     }
 
@@ -184,7 +181,7 @@ mod tests {
     fn a_long_string_keeps_its_beginning_on_a_character_boundary() {
         let mut value = json!({"log": "é\"x".repeat(10_000)});
         let cuts = cut(&mut value, 1000);
-        assert!(json_len(&value) <= 1000, "{}", json_len(&value));
+        assert!(serialized_len(&value) <= 1000, "{}", serialized_len(&value));
         assert_eq!(cuts[0].unit, "characters");
         assert!(value["log"].as_str().unwrap().starts_with("é\"xé"));
     }

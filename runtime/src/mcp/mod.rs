@@ -506,19 +506,24 @@ impl McpServer {
     /// with more to come, the next page's arguments as a text block the model reads and under
     /// `_meta["com.harnlang/nextPage"]`: one page per call, paged explicitly.
     fn page_result(&self, name: &str, output: crate::ToolOutput) -> CallToolResult {
-        let mut value = output.value;
+        let mut result = CallToolResult::structured(output.value);
         let mut meta = rmcp::model::MetaObject::default();
         let mut notes = Vec::new();
-        if let Some(max) = self.max_result {
-            let bytes = cut::json_len(&value);
-            if bytes > max {
-                let cuts = cut::cut(&mut value, max);
-                let (text, described) = cut::described(&cuts, bytes, max);
-                notes.push(text);
-                meta.0.insert(TRUNCATED_META_KEY.to_owned(), described);
-            }
+        // The result's first block is its JSON text: its length is the result's size.
+        let bytes = result
+            .content
+            .first()
+            .and_then(|b| b.as_text())
+            .map_or(0, |t| t.text.len());
+        if let Some(max) = self.max_result.filter(|&max| bytes > max)
+            && let Some(mut value) = result.structured_content.take()
+        {
+            let cuts = cut::cut(&mut value, max);
+            let (text, described) = cut::described(&cuts, bytes, max);
+            notes.push(text);
+            meta.0.insert(TRUNCATED_META_KEY.to_owned(), described);
+            result = CallToolResult::structured(value);
         }
-        let mut result = CallToolResult::structured(value);
         if let Some(next) = output.next_page {
             let next = Value::Object(next);
             notes.push(format!(

@@ -33,7 +33,7 @@ use serde_json::{Map, Value};
 use super::standalone::{
     add_defs, assign_homes, check_movable, defined_names, defs_pointer, references, rewrite_refs,
 };
-use super::{children_mut, percent_decode, resolve, unescape, visit, visit_mut};
+use super::{children_mut, percent_decode, resolve, serialized_len, unescape, visit, visit_mut};
 use crate::error::ContractError;
 
 /// How much of the components a tool's listed schemas carry.
@@ -694,23 +694,6 @@ fn collapse_expandables<'c>(schema: &mut Value, components: &dyn Fn(&str) -> Opt
             break;
         }
     });
-}
-
-fn serialized_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing into a counter cannot fail.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
 }
 
 #[cfg(test)]

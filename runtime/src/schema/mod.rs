@@ -125,6 +125,24 @@ pub fn children_mut(
     }
 }
 
+/// The length of `value` as compact JSON, counted without writing it anywhere.
+pub fn serialized_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing into a counter cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 /// Calls `f(keyword, child)` for each direct subschema of `map`, in document order.
 pub fn children(map: &Map<String, Value>, f: &mut impl FnMut(&str, &Value)) {
     for (key, value) in map {
