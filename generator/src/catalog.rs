@@ -7,6 +7,7 @@ use harness_gen_runtime::catalog::{
     Audience, Catalog, CliTree, Components, Info, NonBlank, SchemaDoc,
 };
 use harness_gen_runtime::schema::listing::Budget;
+use harness_gen_runtime::schema::serialized_len;
 
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::Document;
@@ -75,24 +76,19 @@ pub fn generate_with<R>(
 ) -> Option<(Api, Catalog, R)> {
     let doc = Document::load(path, diags)?;
     let (api, catalog) = from_document(&doc, name, diags);
-    let clean = !diags.has_errors();
+    if diags.has_errors() {
+        let done = beside(&catalog);
+        return Some((api, catalog, done));
+    }
     let (report, done) = std::thread::scope(|scope| {
-        let report = scope.spawn(|| {
-            let mut report = Diagnostics::default();
-            if clean {
-                listing_report(&doc, &catalog, Budget::DEFAULT, &mut report);
-            }
-            report
-        });
+        let report = scope.spawn(|| listing_report(&doc, &catalog, Budget::DEFAULT));
         let done = beside(&catalog);
         let report = report
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (report, done)
     });
-    for item in report.items() {
-        diags.push(item.clone());
-    }
+    diags.append(report);
     Some((api, catalog, done))
 }
 
@@ -154,7 +150,7 @@ fn long_descriptions(doc: &Document, api: &Api, catalog: &Catalog, diags: &mut D
                         "`{}` is described to {} in {length} characters, over {LONG_DESCRIPTION}: every conversation that lists it pays for them; give a shorter one in x-harn.descriptions.{}",
                         entry.name.as_str(),
                         if audience == Audience::Mcp { "MCP clients" } else { "agents" },
-                        if audience == Audience::Mcp { "mcp" } else { "agent" },
+                        audience.as_str(),
                     ),
                 ));
                 // One warning per tool: the same text usually serves both.
@@ -168,7 +164,8 @@ fn long_descriptions(doc: &Document, api: &Api, catalog: &Catalog, diags: &mut D
 /// as it lists it: a note with the listing's size in total, its largest tools and what
 /// discovery mode lists instead, and a warning naming the tools whose listed schemas stay over
 /// the budget even abbreviated (HG0510). Costs about a cold start of the server's listing.
-pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget, diags: &mut Diagnostics) {
+pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diagnostics {
+    let mut diags = Diagnostics::default();
     use harness_gen_runtime::schema::listing::{Lister, Prepared};
     let components = catalog.components.as_ref();
     let names = components.into_iter().flat_map(|c| c.schemas.keys());
@@ -186,13 +183,13 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget, diags: 
         let mut schemas = 0;
         let tool = harness_gen_runtime::render::mcp_tool(entry, &mut |schema, at, role| {
             let listed = lister.list(schema, &format!("{name}.{at}"), role);
-            schemas += json_len(&listed);
+            schemas += serialized_len(&listed);
             listed
         });
-        sizes.push((json_len(&tool), schemas, name));
+        sizes.push((serialized_len(&tool), schemas, name));
     }
     if sizes.is_empty() {
-        return;
+        return diags;
     }
     let total: usize = sizes.iter().map(|(size, _, _)| size).sum();
     let tools = sizes.len();
@@ -250,10 +247,7 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget, diags: 
             ),
         ));
     }
-}
-
-fn json_len(value: &serde_json::Value) -> usize {
-    serde_json::to_vec(value).map_or(0, |bytes| bytes.len())
+    diags
 }
 
 /// `n` bytes for people: `812 B`, `13.0 kB`, `1.96 MB`.

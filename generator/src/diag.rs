@@ -199,6 +199,11 @@ impl Diagnostics {
         self.items.push(diagnostic);
     }
 
+    /// Adds every one of `other`, in its order.
+    pub fn append(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
     /// Whether any is an error.
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)

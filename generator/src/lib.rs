@@ -127,17 +127,11 @@ pub fn generate_crate(
     let assembled = assemble(&doc, options.crate_name.as_deref(), Target::Crate, diags)?;
     // The listing report is made beside the crate's largest files.
     let budget = options.listing_budget.unwrap_or(ListingBudget::DEFAULT);
-    let report = (!diags.has_errors()).then_some(&doc);
+    let clean = !diags.has_errors();
     let (krate, catalog, report) = emit::krate::generate(assembled, options, |catalog| {
-        let mut report_diags = diag::Diagnostics::default();
-        if let Some(doc) = report {
-            catalog::listing_report(doc, catalog, budget, &mut report_diags);
-        }
-        report_diags
+        clean.then(|| catalog::listing_report(&doc, catalog, budget))
     });
-    for item in report.items() {
-        diags.push(item.clone());
-    }
+    diags.append(report.unwrap_or_default());
     Some((krate, catalog))
 }
 

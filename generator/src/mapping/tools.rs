@@ -414,7 +414,10 @@ fn entry(
 /// `x-harn.descriptions` under `com.harnlang/descriptions` (unless `x-harn.meta` set them).
 fn entry_meta(ext: &OperationExt, tags: &[String]) -> Option<BTreeMap<MetaKey, Value>> {
     let descriptions = ext.descriptions.as_ref().map(|d| {
-        let pairs = [("mcp", &d.mcp), ("agent", &d.agent)];
+        let pairs = [
+            (Audience::Mcp.as_str(), &d.mcp),
+            (Audience::Agent.as_str(), &d.agent),
+        ];
         let set = pairs
             .into_iter()
             .filter_map(|(k, v)| Some((k, v.as_ref()?.as_str())));

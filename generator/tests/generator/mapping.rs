@@ -167,7 +167,7 @@ fn the_listing_report_gives_its_size_and_names_tools_over_the_budget() {
         depth: 2,
         bytes: 400,
     };
-    harness_gen::catalog::listing_report(&doc, &catalog, budget, &mut diags);
+    diags.append(harness_gen::catalog::listing_report(&doc, &catalog, budget));
     let report: Vec<_> = diags
         .items()
         .iter()
