@@ -113,6 +113,50 @@ printf '%-44s %10s %10s   %s\n' "cli root --help, 1,000 tools (ms)" \
 printf '%-44s %10s %10s   %s\n' "cli call-free parse error, 1,000 tools (ms)" \
   "$(median_ms "$SYN/target/release/synthetic" group3 get-item30 --id not-a-number)" "-" "-"
 
+# The CLI of a real big API beside a small one (issue 23: <= 20 ms for each, and no growth):
+# GitHub Enterprise 3.6 (809 operations, a 4.5 MB catalog) and the petstore (8 operations).
+# Leaf --help, root --help, and a whole call against a loopback server that answers at once
+# (an upper bound of the parse-to-request time). The GHES crate is built in release mode under
+# target/bench-ghes (about ten minutes and 2.5 GB the first time; kept between runs).
+GH=target/bench-ghes
+"$BIN" openapi "$CORPUS/large/ghes-3.6.descriptions-next.2023-03-08.json" --out "$GH/crate" \
+  --crate-name ghes --runtime-path "$PWD/runtime" >/dev/null 2>&1
+printf '[workspace]\nmembers = ["crate"]\nresolver = "3"\n' > "$GH/Cargo.toml"
+cp Cargo.lock "$GH/Cargo.lock"
+(cd "$GH" && cargo build -q --release --features cli --bin ghes --offline)
+cargo build -q --release -p petstore --features cli --bin petstore
+python3 - > "$OUT/answer-url" <<'PY' &
+import http.server, sys
+class Answer(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"{}"
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+print(f"http://127.0.0.1:{server.server_port}", flush=True)
+server.serve_forever()
+PY
+ANSWER_PID=$!
+for _ in $(seq 50); do [ -s "$OUT/answer-url" ] && break; sleep 0.1; done
+ANSWER=$(head -n 1 "$OUT/answer-url")
+cli_row() {
+  printf '%-44s %10s %10s   %s\n' "$1" "$(shift; median_ms "$@")" "-" "<= 20 ms (issue 23)"
+}
+cli_row "cli leaf --help, GHES 809 ops (ms)" "$GH/target/release/ghes" repos get --help
+cli_row "cli leaf --help, petstore 8 ops (ms)" target/release/petstore pets get-pet --help
+cli_row "cli root --help, GHES 809 ops (ms)" "$GH/target/release/ghes" --help
+cli_row "cli root --help, petstore 8 ops (ms)" target/release/petstore --help
+cli_row "cli call on loopback, GHES 809 ops (ms)" \
+  "$GH/target/release/ghes" repos get octo hello --base-url "$ANSWER"
+cli_row "cli call on loopback, petstore 8 ops (ms)" \
+  target/release/petstore pets get-pet 7 --base-url "$ANSWER"
+kill "$ANSWER_PID"
+
 # A 50 MiB download through the generated CLI's `--output`, from a loopback server: the peak
 # memory above the same program's idle figure (`--help`) must stay small (target: <= 32 MiB
 # above idle, issue 16), since the body is written as it arrives.

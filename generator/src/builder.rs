@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use quote::quote;
 
 use crate::diag::{Diagnostics, Severity};
-use crate::emit::{client, registry, render};
+use crate::emit::{client, index, registry, render};
 use crate::load::Document;
 
 /// Configures generation from `build.rs`.
@@ -192,7 +192,7 @@ impl Builder {
                 let name = assembled.name.clone();
                 (
                     name,
-                    single_file(assembled, self.registry, self.listing_budget),
+                    single_file(assembled, &catalog, self.registry, self.listing_budget),
                     catalog,
                 )
             });
@@ -234,11 +234,15 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
 /// with the listing budget if one was given.
 fn single_file(
     assembled: crate::Assembled,
+    catalog_text: &str,
     with_registry: bool,
     listing_budget: Option<crate::ListingBudget>,
 ) -> String {
     let crate::Assembled {
-        api, name, types, ..
+        api,
+        name,
+        types,
+        catalog,
     } = assembled;
     let api = &api;
     let ident = name.replace('-', "_");
@@ -254,10 +258,13 @@ fn single_file(
             listing_budget,
             gates,
         );
+        let index = index::file(api, &catalog, catalog_text, gates);
         quote! {
             /// The API's tool registry.
             pub mod registry { #registry }
-            pub use registry::{CATALOG_JSON, registry};
+            pub mod catalog_index { #index }
+            pub use registry::{CATALOG_JSON, registry, registry_of};
+            pub use catalog_index::CATALOG_INDEX;
         }
     });
     let require_api = crate::emit::krate::require_api();

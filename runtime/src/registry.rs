@@ -218,13 +218,15 @@ impl ToolRegistry {
         Self::pair(catalog, handlers)
     }
 
-    /// Publishes a catalog compiled into the program ([`Catalog::from_generated_json`]): the
-    /// publish-time rules ran when harness-gen generated it; only the pairing of tools and
-    /// handlers is checked.
+    /// Publishes a catalog compiled into the program ([`Catalog::from_generated_json`] or
+    /// [`Catalog::from_generated_index`]): the publish-time rules ran when harness-gen
+    /// generated it; only the pairing of tools and handlers is checked. The handlers of tools
+    /// the catalog was read without are set aside.
     pub fn publish_generated(
         catalog: GeneratedCatalog,
-        handlers: BTreeMap<String, Handler>,
+        mut handlers: BTreeMap<String, Handler>,
     ) -> Result<ToolRegistry, ContractErrors> {
+        handlers.retain(|name, _| !catalog.left_out(name));
         Self::pair(catalog.into_catalog(), handlers)
     }
 

@@ -6,13 +6,24 @@ use harness_gen_runtime::http::{
     download_handler, events_handler, paged_handler, typed_handler,
 };
 use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 use super::types::*;
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
 pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
-    let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
+    registry_of(client, &|_| true)
+}
+/// The registry of the exposed operations `keep` keeps (by tool name), calling the API
+/// through `client`: only their entries of the catalog are read, so a program that
+/// uses a few tools starts as fast for a large API as for a small one. A build with
+/// some of the operation features has only their tools.
+pub fn registry_of(
+    client: Client,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<ToolRegistry, ContractErrors> {
+    let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     let mut handlers = BTreeMap::new();
     handlers
         .insert(
@@ -72,8 +83,5 @@ pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
                 },
             ),
         );
-    #[cfg(not(feature = "all-operations"))]
-    let catalog = catalog
-        .retain_tools(|entry| handlers.contains_key(entry.name.as_str()));
     ToolRegistry::publish_generated(catalog, handlers)
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use quote::quote;
 
-use super::{Gates, HEADER, client, registry, render};
+use super::{Gates, HEADER, client, index, registry, render};
 use crate::model::Api;
 use harness_gen_runtime::binding::Encoding;
 
@@ -240,30 +240,34 @@ pub(crate) fn generate<R: Send>(
     // client and the types are 1.9 MB each): the client, the catalog's text and the caller's
     // `beside` work (the listing report) are done on a second thread meanwhile. Tokens are not
     // `Send`, so a file is built on the thread that formats it.
-    let (types_rs, (client_rs, catalog_json, beside), registry_rs) = std::thread::scope(|scope| {
-        let ops = &types.ops;
-        let catalog = &catalog;
-        let client = scope.spawn(|| {
-            let client = render(client::file(api, ops, &prefix, gates));
-            (client, catalog.to_json_pretty(), beside(catalog))
+    let (types_rs, (client_rs, catalog_json, index_rs, beside), registry_rs) =
+        std::thread::scope(|scope| {
+            let ops = &types.ops;
+            let catalog = &catalog;
+            let client = scope.spawn(|| {
+                let client = render(client::file(api, ops, &prefix, gates));
+                let text = catalog.to_json_pretty();
+                let index = render(index::file(api, catalog, &text, gates));
+                (client, text, index, beside(catalog))
+            });
+            let types_rs = types.file();
+            let catalog_source = quote!(include_str!("../catalog.json"));
+            let registry_rs = render(registry::file(
+                api,
+                ops,
+                catalog_source,
+                options.listing_budget,
+                gates,
+            ));
+            let client_rs = client
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (types_rs, client_rs, registry_rs)
         });
-        let types_rs = types.file();
-        let catalog_source = quote!(include_str!("../catalog.json"));
-        let registry_rs = render(registry::file(
-            api,
-            ops,
-            catalog_source,
-            options.listing_budget,
-            gates,
-        ));
-        let client_rs = client
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (types_rs, client_rs, registry_rs)
-    });
     files.insert("src/types.rs".to_string(), types_rs);
     files.insert("src/client.rs".to_string(), client_rs);
     files.insert("src/registry.rs".to_string(), registry_rs);
+    files.insert("src/catalog_index.rs".to_string(), index_rs);
     let with_harness = options.harness.is_some();
     files.insert(
         "src/lib.rs".to_string(),
@@ -281,14 +285,14 @@ pub(crate) fn generate<R: Send>(
     );
     files.insert(
         format!("src/bin/{name}.rs"),
-        render(bin_rs(&cli_doc, quote!(cli::main), &ident)),
+        render(bin_rs(&cli_doc, Program::Cli, &ident)),
     );
     let mcp_doc = format!(
         " The `{name}-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP."
     );
     files.insert(
         format!("src/bin/{name}-mcp.rs"),
-        render(bin_rs(&mcp_doc, quote!(mcp::main), &ident)),
+        render(bin_rs(&mcp_doc, Program::Mcp, &ident)),
     );
     files.insert("catalog.json".to_string(), catalog_json);
     let description = api
@@ -414,10 +418,43 @@ fn first_call<'a>(
     Some((format!("{name}({input})"), 1 + calls.count()))
 }
 
-/// The command-line program: one call into the runtime's CLI.
-/// A program of the crate: `entry` (`cli::main` or `mcp::main`) over the crate's registry.
-fn bin_rs(doc: &str, entry: proc_macro2::TokenStream, ident: &str) -> proc_macro2::TokenStream {
+/// The programs of a generated crate.
+#[derive(Clone, Copy)]
+enum Program {
+    /// The command-line program.
+    Cli,
+    /// The MCP server.
+    Mcp,
+}
+
+/// A program of the crate: one call into the runtime's CLI or MCP server over the crate's
+/// registry.
+fn bin_rs(doc: &str, program: Program, ident: &str) -> proc_macro2::TokenStream {
     let krate = quote::format_ident!("{}", ident);
+    // The registry of the tools a run keeps, with the base URL given on the command line.
+    let registry = quote! {
+        &|base_url, keep| {
+            let mut builder = #krate::Client::env_builder();
+            if let Some(url) = base_url {
+                builder = builder.base_url(url);
+            }
+            let client = #krate::Client::from_builder(builder).map_err(|e| e.to_string())?;
+            #krate::registry_of(client, keep).map_err(|e| e.to_string())
+        }
+    };
+    let call = match program {
+        Program::Cli => quote! {
+            harness_gen_runtime::cli::main(&harness_gen_runtime::cli::Program {
+                name: env!("CARGO_BIN_NAME"),
+                version: env!("CARGO_PKG_VERSION"),
+                index: Some(&#krate::CATALOG_INDEX),
+                registry: #registry,
+            })
+        },
+        Program::Mcp => quote! {
+            harness_gen_runtime::mcp::main(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), #registry)
+        },
+    };
     quote! {
         #![doc = #doc]
 
@@ -426,14 +463,7 @@ fn bin_rs(doc: &str, entry: proc_macro2::TokenStream, ident: &str) -> proc_macro
 
         #[rustfmt::skip]
         fn main() -> std::process::ExitCode {
-            harness_gen_runtime::#entry(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), &|base_url| {
-                let mut builder = #krate::Client::env_builder();
-                if let Some(url) = base_url {
-                    builder = builder.base_url(url);
-                }
-                let client = #krate::Client::from_builder(builder).map_err(|e| e.to_string())?;
-                #krate::registry(client).map_err(|e| e.to_string())
-            })
+            #call
         }
     }
 }
@@ -528,13 +558,18 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         #[cfg(feature = "registry")]
         #[rustfmt::skip]
         pub mod registry;
+        #[cfg(feature = "registry")]
+        #[rustfmt::skip]
+        pub mod catalog_index;
         #[rustfmt::skip]
         pub mod types;
         #harness_mod
 
         pub use client::Client;
         #[cfg(feature = "registry")]
-        pub use registry::{CATALOG_JSON, registry};
+        pub use registry::{CATALOG_JSON, registry, registry_of};
+        #[cfg(feature = "registry")]
+        pub use catalog_index::CATALOG_INDEX;
     }
 }
 

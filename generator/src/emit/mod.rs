@@ -2,6 +2,7 @@
 //! `prettyplease`. Only the model is read here, never the document.
 
 pub mod client;
+pub mod index;
 pub mod krate;
 pub mod registry;
 pub mod types;
@@ -115,6 +116,15 @@ impl<'a> Gates<'a> {
         self.any_of(op.groups.iter().copied(), op.groups.is_empty())
     }
 
+    /// Whether an operation is compiled, as a `bool` expression: `cfg!(…)` of its gate, or
+    /// `true` when it has none.
+    pub fn operation_compiled(&self, op: &Operation) -> TokenStream {
+        match self.predicate(op.groups.iter().copied(), op.groups.is_empty()) {
+            Some(predicate) => quote!(cfg!(#predicate)),
+            None => quote!(true),
+        }
+    }
+
     /// The attribute of a type `need`s (`None`: no operation uses it); `None` when it is left
     /// out.
     pub fn of_type(&self, need: Option<&Need>) -> Option<TokenStream> {
@@ -129,14 +139,26 @@ impl<'a> Gates<'a> {
     /// `#[cfg(any(feature = …))]` over `groups`; nothing when there are no features, when
     /// `always`, or when the set is every group (any enabled group compiles it).
     fn any_of(&self, groups: impl ExactSizeIterator<Item = usize>, always: bool) -> TokenStream {
+        match self.predicate(groups, always) {
+            Some(predicate) => quote!(#[cfg(#predicate)]),
+            None => TokenStream::new(),
+        }
+    }
+
+    /// The `cfg` predicate of [`Gates::any_of`].
+    fn predicate(
+        &self,
+        groups: impl ExactSizeIterator<Item = usize>,
+        always: bool,
+    ) -> Option<TokenStream> {
         if !self.features() || always || groups.len() == self.groups.len() {
-            return TokenStream::new();
+            return None;
         }
         let features: Vec<&str> = groups.map(|g| self.groups[g].feature.as_str()).collect();
-        match features.as_slice() {
-            [one] => quote!(#[cfg(feature = #one)]),
-            many => quote!(#[cfg(any(#(feature = #many),*))]),
-        }
+        Some(match features.as_slice() {
+            [one] => quote!(feature = #one),
+            many => quote!(any(#(feature = #many),*)),
+        })
     }
 }
 

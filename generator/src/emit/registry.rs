@@ -14,7 +14,8 @@ use harness_gen_runtime::schema::listing::Budget;
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
 /// A listing budget given at generation is set on the registry (the environment still
 /// overrides it at run time); without one the runtime's default applies. Each handler is under
-/// its operation's `gates`; a build without `all-operations` registers the tools it compiled.
+/// its operation's `gates`; the index says which tools a build has, and the catalog is read
+/// for those only.
 pub fn file(
     api: &Api,
     ops: &[OpTypes],
@@ -63,13 +64,6 @@ pub fn file(
             ))
         }
     });
-    let narrow = gates.features().then(|| {
-        quote! {
-            // Built with some of the operation features: the tools of the others do not exist.
-            #[cfg(not(feature = "all-operations"))]
-            let catalog = catalog.retain_tools(|entry| handlers.contains_key(entry.name.as_str()));
-        }
-    });
     quote! {
         //! The tool registry: every exposed operation as a tool whose handler calls the client.
         // An API without exposed operations leaves the imports and the client unused.
@@ -81,6 +75,7 @@ pub fn file(
         };
         use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
+        use super::catalog_index::CATALOG_INDEX;
         use super::client::Client;
         use super::types::*;
 
@@ -89,11 +84,21 @@ pub fn file(
 
         /// The registry of every exposed operation, calling the API through `client`.
         pub fn registry(client: Client) -> Result<ToolRegistry, ContractErrors> {
+            registry_of(client, &|_| true)
+        }
+
+        /// The registry of the exposed operations `keep` keeps (by tool name), calling the API
+        /// through `client`: only their entries of the catalog are read, so a program that
+        /// uses a few tools starts as fast for a large API as for a small one. A build with
+        /// some of the operation features has only their tools.
+        pub fn registry_of(
+            client: Client,
+            keep: &dyn Fn(&str) -> bool,
+        ) -> Result<ToolRegistry, ContractErrors> {
             // harness-gen checked every publish-time rule when it generated the catalog.
-            let catalog = Catalog::from_generated_json(CATALOG_JSON)?;
+            let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
             let mut handlers = BTreeMap::new();
             #(#handlers)*
-            #narrow
             ToolRegistry::publish_generated(catalog, handlers) #with_budget
         }
     }

@@ -59,7 +59,8 @@ fn the_registry_is_generated_when_asked_for() {
     petstore_into(&out).registry(true).generate().unwrap();
     let text = std::fs::read_to_string(out.join("petstore.rs")).unwrap();
     assert!(text.contains("pub mod registry {"));
-    assert!(text.contains("pub use registry::{CATALOG_JSON, registry};"));
+    assert!(text.contains("pub use registry::{CATALOG_JSON, registry, registry_of};"));
+    assert!(text.contains("pub static CATALOG_INDEX: CatalogIndex"));
     let _ = std::fs::remove_dir_all(&out);
 }
 

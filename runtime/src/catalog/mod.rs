@@ -6,10 +6,11 @@
 //! (see [`crate::artifacts`]).
 
 mod cli;
+pub mod index;
 mod text;
 pub mod validate;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 #[cfg(feature = "artifacts")]
@@ -294,6 +295,15 @@ impl Entry {
             policy: None,
             meta: None,
         }
+    }
+
+    /// The line a command list shows for the tool: its title, else its annotations' title,
+    /// else its name.
+    pub fn command_title(&self) -> &str {
+        self.title
+            .as_deref()
+            .or(self.annotations.as_ref().and_then(|a| a.title.as_deref()))
+            .unwrap_or(self.name.as_str())
     }
 
     /// Whether `audience` may see and call this tool.
@@ -747,27 +757,37 @@ pub enum SideEffectLevel {
 }
 
 /// A catalog compiled into the program by harness-gen, made only by
-/// [`Catalog::from_generated_json`].
+/// [`Catalog::from_generated_json`] and [`Catalog::from_generated_index`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct GeneratedCatalog(Catalog);
+pub struct GeneratedCatalog {
+    catalog: Catalog,
+    /// The tools of the text that were deliberately not read (not kept, or not in this build):
+    /// their handlers are set aside when the catalog is published.
+    left_out: BTreeSet<String>,
+}
 
 impl GeneratedCatalog {
     /// The catalog.
     pub fn catalog(&self) -> &Catalog {
-        &self.0
+        &self.catalog
     }
 
     /// The catalog, owned.
     pub fn into_catalog(self) -> Catalog {
-        self.0
+        self.catalog
     }
 
     /// The catalog of the tools `keep` keeps ([`Catalog::retain_tools`]): what a generated
     /// crate built with some of its operation features registers. Dropping tools keeps every
     /// publish-time rule the catalog passed, so it stays a generated catalog.
     pub fn retain_tools(mut self, keep: impl FnMut(&Entry) -> bool) -> Self {
-        self.0.retain_tools(keep);
+        self.catalog.retain_tools(keep);
         self
+    }
+
+    /// Whether the tool named `name` is in the text but was not read.
+    pub(crate) fn left_out(&self, name: &str) -> bool {
+        self.left_out.contains(name)
     }
 }
 
@@ -818,7 +838,10 @@ impl Catalog {
     /// The result is a [`GeneratedCatalog`], the only input of
     /// [`crate::ToolRegistry::publish_generated`].
     pub fn from_generated_json(text: &'static str) -> Result<GeneratedCatalog, ContractErrors> {
-        Self::parse(text).map(GeneratedCatalog)
+        Self::parse(text).map(|catalog| GeneratedCatalog {
+            catalog,
+            left_out: BTreeSet::new(),
+        })
     }
 
     /// The structural parse: records and fields checked, every error located.

@@ -46,25 +46,15 @@ fn properties(entry: &Entry) -> Vec<(&String, &Value)> {
         .unwrap_or_default()
 }
 
-/// The leaf command of `entry`, named `name`; with `with_args` false only its name, help and
-/// aliases (enough for the help of its parent), so that a large CLI builds only what the
-/// invoked command needs.
-pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry, with_args: bool) -> Command {
+/// The leaf command of `entry`, named `name`, with its options.
+pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
     let mut command = Command::new(name.to_string()).hide(entry.cli.hidden);
-    let title = entry
-        .title
-        .as_deref()
-        .or(entry.annotations.as_ref().and_then(|a| a.title.as_deref()))
-        .unwrap_or(entry.name.as_str());
-    command = command.about(title.to_string());
+    command = command.about(entry.command_title().to_string());
     if let Some(description) = &entry.description {
         command = command.long_about(description.to_string());
     }
     for alias in &entry.cli.aliases {
         command = command.visible_alias(alias.to_string());
-    }
-    if !with_args {
-        return command;
     }
     let required: Vec<&str> = entry
         .input_schema

@@ -17,6 +17,7 @@ use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
+use crate::catalog::index::CatalogIndex;
 use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::cli_names::{
     BASE_URL, COMPLETIONS, INCLUDE, INPUT_JSON, OUTPUT_FILE, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE,
@@ -24,21 +25,35 @@ use crate::cli_names::{
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
 use crate::{ToolError, ToolRegistry};
 
-/// Builds a registry for the CLI: receives `--base-url` when given.
-pub type Factory<'a> = dyn Fn(Option<String>) -> Result<ToolRegistry, String> + 'a;
+/// Builds the program's registry: receives `--base-url` when given, and which tools (by name)
+/// the run needs; a generated crate's `registry_of` reads only their entries.
+pub type Factory<'a> =
+    dyn Fn(Option<String>, &dyn Fn(&str) -> bool) -> Result<ToolRegistry, String> + 'a;
+
+/// A command-line program: what a generated `src/bin/<name>.rs` hands to [`main`].
+pub struct Program<'a> {
+    /// The program's name (`env!("CARGO_BIN_NAME")`).
+    pub name: &'a str,
+    /// Its version (`env!("CARGO_PKG_VERSION")`).
+    pub version: &'a str,
+    /// The index of the catalog the registry is read from (a generated crate's
+    /// `CATALOG_INDEX`): with it, a run reads only the entry of the command it runs, and its
+    /// start-up does not grow with the API. Without it every tool is read.
+    pub index: Option<&'a CatalogIndex>,
+    /// Builds the registry.
+    pub registry: &'a Factory<'a>,
+}
 
 /// Runs the program with the process arguments and standard streams; the exit code says how
 /// it ended (0 success, 2 usage or invalid input, 3 application error, 4 runtime error,
 /// 5 contract violation).
-pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
+pub fn main(program: &Program<'_>) -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let is_tty = std::io::IsTerminal::is_terminal(&stdout);
     let code = run(
-        name,
-        version,
+        program,
         std::env::args_os().collect(),
-        factory,
         &mut stdout.lock(),
         &mut stderr.lock(),
         is_tty,
@@ -49,28 +64,46 @@ pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
 /// Runs the program with `args` (program name first), writing to `out` and `err`.
 /// `is_tty` picks the default output format (pretty on a terminal, compact JSON otherwise).
 pub fn run(
-    name: &str,
-    version: &str,
+    program: &Program<'_>,
     args: Vec<OsString>,
-    factory: &Factory<'_>,
     out: &mut dyn Write,
     err: &mut dyn Write,
     is_tty: bool,
 ) -> i32 {
+    let Program {
+        name,
+        version,
+        index,
+        ..
+    } = *program;
+    // Completions describe every command; otherwise only the invoked command gets its options.
+    let focus = prescan(&args, COMPLETIONS)
+        .is_none()
+        .then(|| path_words(&args));
+    // With an index, the commands are known before any entry is read, and only the tools the
+    // command line names are read; without one, every tool is.
+    let indexed = index.map(Commands::indexed);
+    let wanted: Option<Vec<&str>> = indexed
+        .as_ref()
+        .zip(focus.as_deref())
+        .map(|(commands, words)| commands.named(words));
+    let keep = |tool: &str| wanted.as_ref().is_none_or(|names| names.contains(&tool));
     // A one-shot process: the registry (and the command tree below) are never dropped, since
     // tearing down a 1,000-tool registry costs more than printing one help page.
-    let registry = match factory(prescan(&args, BASE_URL)) {
+    let registry = match (program.registry)(prescan(&args, BASE_URL), &keep) {
         Ok(registry) => std::mem::ManuallyDrop::new(registry),
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
             return exit_code::RUNTIME;
         }
     };
-    // Completions describe every command; otherwise only the invoked command gets its options.
-    let focus = prescan(&args, COMPLETIONS)
-        .is_none()
-        .then(|| path_words(&args));
-    let mut command = std::mem::ManuallyDrop::new(tree(name, version, &registry, focus.as_deref()));
+    let commands = indexed.unwrap_or_else(|| Commands::loaded(&registry));
+    let mut command = std::mem::ManuallyDrop::new(tree(
+        (name, version),
+        &commands,
+        &registry,
+        focus.as_deref(),
+    ));
     let matches = match command.try_get_matches_from_mut(args) {
         Ok(matches) => matches,
         Err(error) => {
@@ -390,31 +423,140 @@ fn prescan(args: &[OsString], option: &str) -> Option<String> {
     None
 }
 
-/// The words of `args` that name commands: the first run of arguments that are neither options
-/// nor values of the global options.
+/// The words of `args`: the arguments that are neither options nor values of the global
+/// options that take one. A command line's command path is their beginning; positional
+/// arguments follow it.
 fn path_words(args: &[OsString]) -> Vec<String> {
+    const TAKE_VALUES: [&str; 6] = [
+        INPUT_JSON,
+        OUTPUT_FORMAT,
+        BASE_URL,
+        OUTPUT_FILE,
+        PAGE_LIMIT,
+        COMPLETIONS,
+    ];
     let mut words = Vec::new();
     let mut iter = args.iter().skip(1).filter_map(|a| a.to_str());
     while let Some(arg) = iter.next() {
-        if [INPUT_JSON, OUTPUT_FORMAT, BASE_URL]
-            .iter()
-            .any(|o| arg == format!("--{o}"))
-        {
-            iter.next();
-        } else if arg.starts_with('-') {
-            if !words.is_empty() {
-                break;
+        if arg == "--" {
+            break;
+        }
+        match arg.strip_prefix("--") {
+            Some(option) if TAKE_VALUES.contains(&option) => {
+                iter.next();
             }
-        } else {
-            words.push(arg.to_string());
+            Some(_) => {}
+            None if arg.starts_with('-') && arg != "-" => {}
+            None => words.push(arg.to_string()),
         }
     }
     words
 }
 
-/// The command tree of the registry's CLI tools; with `focus`, only tools on that path get
-/// their options.
-fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[String]>) -> Command {
+/// A tool's command as the tree lists it, known before its entry is read.
+struct Listed<'a> {
+    name: &'a str,
+    path: Vec<&'a str>,
+    aliases: Vec<&'a str>,
+    hidden: bool,
+    title: &'a str,
+}
+
+/// The commands of a program: its CLI tools and the other spellings of parent commands.
+struct Commands<'a> {
+    tools: Vec<Listed<'a>>,
+    group_aliases: Vec<(Vec<&'a str>, Vec<&'a str>)>,
+}
+
+impl<'a> Commands<'a> {
+    /// From a generated catalog's index: the tools the program has, none of them read.
+    fn indexed(index: &'a CatalogIndex) -> Self {
+        let tools = index
+            .tools
+            .iter()
+            .filter(|tool| tool.enabled)
+            .filter_map(|tool| {
+                let command = tool.command.as_ref()?;
+                Some(Listed {
+                    name: tool.name,
+                    path: command.path.to_vec(),
+                    aliases: command.aliases.to_vec(),
+                    hidden: command.hidden,
+                    title: command.title,
+                })
+            })
+            .collect();
+        let group_aliases = index
+            .groups
+            .iter()
+            .map(|group| (group.path.to_vec(), group.aliases.to_vec()))
+            .collect();
+        Self {
+            tools,
+            group_aliases,
+        }
+    }
+
+    /// From the registry's CLI tools.
+    fn loaded(registry: &'a ToolRegistry) -> Self {
+        let words = |segments: &'a [crate::catalog::CommandSegment]| {
+            segments.iter().map(|s| s.as_str()).collect::<Vec<_>>()
+        };
+        let tools = registry
+            .list(Audience::Cli)
+            .map(|entry| Listed {
+                name: entry.name.as_str(),
+                path: words(entry.cli.command.segments()),
+                aliases: words(&entry.cli.aliases),
+                hidden: entry.cli.hidden,
+                title: entry.command_title(),
+            })
+            .collect();
+        let group_aliases = registry
+            .cli_commands()
+            .iter()
+            .filter(|spec| !spec.aliases.is_empty())
+            .map(|spec| (words(spec.command.segments()), words(&spec.aliases)))
+            .collect();
+        Self {
+            tools,
+            group_aliases,
+        }
+    }
+
+    /// The tools whose command `words` start with (each word the segment or one of its other
+    /// spellings): the one a command line runs, or several when aliases make them alike.
+    fn named(&self, words: &[String]) -> Vec<&'a str> {
+        self.tools
+            .iter()
+            .filter(|tool| {
+                tool.path.len() <= words.len()
+                    && tool.path.iter().enumerate().all(|(i, segment)| {
+                        let word = words[i].as_str();
+                        let aliases = if i + 1 == tool.path.len() {
+                            tool.aliases.as_slice()
+                        } else {
+                            self.group_aliases
+                                .iter()
+                                .find(|(path, _)| path[..] == tool.path[..=i])
+                                .map_or(&[][..], |(_, aliases)| aliases.as_slice())
+                        };
+                        *segment == word || aliases.contains(&word)
+                    })
+            })
+            .map(|tool| tool.name)
+            .collect()
+    }
+}
+
+/// The command tree of the program's CLI tools; with `focus` (the command line's words), only
+/// the tools it names get their options, and only the branch its first word names is built.
+fn tree(
+    (name, version): (&str, &str),
+    commands: &Commands<'_>,
+    registry: &ToolRegistry,
+    focus: Option<&[String]>,
+) -> Command {
     let mut root = Command::new(name.to_string())
         .version(version.to_string())
         .about(registry.info().and_then(|i| i.description.as_deref()).map(str::to_string).unwrap_or_default())
@@ -432,41 +574,36 @@ fn tree(name: &str, version: &str, registry: &ToolRegistry, focus: Option<&[Stri
     // When the first word names a top-level command, only that branch is built: `--help` of one
     // command in a large CLI costs what its branch costs. Anything else (no word, an alias, a
     // typo) gets the whole tree, so help and suggestions stay complete.
-    let first_segment = |e: &Entry| e.cli.command.segments()[0].to_string();
-    let branch = focus.and_then(|words| words.first()).filter(|word| {
-        registry
-            .list(Audience::Cli)
-            .any(|e| first_segment(e) == **word)
-    });
-    for entry in registry
-        .list(Audience::Cli)
-        .filter(|e| branch.is_none_or(|word| first_segment(e) == *word))
+    let branch = focus
+        .and_then(|words| words.first())
+        .filter(|word| commands.tools.iter().any(|t| t.path[0] == word.as_str()));
+    let named = focus.map(|words| commands.named(words));
+    for tool in commands
+        .tools
+        .iter()
+        .filter(|t| branch.is_none_or(|word| t.path[0] == word.as_str()))
     {
-        let segments: Vec<&str> = entry
-            .cli
-            .command
-            .segments()
-            .iter()
-            .map(|s| s.as_str())
-            .collect();
-        let with_args = focus.is_none_or(|words| {
-            segments.iter().zip(words).all(|(segment, word)| {
-                *segment == word || entry.cli.aliases.iter().any(|a| a.as_str() == word)
-            })
-        });
-        root = insert(root, &segments, &[], entry, &parents, (registry, with_args));
+        // Only the tools the command line names get their options (all of them for
+        // completions), from their entries.
+        let with_args = named
+            .as_ref()
+            .is_none_or(|names| names.contains(&tool.name))
+            .then(|| registry.lookup(Audience::Cli, tool.name))
+            .flatten();
+        root = insert(root, &tool.path, &[], (tool, with_args), &parents, registry);
     }
     root
 }
 
-/// Adds `entry` under `rest` (its remaining segments), creating parent commands as needed.
+/// Adds `tool`'s command under `rest` (its remaining segments), creating parent commands as
+/// needed; with its entry, with its options.
 fn insert(
     parent: Command,
     rest: &[&str],
     above: &[&str],
-    entry: &Entry,
+    tool: (&Listed<'_>, Option<&Entry>),
     parents: &[&CommandSpec],
-    leaf_of: (&ToolRegistry, bool),
+    registry: &ToolRegistry,
 ) -> Command {
     let Some((first, rest)) = rest.split_first() else {
         return parent;
@@ -474,20 +611,27 @@ fn insert(
     let mut here: Vec<&str> = above.to_vec();
     here.push(first);
     if rest.is_empty() {
-        return parent.subcommand(args::leaf(first, entry, leaf_of.0, leaf_of.1));
+        let leaf = match tool {
+            (_, Some(entry)) => args::leaf(first, entry, registry),
+            (listed, None) => Command::new(first.to_string())
+                .hide(listed.hidden)
+                .about(listed.title.to_string())
+                .visible_aliases(listed.aliases.iter().map(|a| a.to_string())),
+        };
+        return parent.subcommand(leaf);
     }
     if parent.find_subcommand(first).is_some() {
         parent.mut_subcommand(*first, |child| {
-            insert(child, rest, &here, entry, parents, leaf_of)
+            insert(child, rest, &here, tool, parents, registry)
         })
     } else {
         let child = insert(
             parent_command(first, &here, parents),
             rest,
             &here,
-            entry,
+            tool,
             parents,
-            leaf_of,
+            registry,
         );
         parent.subcommand(child)
     }
@@ -614,7 +758,66 @@ fn read_json_source(text: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::LIST_SUMMARY;
+    use super::{Commands, LIST_SUMMARY, Listed, path_words};
+
+    fn words(args: &[&str]) -> Vec<String> {
+        let args: Vec<std::ffi::OsString> = std::iter::once("cli")
+            .chain(args.iter().copied())
+            .map(Into::into)
+            .collect();
+        path_words(&args)
+    }
+
+    #[test]
+    fn a_command_lines_words_leave_out_options_and_the_values_of_global_options() {
+        assert_eq!(
+            words(&[
+                "--output",
+                "out.json",
+                "--base-url=http://x",
+                "repos",
+                "get",
+                "-v",
+                "o",
+                "r"
+            ]),
+            ["repos", "get", "o", "r"]
+        );
+        assert_eq!(
+            words(&["--input-json", "-", "pets", "add", "--", "after"]),
+            ["pets", "add"]
+        );
+        assert_eq!(
+            words(&["pets", "list", "--limit", "2"]),
+            ["pets", "list", "2"]
+        );
+    }
+
+    #[test]
+    fn a_command_line_names_the_tools_its_words_start_with_aliases_included() {
+        let listed = |name, path: &[&'static str], aliases: &[&'static str]| Listed {
+            name,
+            path: path.to_vec(),
+            aliases: aliases.to_vec(),
+            hidden: false,
+            title: name,
+        };
+        let commands = Commands {
+            tools: vec![
+                listed("get", &["pets", "get"], &[]),
+                listed("list", &["pets", "list"], &["ls"]),
+                listed("inventory", &["store", "inventory"], &[]),
+            ],
+            group_aliases: vec![(vec!["store"], vec!["shop"])],
+        };
+        let named = |w: &[&str]| commands.named(&words(w));
+        assert_eq!(named(&["pets", "get", "7"]), ["get"]);
+        assert_eq!(named(&["pets", "ls"]), ["list"]);
+        assert_eq!(named(&["shop", "inventory"]), ["inventory"]);
+        assert!(named(&["pets"]).is_empty());
+        assert!(named(&["pet", "get"]).is_empty());
+        assert!(named(&["get", "pets"]).is_empty());
+    }
 
     fn summary(text: &str) -> String {
         super::summary(text, LIST_SUMMARY)

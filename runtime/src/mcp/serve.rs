@@ -307,7 +307,7 @@ pub async fn run(
 ) -> Result<(), String> {
     let registry = options
         .selection
-        .apply(&factory(options.base_url.clone())?)?;
+        .apply(&factory(options.base_url.clone(), &|_| true)?)?;
     if options.transport == Transport::Stdio && !options.credential_headers.is_empty() {
         return Err("--credential-header needs --http: over stdio there are no request headers, and the credentials come from the environment".into());
     }

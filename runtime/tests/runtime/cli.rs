@@ -68,13 +68,17 @@ struct Run {
 
 fn cli(args: &[&str]) -> Run {
     let registry = sample();
-    let factory = move |_: Option<String>| Ok(registry.clone());
+    let factory = move |_: Option<String>, _: &dyn Fn(&str) -> bool| Ok(registry.clone());
+    let program = harness_gen_runtime::cli::Program {
+        name: "pets-cli",
+        version: "1.2.3",
+        index: None,
+        registry: &factory,
+    };
     let mut argv = vec!["pets-cli".into()];
     argv.extend(args.iter().map(|a| (*a).into()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = harness_gen_runtime::cli::run(
-        "pets-cli", "1.2.3", argv, &factory, &mut out, &mut err, false,
-    );
+    let code = harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false);
     Run {
         code,
         out: String::from_utf8(out).unwrap(),

@@ -28,16 +28,25 @@ struct Run {
 /// standard output is a terminal.
 fn cli(base: &str, args: &[&str], tty: bool) -> Run {
     let base = base.to_string();
-    let factory =
-        move |base_url: Option<String>| Ok(registry(&base_url.unwrap_or_else(|| base.clone())));
+    let factory = move |base_url: Option<String>, keep: &dyn Fn(&str) -> bool| {
+        let base = base_url.unwrap_or_else(|| base.clone());
+        let client =
+            streams::Client::from_builder(streams::Client::builder().base_url(base)).unwrap();
+        streams::registry_of(client, keep).map_err(|e| e.to_string())
+    };
     let mut argv = vec!["streams".into()];
     argv.extend(args.iter().map(|a| (*a).into()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = std::thread::scope(|s| {
         s.spawn(|| {
-            harness_gen_runtime::cli::run(
-                "streams", "1.0.0", argv, &factory, &mut out, &mut err, tty,
-            )
+            // What `src/bin/streams.rs` hands the runtime.
+            let program = harness_gen_runtime::cli::Program {
+                name: "streams",
+                version: "1.0.0",
+                index: Some(&streams::CATALOG_INDEX),
+                registry: &factory,
+            };
+            harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, tty)
         })
         .join()
         .unwrap()

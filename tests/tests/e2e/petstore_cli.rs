@@ -10,12 +10,23 @@ struct Run {
     code: i32,
     out: String,
     err: String,
+    /// The tools whose entries the run read.
+    read: Vec<&'static str>,
 }
 
-/// Runs the program with `args`; `PETSTORE_TOKEN` is set for the duration, as a user would.
+/// Runs the program with `args`, as `src/bin/petstore.rs` does (the crate's index, the
+/// registry of the tools a run keeps), with a token a user would set in `PETSTORE_TOKEN`.
 fn petstore(base: &str, args: &[&str]) -> Run {
     let base = base.to_string();
-    let factory = move |base_url: Option<String>| {
+    let read = std::sync::Mutex::new(Vec::new());
+    let factory = |base_url: Option<String>, keep: &dyn Fn(&str) -> bool| {
+        read.lock().unwrap().extend(
+            petstore::CATALOG_INDEX
+                .tools
+                .iter()
+                .map(|tool| tool.name)
+                .filter(|name| keep(name)),
+        );
         let builder = petstore::Client::builder()
             .base_url(base_url.unwrap_or_else(|| base.clone()))
             .credential(
@@ -25,16 +36,21 @@ fn petstore(base: &str, args: &[&str]) -> Run {
                 ),
             );
         let client = petstore::Client::from_builder(builder).map_err(|e| e.to_string())?;
-        petstore::registry(client).map_err(|e| e.to_string())
+        petstore::registry_of(client, keep).map_err(|e| e.to_string())
     };
     let mut argv = vec!["petstore".into()];
     argv.extend(args.iter().map(|a| (*a).into()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = std::thread::scope(|s| {
         s.spawn(|| {
-            harness_gen_runtime::cli::run(
-                "petstore", "1.2.0", argv, &factory, &mut out, &mut err, false,
-            )
+            // What `src/bin/petstore.rs` hands the runtime.
+            let program = harness_gen_runtime::cli::Program {
+                name: "petstore",
+                version: "1.2.0",
+                index: Some(&petstore::CATALOG_INDEX),
+                registry: &factory,
+            };
+            harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false)
         })
         .join()
         .unwrap()
@@ -43,6 +59,7 @@ fn petstore(base: &str, args: &[&str]) -> Run {
         code,
         out: String::from_utf8(out).unwrap(),
         err: String::from_utf8(err).unwrap(),
+        read: read.into_inner().unwrap(),
     }
 }
 
@@ -130,4 +147,49 @@ async fn invalid_input_exits_2_and_a_hidden_mcp_only_tool_is_absent() {
     assert_eq!(json_of(&run)["error"]["kind"], "invalid_input");
     // storeReport is not exposed at all.
     assert_eq!(petstore(&base, &["store", "store-report"]).code, 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_reads_only_the_entry_of_the_command_it_runs() {
+    let base = serve().await;
+    // A call, an alias of its command, its help: that tool's entry alone.
+    let run = petstore(&base, &["pets", "get-pet", "1"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(run.read, ["get_pet"]);
+    let run = petstore(
+        &base,
+        &["--output-format", "json", "pets", "ls", "--limit", "1"],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(run.read, ["list_pets"]);
+    // A parent command's alias (`shop` for `store`) names its tools too.
+    let run = petstore(&base, &["shop", "get-inventory", "--help"]);
+    assert_eq!(
+        (run.code, run.read.as_slice()),
+        (0, ["get_inventory"].as_slice())
+    );
+    assert!(
+        run.out.contains("Inventory counts by status"),
+        "{}",
+        run.out
+    );
+    let run = petstore(&base, &["pets", "get-pet", "--help"]);
+    assert!(run.out.contains("[pet_id]"), "{}", run.out);
+    assert_eq!(run.read, ["get_pet"]);
+    // Lists come from the index: the root and a group read no entry, and still describe
+    // every command.
+    let run = petstore(&base, &["--help"]);
+    assert_eq!((run.code, run.read.len()), (0, 0));
+    assert!(run.out.contains("Pets in the store."), "{}", run.out);
+    let run = petstore(&base, &["pets", "--help"]);
+    assert_eq!((run.code, run.read.len()), (0, 0));
+    assert!(
+        run.out.contains("List the pets") && run.out.contains("ls"),
+        "{}",
+        run.out
+    );
+    // Completions describe everything, so they read everything.
+    let run = petstore(&base, &["--completions", "bash"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(run.read.len(), petstore::CATALOG_INDEX.tools.len());
 }

@@ -5,16 +5,19 @@ static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocato
 #[rustfmt::skip]
 fn main() -> std::process::ExitCode {
     harness_gen_runtime::cli::main(
-        env!("CARGO_BIN_NAME"),
-        env!("CARGO_PKG_VERSION"),
-        &|base_url| {
-            let mut builder = pages::Client::env_builder();
-            if let Some(url) = base_url {
-                builder = builder.base_url(url);
-            }
-            let client = pages::Client::from_builder(builder)
-                .map_err(|e| e.to_string())?;
-            pages::registry(client).map_err(|e| e.to_string())
+        &harness_gen_runtime::cli::Program {
+            name: env!("CARGO_BIN_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+            index: Some(&pages::CATALOG_INDEX),
+            registry: &|base_url, keep| {
+                let mut builder = pages::Client::env_builder();
+                if let Some(url) = base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = pages::Client::from_builder(builder)
+                    .map_err(|e| e.to_string())?;
+                pages::registry_of(client, keep).map_err(|e| e.to_string())
+            },
         },
     )
 }

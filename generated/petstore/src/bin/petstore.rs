@@ -5,16 +5,19 @@ static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocato
 #[rustfmt::skip]
 fn main() -> std::process::ExitCode {
     harness_gen_runtime::cli::main(
-        env!("CARGO_BIN_NAME"),
-        env!("CARGO_PKG_VERSION"),
-        &|base_url| {
-            let mut builder = petstore::Client::env_builder();
-            if let Some(url) = base_url {
-                builder = builder.base_url(url);
-            }
-            let client = petstore::Client::from_builder(builder)
-                .map_err(|e| e.to_string())?;
-            petstore::registry(client).map_err(|e| e.to_string())
+        &harness_gen_runtime::cli::Program {
+            name: env!("CARGO_BIN_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+            index: Some(&petstore::CATALOG_INDEX),
+            registry: &|base_url, keep| {
+                let mut builder = petstore::Client::env_builder();
+                if let Some(url) = base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = petstore::Client::from_builder(builder)
+                    .map_err(|e| e.to_string())?;
+                petstore::registry_of(client, keep).map_err(|e| e.to_string())
+            },
         },
     )
 }

@@ -7,14 +7,14 @@ fn main() -> std::process::ExitCode {
     harness_gen_runtime::mcp::main(
         env!("CARGO_BIN_NAME"),
         env!("CARGO_PKG_VERSION"),
-        &|base_url| {
+        &|base_url, keep| {
             let mut builder = train_travel::Client::env_builder();
             if let Some(url) = base_url {
                 builder = builder.base_url(url);
             }
             let client = train_travel::Client::from_builder(builder)
                 .map_err(|e| e.to_string())?;
-            train_travel::registry(client).map_err(|e| e.to_string())
+            train_travel::registry_of(client, keep).map_err(|e| e.to_string())
         },
     )
 }
