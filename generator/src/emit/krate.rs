@@ -565,11 +565,12 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         pub mod types;
         #harness_mod
 
+        // In rustfmt's order, so that `cargo fmt` leaves the file as it is.
+        #[cfg(feature = "registry")]
+        pub use catalog_index::CATALOG_INDEX;
         pub use client::Client;
         #[cfg(feature = "registry")]
         pub use registry::{CATALOG_JSON, registry, registry_of};
-        #[cfg(feature = "registry")]
-        pub use catalog_index::CATALOG_INDEX;
     }
 }
 
