@@ -19,4 +19,7 @@ run specs/petstore.yaml --out generated/petstore --crate-name petstore --harness
 run specs/pages.yaml --out generated/pages --crate-name pages
 run specs/streams.yaml --out generated/streams --crate-name streams
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
+# Typed bindings of the petstore's catalog (the language bridge, in process and over MCP).
+"$gen" bindings generated/petstore/catalog.json --out generated/petstore-bindings \
+  --crate-name petstore-bindings --runtime-path ../../runtime "${check[@]}" || status=1
 exit $status

@@ -166,28 +166,14 @@ fn long_descriptions(doc: &Document, api: &Api, catalog: &Catalog, diags: &mut D
 /// the budget even abbreviated (HG0510). Costs about a cold start of the server's listing.
 pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    use harness_gen_runtime::schema::listing::{Lister, Prepared};
-    let components = catalog.components.as_ref();
-    let names = components.into_iter().flat_map(|c| c.schemas.keys());
-    let prepared = Prepared::new(names.map(String::as_str));
-    let component = |name: &str| {
-        components
-            .and_then(|c| c.schemas.get(name))
-            .map(|schema| schema.as_value())
-    };
     let budget = budget.with_env();
-    let lister = Lister::new(&component, &prepared, budget);
     let mut sizes: Vec<(usize, usize, &str)> = Vec::new();
-    for entry in catalog.tools.iter().filter(|e| e.allows(Audience::Mcp)) {
-        let name = entry.name.as_str();
-        let mut schemas = 0;
-        let tool = harness_gen_runtime::render::mcp_tool(entry, &mut |schema, at, role| {
-            let listed = lister.list(schema, &format!("{name}.{at}"), role);
-            schemas += serialized_len(&listed);
-            listed
-        });
-        sizes.push((serialized_len(&tool), schemas, name));
-    }
+    harness_gen_runtime::render::each_listed(
+        catalog.tools.iter(),
+        catalog.components.as_ref().map(|c| &c.schemas),
+        budget,
+        |entry, tool, schemas| sizes.push((serialized_len(&tool), schemas, entry.name.as_str())),
+    );
     if sizes.is_empty() {
         return diags;
     }

@@ -80,6 +80,7 @@ pub mod xharn;
 pub(crate) mod xharn;
 
 pub use builder::{BuildError, Builder};
+pub use emit::bindings::{Bindings, Options as BindingsOptions};
 pub use emit::krate::{Crate, Options};
 /// What MCP listings and agent tool schemas show of a tool's schemas
 /// ([`Builder::listing_budget`], `harness-gen openapi --listing-depth/--listing-bytes`).
@@ -282,6 +283,46 @@ fn select_groups(
 
 /// Whether a crate name given by the user is one cargo accepts and we can use (HG0701 when
 /// not), checked before anything is read.
+/// `harness-gen bindings`: the typed bindings crate of a `harn-tools/2.0` catalog's text.
+/// A catalog the runtime refuses (another format version, a broken schema) is refused with the
+/// runtime's own located errors.
+pub fn generate_bindings(
+    catalog: &str,
+    options: &BindingsOptions,
+) -> Result<Bindings, BindingsError> {
+    if let Some(problem) = emit::krate::crate_name_problem(&options.crate_name) {
+        return Err(BindingsError::CrateName(problem));
+    }
+    let catalog =
+        harness_gen_runtime::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
+    Ok(emit::bindings::generate(&catalog, options))
+}
+
+/// Why `harness-gen bindings` wrote nothing.
+#[derive(Debug)]
+pub enum BindingsError {
+    /// The crate name is not one cargo accepts.
+    CrateName(String),
+    /// The catalog does not load (the runtime's errors, each with its code and location).
+    Catalog(harness_gen_runtime::ContractErrors),
+}
+
+impl std::fmt::Display for BindingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BindingsError::CrateName(problem) => write!(
+                f,
+                "error[{}]: {problem}; choose another name with --crate-name",
+                diag::Code::CrateName.as_str()
+            ),
+            BindingsError::Catalog(errors) => write!(
+                f,
+                "{errors}\nhelp: regenerate the catalog, its schema and the bindings together (`harness-gen catalog`, then `harness-gen bindings`)"
+            ),
+        }
+    }
+}
+
 pub(crate) fn given_crate_name_is_usable(
     name: Option<&str>,
     diags: &mut diag::Diagnostics,

@@ -71,6 +71,24 @@ enum Command {
         #[arg(long)]
         listing_bytes: Option<usize>,
     },
+    /// Generate typed Rust bindings (a crate) of a harn-tools/2.0 catalog: one typed method per
+    /// tool, called in process or over MCP (stdio or Streamable HTTP).
+    Bindings {
+        /// The catalog (`catalog.json` of a generated crate, or any harn-tools/2.0 catalog).
+        catalog: PathBuf,
+        /// The crate's directory (created if missing; must be empty or generated before).
+        #[arg(long)]
+        out: PathBuf,
+        /// The crate name.
+        #[arg(long)]
+        crate_name: String,
+        /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
+        #[arg(long)]
+        runtime_path: Option<String>,
+        /// Write nothing; exit 1 listing the files that would change.
+        #[arg(long)]
+        check: bool,
+    },
     /// Compile and resolve `.harness` programs.
     #[command(subcommand)]
     Harness(HarnessCommand),
@@ -266,25 +284,53 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     return Ok(ExitCode::FAILURE);
                 }
             }
-            if check {
-                let changes = harness_gen::output::plan(&out, &krate.files)?;
-                for change in &changes {
-                    println!("{change}");
-                }
-                if !changes.is_empty() {
+            write_out(&out, &krate.files, check, &options.command)
+        }
+        Command::Bindings {
+            catalog,
+            out,
+            crate_name,
+            runtime_path,
+            check,
+        } => {
+            let mut command = format!(
+                "harness-gen bindings {} --out {} --crate-name {crate_name}",
+                catalog.display(),
+                out.display()
+            );
+            if let Some(path) = &runtime_path {
+                command.push_str(&format!(" --runtime-path {path}"));
+            }
+            let text = match std::fs::read_to_string(&catalog) {
+                Ok(text) => text,
+                Err(error) => {
                     eprintln!(
-                        "error: {} is stale: run `{}` and commit the result",
-                        out.display(),
-                        options.command
+                        "error[HG0101]: {}: cannot be read: {error}",
+                        harness_gen::diag::printable(&catalog.display().to_string())
                     );
                     return Ok(ExitCode::FAILURE);
                 }
-                return Ok(ExitCode::SUCCESS);
+            };
+            let options = harness_gen::BindingsOptions {
+                crate_name,
+                runtime_path,
+                command,
+            };
+            let bindings = match harness_gen::generate_bindings(&text, &options) {
+                Ok(bindings) => bindings,
+                Err(error) => {
+                    eprintln!("{error}");
+                    return Ok(ExitCode::FAILURE);
+                }
+            };
+            for (pointer, why) in &bindings.fallbacks {
+                eprintln!(
+                    "warning[HG0504]: {}: typed as serde_json::Value: {}",
+                    harness_gen::diag::printable(pointer),
+                    harness_gen::diag::printable(why)
+                );
             }
-            for change in harness_gen::output::write(&out, &krate.files)? {
-                println!("{change}");
-            }
-            Ok(ExitCode::SUCCESS)
+            write_out(&out, &bindings.files, check, &options.command)
         }
         Command::Harness(command) => Ok(harness(command)),
         Command::Artifacts { dir, check: true } => {
@@ -305,4 +351,32 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Writes generated `files` into `out` (or, with `check`, lists what would change and fails
+/// when anything would): the end of `openapi` and `bindings`.
+fn write_out(
+    out: &std::path::Path,
+    files: &std::collections::BTreeMap<String, String>,
+    check: bool,
+    command: &str,
+) -> anyhow::Result<ExitCode> {
+    if check {
+        let changes = harness_gen::output::plan(out, files)?;
+        for change in &changes {
+            println!("{change}");
+        }
+        if !changes.is_empty() {
+            eprintln!(
+                "error: {} is stale: run `{command}` and commit the result",
+                out.display()
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    for change in harness_gen::output::write(out, files)? {
+        println!("{change}");
+    }
+    Ok(ExitCode::SUCCESS)
 }

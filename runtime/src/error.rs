@@ -226,7 +226,7 @@ mod tests {
 }
 
 /// The category of a runtime error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RuntimeCategory {
     /// The handler threw a value the tool does not declare; the value is discarded.

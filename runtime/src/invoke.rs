@@ -54,7 +54,7 @@ pub enum ToolError {
 }
 
 /// One schema-validation failure: the instance location and the failing keyword.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Issue {
     /// JSON pointer into the instance.
     pub pointer: String,
@@ -63,7 +63,7 @@ pub struct Issue {
 }
 
 /// Which declared schema a contract violation concerns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The success value vs `outputSchema`.
@@ -350,6 +350,11 @@ impl ToolRegistry {
             },
             Thrown::InvalidInput(issues) => ToolError::InvalidInput {
                 tool: tool_name(),
+                issues,
+            },
+            Thrown::Violation { phase, issues } => ToolError::ContractViolation {
+                tool: tool_name(),
+                phase,
                 issues,
             },
             Thrown::Value(value) => {

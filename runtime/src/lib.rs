@@ -38,6 +38,8 @@ mod agent;
 #[cfg(feature = "artifacts")]
 pub mod artifacts;
 pub mod binding;
+#[cfg(feature = "bridge")]
+pub mod bridge;
 #[cfg(feature = "registry")]
 pub mod catalog;
 #[cfg(feature = "cli")]

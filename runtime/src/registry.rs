@@ -26,6 +26,14 @@ pub enum Thrown {
     /// The input passed the schema but the handler cannot take it (a format the schema names
     /// but does not assert, such as a `date-time` that is not one): reported as invalid input.
     InvalidInput(Vec<crate::Issue>),
+    /// The tool behind this handler (another process's, reached over MCP) reported that it
+    /// broke its own contract: reported as that contract violation.
+    Violation {
+        /// Which schema it broke.
+        phase: crate::Phase,
+        /// Where and which keyword failed.
+        issues: Vec<crate::Issue>,
+    },
 }
 
 /// The future a handler returns.

@@ -1,11 +1,13 @@
 //! Pure renderings of one [`ToolError`] for each adapter: the CLI failure envelope with its exit
 //! code, and the MCP error projection. Adapters call these and add nothing of their own.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
-use crate::catalog::{Audience, CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry};
+use crate::catalog::{Audience, CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry, SchemaDoc};
 use crate::invoke::ToolError;
-use crate::schema::listing::Role;
+use crate::schema::listing::{Budget, Lister, Prepared, Role};
 
 /// Process exit codes of a generated CLI, one per failure kind.
 pub mod exit_code {
@@ -114,10 +116,19 @@ pub fn mcp_failure(error: &ToolError) -> McpFailure {
             "isError": true,
             "_meta": { CONTRACT_META_KEY: { "applicationError": { "tool": tool, "data": data } } },
         })),
-        _ => McpFailure::ToolResult(json!({
-            "content": [{ "type": "text", "text": text }],
-            "isError": true,
-        })),
+        // The other kinds, as the CLI envelope says them (value-free), so a client (the
+        // bridge) can tell invalid input, a runtime failure and a contract violation apart.
+        _ => {
+            let mut failure = cli_failure_envelope(error)["error"].take();
+            if let Some(failure) = failure.as_object_mut() {
+                failure.remove("message");
+            }
+            McpFailure::ToolResult(json!({
+                "content": [{ "type": "text", "text": text }],
+                "isError": true,
+                "_meta": { CONTRACT_META_KEY: { "failure": failure } },
+            }))
+        }
     }
 }
 
@@ -212,4 +223,63 @@ fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
         || ["anyOf", "oneOf"]
             .iter()
             .any(|key| list(key).is_some_and(|any| !any.is_empty() && any.iter().all(branch)))
+}
+
+/// The hash compatibility compares: the content hash ([`crate::harness::canonical::content_hash`]) of a
+/// listed MCP tool's `inputSchema`, `outputSchema` and `errorSchema` (from
+/// `_meta["com.harnlang/toolContract"]`), absent ones as null.
+pub fn listed_hash(tool: &Value) -> String {
+    let error = tool
+        .get("_meta")
+        .and_then(|meta| meta.get(CONTRACT_META_KEY))
+        .and_then(|contract| contract.get("errorSchema"));
+    crate::harness::canonical::content_hash(&json!({
+        "inputSchema": tool.get("inputSchema"),
+        "outputSchema": tool.get("outputSchema"),
+        "errorSchema": error,
+    }))
+}
+
+/// Each tool of `entries` in the MCP audience as an MCP server lists it over `components`
+/// within `budget` (the standard profile), passed to `each` with the size of its listed
+/// schemas. harness-gen's listing report measures these; [`listed_hashes`] hashes them.
+pub fn each_listed<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    components: Option<&'a BTreeMap<String, SchemaDoc>>,
+    budget: Budget,
+    mut each: impl FnMut(&'a Entry, Value, usize),
+) {
+    let names = components.into_iter().flat_map(|c| c.keys());
+    let prepared = Prepared::new(names.map(String::as_str));
+    let component = |name: &str| {
+        components
+            .and_then(|c| c.get(name))
+            .map(|schema| schema.as_value())
+    };
+    let lister = Lister::new(&component, &prepared, budget);
+    for entry in entries.filter(|entry| entry.allows(Audience::Mcp)) {
+        let name = entry.name.as_str();
+        let mut schemas = 0;
+        let tool = mcp_tool(entry, &mut |schema, at, role| {
+            let listed = lister.list(schema, &format!("{name}.{at}"), role);
+            schemas += crate::schema::serialized_len(&listed);
+            listed
+        });
+        each(entry, tool, schemas);
+    }
+}
+
+/// Per tool of `entries` in the MCP audience, the [`listed_hash`] of the tool as an MCP server
+/// lists it over `components` (the standard profile, the default listing budget), by tool
+/// name. `harness-gen bindings` writes these into its crate's contract; the bridge compares
+/// them with a transport's.
+pub fn listed_hashes<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    components: Option<&'a BTreeMap<String, SchemaDoc>>,
+) -> BTreeMap<String, String> {
+    let mut hashes = BTreeMap::new();
+    each_listed(entries, components, Budget::DEFAULT, |entry, tool, _| {
+        hashes.insert(entry.name.to_string(), listed_hash(&tool));
+    });
+    hashes
 }

@@ -200,7 +200,7 @@ pub fn crate_version(version: &str) -> String {
 /// not allow in a basic string (U+0000 to U+001F and U+007F) written as escapes. (JSON's string
 /// syntax is not enough: it passes U+007F through.) Hand-written rather than a `toml` dependency:
 /// these few values are all the generator writes into TOML.
-fn toml_string(text: &str) -> String {
+pub(crate) fn toml_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -391,7 +391,7 @@ pub(crate) fn generate<R: Send>(
     (krate, catalog, beside)
 }
 
-fn render_template(template: &impl Template) -> String {
+pub(crate) fn render_template(template: &impl Template) -> String {
     let mut text = template.render().unwrap_or_default();
     if !text.ends_with('\n') {
         text.push('\n');

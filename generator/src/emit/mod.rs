@@ -1,6 +1,7 @@
 //! Emitters: Rust source generated from the model with `quote` and formatted with
 //! `prettyplease`. Only the model is read here, never the document.
 
+pub mod bindings;
 pub mod client;
 pub mod index;
 pub mod krate;

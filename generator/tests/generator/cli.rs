@@ -257,3 +257,32 @@ fn a_token_in_the_environment_appears_in_no_generated_file_or_output() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bindings_refuse_a_catalog_of_another_format_version_with_the_runtimes_error() {
+    let dir = scratch("bindings-v1");
+    let catalog = dir.join("catalog.json");
+    std::fs::write(
+        &catalog,
+        r#"{"schema_version": "harn-tools/1.0", "tools": []}"#,
+    )
+    .unwrap();
+    let out = harness_gen(&[
+        "bindings",
+        catalog.to_str().unwrap(),
+        "--out",
+        dir.join("crate").to_str().unwrap(),
+        "--crate-name",
+        "old-bindings",
+    ]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let wrote = dir.join("crate").exists();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HR0101"), "{stderr}");
+    assert!(
+        stderr.contains("regenerate the catalog, its schema and the bindings together"),
+        "{stderr}"
+    );
+    assert!(!wrote, "nothing is written for a refused catalog");
+}

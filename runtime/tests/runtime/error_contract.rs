@@ -94,7 +94,13 @@ fn a_thrown_value_without_an_error_schema_never_appears_in_any_rendering() {
         panic!("a runtime error is a tool result");
     };
     assert_eq!(result["isError"], true);
-    assert!(result.get("_meta").is_none());
+    // Only the kind and the category: what the bridge reads to classify it.
+    assert_eq!(
+        result["_meta"],
+        json!({"com.harnlang/toolContract": {"failure": {
+            "kind": "runtime", "tool": "leaky", "category": "undeclared_error"
+        }}})
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! run against real servers on loopback (the axum pet store of `src/`, Prism) and real clients.
 
 mod big_listing;
+mod bridge;
 mod file_projections;
 mod pages;
 mod petstore;

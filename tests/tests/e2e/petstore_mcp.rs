@@ -252,7 +252,11 @@ fn check_runtime_error(python: &Path, mode: &str) {
     let seen = run_stdio(python, mode, &script, &dead);
     let result = &steps(&seen)[0]["result"];
     assert_eq!(result["isError"], true);
-    assert!(result.get("_meta").is_none() && result.get("structuredContent").is_none());
+    assert!(result.get("structuredContent").is_none());
+    assert_eq!(
+        result["_meta"]["com.harnlang/toolContract"]["failure"],
+        json!({"kind": "runtime", "tool": "get_pet_name", "category": "transport"})
+    );
     assert_eq!(
         result["content"][0]["text"],
         "tool `get_pet_name` failed: transport"
