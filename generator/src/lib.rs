@@ -37,6 +37,7 @@
 pub mod artifacts;
 pub mod builder;
 pub mod diag;
+mod from_mcp;
 pub mod harness;
 pub mod output;
 // Internal modules: `pub(crate)`, or `pub` with the `internals` feature, which exists only for
@@ -295,7 +296,27 @@ pub fn generate_bindings(
     }
     let catalog =
         harness_gen_runtime::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
-    Ok(emit::bindings::generate(&catalog, options))
+    Ok(emit::bindings::generate(&catalog, None, options))
+}
+
+/// `harness-gen bindings --from-mcp`: the typed bindings crate of what a live MCP server lists
+/// (its tools and their error schemas), connected to as `server` says.
+pub fn generate_bindings_from_mcp(
+    server: harness_gen_runtime::bridge::Server,
+    options: &BindingsOptions,
+) -> Result<Bindings, BindingsError> {
+    if let Some(problem) = emit::krate::crate_name_problem(&options.crate_name) {
+        return Err(BindingsError::CrateName(problem));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| BindingsError::Server(error.to_string()))?;
+    let listing = runtime
+        .block_on(harness_gen_runtime::bridge::listing(server))
+        .map_err(|error| BindingsError::Server(error.to_string()))?;
+    let (catalog, listed) = from_mcp::catalog_of(&listing).map_err(BindingsError::Catalog)?;
+    Ok(emit::bindings::generate(&catalog, Some(listed), options))
 }
 
 /// Why `harness-gen bindings` wrote nothing.
@@ -305,6 +326,8 @@ pub enum BindingsError {
     CrateName(String),
     /// The catalog does not load (the runtime's errors, each with its code and location).
     Catalog(harness_gen_runtime::ContractErrors),
+    /// The MCP server could not be started, reached or listed.
+    Server(String),
 }
 
 impl std::fmt::Display for BindingsError {
@@ -314,6 +337,10 @@ impl std::fmt::Display for BindingsError {
                 f,
                 "error[{}]: {problem}; choose another name with --crate-name",
                 diag::Code::CrateName.as_str()
+            ),
+            BindingsError::Server(why) => write!(
+                f,
+                "{why}\nhelp: --from-mcp takes the command that starts a server speaking stdio, or its Streamable HTTP URL"
             ),
             BindingsError::Catalog(errors) => write!(
                 f,

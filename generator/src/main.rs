@@ -75,7 +75,12 @@ enum Command {
     /// tool, called in process or over MCP (stdio or Streamable HTTP).
     Bindings {
         /// The catalog (`catalog.json` of a generated crate, or any harn-tools/2.0 catalog).
-        catalog: PathBuf,
+        #[arg(required_unless_present = "from_mcp", conflicts_with = "from_mcp")]
+        catalog: Option<PathBuf>,
+        /// Read the tools from a live MCP server instead: its Streamable HTTP URL, or the
+        /// command line that starts it speaking stdio (split at spaces).
+        #[arg(long, value_name = "URL|COMMAND")]
+        from_mcp: Option<String>,
         /// The crate's directory (created if missing; must be empty or generated before).
         #[arg(long)]
         out: PathBuf,
@@ -288,35 +293,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Bindings {
             catalog,
+            from_mcp,
             out,
             crate_name,
             runtime_path,
             check,
         } => {
+            let source = match (&catalog, &from_mcp) {
+                (Some(catalog), _) => catalog.display().to_string(),
+                (None, from_mcp) => format!("--from-mcp {:?}", from_mcp.as_deref().unwrap_or("")),
+            };
             let mut command = format!(
-                "harness-gen bindings {} --out {} --crate-name {crate_name}",
-                catalog.display(),
+                "harness-gen bindings {source} --out {} --crate-name {crate_name}",
                 out.display()
             );
             if let Some(path) = &runtime_path {
                 command.push_str(&format!(" --runtime-path {path}"));
             }
-            let text = match std::fs::read_to_string(&catalog) {
-                Ok(text) => text,
-                Err(error) => {
-                    eprintln!(
-                        "error[HG0101]: {}: cannot be read: {error}",
-                        harness_gen::diag::printable(&catalog.display().to_string())
-                    );
-                    return Ok(ExitCode::FAILURE);
-                }
-            };
             let options = harness_gen::BindingsOptions {
                 crate_name,
                 runtime_path,
                 command,
             };
-            let bindings = match harness_gen::generate_bindings(&text, &options) {
+            let generated = match (catalog, from_mcp) {
+                (Some(catalog), _) => match std::fs::read_to_string(&catalog) {
+                    Ok(text) => harness_gen::generate_bindings(&text, &options),
+                    Err(error) => {
+                        eprintln!(
+                            "error[HG0101]: {}: cannot be read: {error}",
+                            harness_gen::diag::printable(&catalog.display().to_string())
+                        );
+                        return Ok(ExitCode::FAILURE);
+                    }
+                },
+                (None, from_mcp) => {
+                    let server = from_mcp.unwrap_or_default();
+                    let server = if server.starts_with("http://") || server.starts_with("https://")
+                    {
+                        harness_gen_runtime::bridge::Server::Url(server)
+                    } else {
+                        let mut words = server.split_whitespace();
+                        let mut command = std::process::Command::new(words.next().unwrap_or(""));
+                        command.args(words);
+                        harness_gen_runtime::bridge::Server::Command(command)
+                    };
+                    harness_gen::generate_bindings_from_mcp(server, &options)
+                }
+            };
+            let bindings = match generated {
                 Ok(bindings) => bindings,
                 Err(error) => {
                     eprintln!("{error}");

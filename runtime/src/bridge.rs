@@ -254,40 +254,16 @@ impl Mcp {
         contract: &Contract,
         command: std::process::Command,
     ) -> Result<Self, ConnectError> {
-        let command = tokio::process::Command::from(command);
-        let transport = rmcp::transport::TokioChildProcess::new(command).map_err(|error| {
-            ConnectError::Transport(format!("cannot start the server: {error}"))
-        })?;
-        Self::over(contract, transport).await
+        Self::over(contract, Server::Command(command)).await
     }
 
     /// Connects to the MCP server at `url` (Streamable HTTP).
     pub async fn http(contract: &Contract, url: &str) -> Result<Self, ConnectError> {
-        let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_string());
-        Self::over(contract, transport).await
+        Self::over(contract, Server::Url(url.to_string())).await
     }
 
-    async fn over<T, E, A>(contract: &Contract, transport: T) -> Result<Self, ConnectError>
-    where
-        T: rmcp::transport::IntoTransport<rmcp::service::RoleClient, E, A> + Send + 'static,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
-        let config = rmcp::model::ClientConfig::new(
-            rmcp::model::ClientCapabilities::default(),
-            rmcp::model::Implementation::new("harness-gen-bridge", env!("CARGO_PKG_VERSION")),
-        );
-        // The 2026-07-28 era lists every output schema as it is; older servers are asked with
-        // `initialize`.
-        let lifecycle = ClientLifecycleMode::Auto {
-            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
-            legacy_version: None,
-        };
-        let client = config
-            .serve_with_lifecycle(transport, lifecycle)
-            .await
-            .map_err(|error| ConnectError::Transport(error.to_string()))?;
-        let client = Arc::new(client);
+    async fn over(contract: &Contract, server: Server) -> Result<Self, ConnectError> {
+        let client = Arc::new(connect(server).await?);
         let generated = Catalog::from_generated_json(contract.catalog)
             .map_err(|error| ConnectError::Catalog(error.to_string()))?;
         let handlers = generated
@@ -318,22 +294,97 @@ impl Transport for Mcp {
 
     fn listed<'a>(&'a self) -> BoxFuture<'a, Result<BTreeMap<String, String>, ConnectError>> {
         Box::pin(async move {
-            let tools = self
-                .client
-                .peer()
-                .list_all_tools()
-                .await
-                .map_err(|error| ConnectError::Transport(error.to_string()))?;
-            tools
+            let tools = tools_of(&self.client).await?;
+            Ok(tools
                 .iter()
                 .map(|tool| {
-                    let value = serde_json::to_value(tool)
-                        .map_err(|error| ConnectError::Transport(error.to_string()))?;
-                    Ok((tool.name.to_string(), crate::render::listed_hash(&value)))
+                    let name = tool["name"].as_str().unwrap_or_default().to_string();
+                    (name, crate::render::listed_hash(tool))
                 })
-                .collect()
+                .collect())
         })
     }
+}
+
+/// Where a live MCP server is.
+#[derive(Debug)]
+pub enum Server {
+    /// The command that starts it, speaking stdio.
+    Command(std::process::Command),
+    /// Its Streamable HTTP endpoint.
+    Url(String),
+}
+
+/// What a live MCP server lists: its name and version, and every tool (all pages) as JSON.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    /// The server's name (`serverInfo.name`).
+    pub name: String,
+    /// The server's version.
+    pub version: String,
+    /// The tools, as listed.
+    pub tools: Vec<Value>,
+}
+
+/// Connects to `server` and reads its listing (`harness-gen bindings --from-mcp`); a server
+/// started for it is stopped again.
+pub async fn listing(server: Server) -> Result<Listing, ConnectError> {
+    let client = connect(server).await?;
+    let tools = tools_of(&client).await?;
+    let info = client.peer().peer_info();
+    let (name, version) = match info.as_ref().and_then(|info| info.server_info.as_ref()) {
+        Some(server) => (server.name.clone(), server.version.clone()),
+        None => ("mcp".to_string(), String::new()),
+    };
+    let _ = client.cancel().await;
+    Ok(Listing {
+        name,
+        version,
+        tools,
+    })
+}
+
+/// An MCP client session with `server`: the 2026-07-28 era, which lists every output schema
+/// as it is, else `initialize` for older servers.
+async fn connect(server: Server) -> Result<Client, ConnectError> {
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let config = rmcp::model::ClientConfig::new(
+        rmcp::model::ClientCapabilities::default(),
+        rmcp::model::Implementation::new("harness-gen-bridge", env!("CARGO_PKG_VERSION")),
+    );
+    let lifecycle = ClientLifecycleMode::Auto {
+        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        legacy_version: None,
+    };
+    match server {
+        Server::Command(command) => {
+            let command = tokio::process::Command::from(command);
+            let transport = rmcp::transport::TokioChildProcess::new(command).map_err(|error| {
+                ConnectError::Transport(format!("cannot start the server: {error}"))
+            })?;
+            config.serve_with_lifecycle(transport, lifecycle).await
+        }
+        Server::Url(url) => {
+            let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url);
+            config.serve_with_lifecycle(transport, lifecycle).await
+        }
+    }
+    .map_err(|error| ConnectError::Transport(error.to_string()))
+}
+
+/// Every tool `client`'s server lists, as JSON.
+async fn tools_of(client: &Client) -> Result<Vec<Value>, ConnectError> {
+    let tools = client
+        .peer()
+        .list_all_tools()
+        .await
+        .map_err(|error| ConnectError::Transport(error.to_string()))?;
+    tools
+        .iter()
+        .map(|tool| {
+            serde_json::to_value(tool).map_err(|error| ConnectError::Transport(error.to_string()))
+        })
+        .collect()
 }
 
 /// One `tools/call` to the server, its answer as a handler's outcome: the result's value, the

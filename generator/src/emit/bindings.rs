@@ -54,8 +54,14 @@ struct ToolItems {
     doc: String,
 }
 
-/// The bindings crate of `catalog` (checked by the runtime when it was read).
-pub fn generate(catalog: &Catalog, options: &Options) -> Bindings {
+/// The bindings crate of `catalog` (checked by the runtime when it was read). `listed`: the
+/// hash of each tool as its server lists it, when the catalog was rebuilt from that listing
+/// (`--from-mcp`); else they are computed from the catalog.
+pub fn generate(
+    catalog: &Catalog,
+    listed: Option<BTreeMap<String, String>>,
+    options: &Options,
+) -> Bindings {
     let components: BTreeMap<String, Value> = catalog
         .components
         .iter()
@@ -153,10 +159,12 @@ pub fn generate(catalog: &Catalog, options: &Options) -> Bindings {
         #items
         #(#alias_items)*
     });
-    let hashes = harness_gen_runtime::render::listed_hashes(
-        catalog.tools.iter(),
-        catalog.components.as_ref().map(|c| &c.schemas),
-    );
+    let hashes = listed.unwrap_or_else(|| {
+        harness_gen_runtime::render::listed_hashes(
+            catalog.tools.iter(),
+            catalog.components.as_ref().map(|c| &c.schemas),
+        )
+    });
     let mut files = BTreeMap::new();
     files.insert("src/types.rs".to_string(), types_rs);
     files.insert(

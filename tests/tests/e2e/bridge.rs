@@ -168,3 +168,49 @@ async fn tools_whose_schemas_differ_are_refused_at_connect_or_named_with_warn() 
         .unwrap();
     assert_eq!(warned.mismatches(), expected.as_slice());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bindings_read_from_the_running_server_call_it_over_stdio_and_http() {
+    use petstore_mcp_bindings as from_mcp;
+    // Generated with `--from-mcp` from the petstore's MCP server: the listed tools carry the
+    // same schemas as the catalog lists, so both crates hold the same contract hashes.
+    assert_eq!(
+        from_mcp::CONTRACT.hashes,
+        petstore_bindings::CONTRACT.hashes
+    );
+    let base = serve().await;
+    let mut command = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"));
+    command
+        .env("PETSTORE_BASE_URL", &base)
+        .env("PETSTORE_TOKEN", TOKEN);
+    let stdio = from_mcp::Tools::stdio(command, from_mcp::Compatibility::Require)
+        .await
+        .unwrap();
+    let (server, url) = start_mcp_http(&base, &[]);
+    let http = from_mcp::Tools::http(&url, from_mcp::Compatibility::Require)
+        .await
+        .unwrap();
+    for tools in [&stdio, &http] {
+        let rex = tools
+            .get_pet(&from_mcp::types::GetPetInput::new(1))
+            .await
+            .unwrap();
+        assert_eq!((rex.id, rex.name.as_str()), (1, "Rex"));
+        match tools.get_pet(&from_mcp::types::GetPetInput::new(5)).await {
+            Err(from_mcp::BridgeError::Application(from_mcp::types::GetPetAppError::Variant0(
+                error,
+            ))) => assert_eq!(error.status, 404),
+            other => panic!("expected the declared 404: {other:?}"),
+        }
+        match tools
+            .list_pets(&from_mcp::types::ListPetsInput::new().limit(0))
+            .await
+        {
+            Err(from_mcp::BridgeError::InvalidInput { issues, .. }) => {
+                assert_eq!(issues[0].keyword, "minimum")
+            }
+            other => panic!("expected invalid input: {other:?}"),
+        }
+    }
+    drop(server);
+}
