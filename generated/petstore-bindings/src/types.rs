@@ -111,34 +111,35 @@ harness_gen_runtime::builder! {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub enum ListPetsAppError {
-    Variant0(ListPetsAppErrorVariant0),
-    Variant1(ListPetsAppErrorVariant1),
+    HttpDefault(ListPetsAppErrorHttpDefault),
+    UpstreamError(ListPetsAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    ListPetsAppError "kind" { Variant0("http_default"), Variant1("upstream_error") }
+    ListPetsAppError "kind" { HttpDefault("http_default"),
+    UpstreamError("upstream_error") }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct ListPetsAppErrorVariant0 {
-    pub kind: ListPetsAppErrorVariant0Kind,
+pub struct ListPetsAppErrorHttpDefault {
+    pub kind: ListPetsAppErrorHttpDefaultKind,
     pub status: i64,
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    ListPetsAppErrorVariant0 { 0 kind "kind" required, 1 status "status" required, 2 body
-    "body" required }
+    ListPetsAppErrorHttpDefault { 0 kind "kind" required, 1 status "status" required, 2
+    body "body" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum ListPetsAppErrorVariant0Kind {
+pub enum ListPetsAppErrorHttpDefaultKind {
     /// `http_default`
     HttpDefault,
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl ListPetsAppErrorVariant0Kind {
+impl ListPetsAppErrorHttpDefaultKind {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -147,12 +148,12 @@ impl ListPetsAppErrorVariant0Kind {
         }
     }
 }
-impl serde::Serialize for ListPetsAppErrorVariant0Kind {
+impl serde::Serialize for ListPetsAppErrorHttpDefaultKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for ListPetsAppErrorVariant0Kind {
+impl<'de> serde::Deserialize<'de> for ListPetsAppErrorHttpDefaultKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -168,24 +169,24 @@ impl<'de> serde::Deserialize<'de> for ListPetsAppErrorVariant0Kind {
 /// An undeclared status or an unparsable body (neither body nor headers are included).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct ListPetsAppErrorVariant1 {
-    pub kind: ListPetsAppErrorVariant1Kind,
+pub struct ListPetsAppErrorUpstreamError {
+    pub kind: ListPetsAppErrorUpstreamErrorKind,
     pub status: i64,
     pub reason: String,
 }
 harness_gen_runtime::object! {
-    ListPetsAppErrorVariant1 { 0 kind "kind" required, 1 status "status" required, 2
+    ListPetsAppErrorUpstreamError { 0 kind "kind" required, 1 status "status" required, 2
     reason "reason" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum ListPetsAppErrorVariant1Kind {
+pub enum ListPetsAppErrorUpstreamErrorKind {
     /// `upstream_error`
     UpstreamError,
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl ListPetsAppErrorVariant1Kind {
+impl ListPetsAppErrorUpstreamErrorKind {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -194,12 +195,12 @@ impl ListPetsAppErrorVariant1Kind {
         }
     }
 }
-impl serde::Serialize for ListPetsAppErrorVariant1Kind {
+impl serde::Serialize for ListPetsAppErrorUpstreamErrorKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for ListPetsAppErrorVariant1Kind {
+impl<'de> serde::Deserialize<'de> for ListPetsAppErrorUpstreamErrorKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -226,36 +227,36 @@ harness_gen_runtime::builder! {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub enum PetsCreateAppError {
-    Variant0(PetsCreateAppErrorVariant0),
-    Variant1(PetsCreateAppErrorVariant1),
-    Variant2(PetsCreateAppErrorVariant2),
+    Http409(PetsCreateAppErrorHttp409),
+    Http4xx(PetsCreateAppErrorHttp4xx),
+    UpstreamError(PetsCreateAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    PetsCreateAppError "kind" { Variant0("http_409"), Variant1("http_4XX"),
-    Variant2("upstream_error") }
+    PetsCreateAppError "kind" { Http409("http_409"), Http4xx("http_4XX"),
+    UpstreamError("upstream_error") }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct PetsCreateAppErrorVariant0 {
-    pub kind: PetsCreateAppErrorVariant0Kind,
+pub struct PetsCreateAppErrorHttp409 {
+    pub kind: PetsCreateAppErrorHttp409Kind,
     pub status: serde_json::Value,
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    PetsCreateAppErrorVariant0 { 0 kind "kind" required, 1 status "status" required, 2
+    PetsCreateAppErrorHttp409 { 0 kind "kind" required, 1 status "status" required, 2
     body "body" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum PetsCreateAppErrorVariant0Kind {
+pub enum PetsCreateAppErrorHttp409Kind {
     /// `http_409`
     Http409,
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl PetsCreateAppErrorVariant0Kind {
+impl PetsCreateAppErrorHttp409Kind {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -264,12 +265,12 @@ impl PetsCreateAppErrorVariant0Kind {
         }
     }
 }
-impl serde::Serialize for PetsCreateAppErrorVariant0Kind {
+impl serde::Serialize for PetsCreateAppErrorHttp409Kind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorVariant0Kind {
+impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp409Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -284,24 +285,24 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorVariant0Kind {
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct PetsCreateAppErrorVariant1 {
-    pub kind: PetsCreateAppErrorVariant1Kind,
+pub struct PetsCreateAppErrorHttp4xx {
+    pub kind: PetsCreateAppErrorHttp4xxKind,
     pub status: i64,
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    PetsCreateAppErrorVariant1 { 0 kind "kind" required, 1 status "status" required, 2
+    PetsCreateAppErrorHttp4xx { 0 kind "kind" required, 1 status "status" required, 2
     body "body" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum PetsCreateAppErrorVariant1Kind {
+pub enum PetsCreateAppErrorHttp4xxKind {
     /// `http_4XX`
     Http4xx,
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl PetsCreateAppErrorVariant1Kind {
+impl PetsCreateAppErrorHttp4xxKind {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -310,12 +311,12 @@ impl PetsCreateAppErrorVariant1Kind {
         }
     }
 }
-impl serde::Serialize for PetsCreateAppErrorVariant1Kind {
+impl serde::Serialize for PetsCreateAppErrorHttp4xxKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorVariant1Kind {
+impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp4xxKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -329,9 +330,9 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorVariant1Kind {
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type PetsCreateAppErrorVariant2 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type PetsCreateAppErrorVariant2Kind = ListPetsAppErrorVariant1Kind;
+pub type PetsCreateAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type PetsCreateAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetInput {
@@ -347,34 +348,34 @@ harness_gen_runtime::builder! {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub enum GetPetAppError {
-    Variant0(GetPetAppErrorVariant0),
-    Variant1(GetPetAppErrorVariant1),
+    Http404(GetPetAppErrorHttp404),
+    UpstreamError(GetPetAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    GetPetAppError "kind" { Variant0("http_404"), Variant1("upstream_error") }
+    GetPetAppError "kind" { Http404("http_404"), UpstreamError("upstream_error") }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct GetPetAppErrorVariant0 {
-    pub kind: GetPetAppErrorVariant0Kind,
+pub struct GetPetAppErrorHttp404 {
+    pub kind: GetPetAppErrorHttp404Kind,
     pub status: serde_json::Value,
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    GetPetAppErrorVariant0 { 0 kind "kind" required, 1 status "status" required, 2 body
+    GetPetAppErrorHttp404 { 0 kind "kind" required, 1 status "status" required, 2 body
     "body" required }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum GetPetAppErrorVariant0Kind {
+pub enum GetPetAppErrorHttp404Kind {
     /// `http_404`
     Http404,
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl GetPetAppErrorVariant0Kind {
+impl GetPetAppErrorHttp404Kind {
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -383,12 +384,12 @@ impl GetPetAppErrorVariant0Kind {
         }
     }
 }
-impl serde::Serialize for GetPetAppErrorVariant0Kind {
+impl serde::Serialize for GetPetAppErrorHttp404Kind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for GetPetAppErrorVariant0Kind {
+impl<'de> serde::Deserialize<'de> for GetPetAppErrorHttp404Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -402,21 +403,21 @@ impl<'de> serde::Deserialize<'de> for GetPetAppErrorVariant0Kind {
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type GetPetAppErrorVariant1 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type GetPetAppErrorVariant1Kind = ListPetsAppErrorVariant1Kind;
+pub type GetPetAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type GetPetAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 /// The same shape as [`GetPetInput`], so the same type.
 pub type DeletePetInput = GetPetInput;
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
 pub enum DeletePetAppError {
-    Variant0(DeletePetAppErrorVariant0),
+    UpstreamError(DeletePetAppErrorUpstreamError),
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type DeletePetAppErrorVariant0 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type DeletePetAppErrorVariant0Kind = ListPetsAppErrorVariant1Kind;
+pub type DeletePetAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type DeletePetAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutPetsPetIdPhotoInput {
@@ -432,9 +433,9 @@ harness_gen_runtime::builder! {
 /// The same shape as [`DeletePetAppError`], so the same type.
 pub type PutPetsPetIdPhotoAppError = DeletePetAppError;
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type PutPetsPetIdPhotoAppErrorVariant0 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type PutPetsPetIdPhotoAppErrorVariant0Kind = ListPetsAppErrorVariant1Kind;
+pub type PutPetsPetIdPhotoAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type PutPetsPetIdPhotoAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
@@ -449,15 +450,15 @@ harness_gen_runtime::builder! {
 /// The same shape as [`DeletePetAppError`], so the same type.
 pub type GetPetNameAppError = DeletePetAppError;
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type GetPetNameAppErrorVariant0 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type GetPetNameAppErrorVariant0Kind = ListPetsAppErrorVariant1Kind;
+pub type GetPetNameAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type GetPetNameAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 /// The same shape as [`DeletePetAppError`], so the same type.
 pub type GetInventoryAppError = DeletePetAppError;
 /// An undeclared status or an unparsable body (neither body nor headers are included).
-pub type GetInventoryAppErrorVariant0 = ListPetsAppErrorVariant1;
-/// The same shape as [`ListPetsAppErrorVariant1Kind`], so the same type.
-pub type GetInventoryAppErrorVariant0Kind = ListPetsAppErrorVariant1Kind;
+pub type GetInventoryAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
+/// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
+pub type GetInventoryAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 pub type ListPetsOutput = Vec<Pet>;
 pub type PetsCreateOutput = Pet;
 pub type GetPetOutput = Pet;

@@ -167,6 +167,59 @@ fn scratch_workspace(
     dir
 }
 
+/// Generates the catalog of each spec, then the bindings of that catalog (`harness-gen
+/// bindings`), into one scratch workspace, and `cargo check`s them with warnings denied, with
+/// and without the comparison derives.
+fn check_bindings_compile(set: &str, specs: &[PathBuf]) {
+    let dir = root().join("target/harness-typecheck").join(set);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut names = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let name = format!("b{i}");
+        let options = Options {
+            crate_name: Some(format!("c{i}")),
+            command: format!("harness-gen openapi {}", spec.display()),
+            ..Options::default()
+        };
+        let mut diags = Diagnostics::default();
+        let (_, catalog) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
+        assert!(!diags.has_errors(), "{}: {diags}", spec.display());
+        let bindings = harness_gen::generate_bindings(
+            &catalog.to_json_pretty(),
+            &harness_gen::BindingsOptions {
+                crate_name: name.clone(),
+                runtime_path: Some(runtime_path()),
+                command: format!("harness-gen bindings (catalog of {})", spec.display()),
+            },
+        )
+        .unwrap();
+        harness_gen::output::write(&dir.join(&name), &bindings.files).unwrap();
+        names.push(format!("{name:?}"));
+    }
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+            names.join(", ")
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let compare = (0..specs.len())
+        .map(|i| format!("b{i}/compare"))
+        .collect::<Vec<_>>()
+        .join(",");
+    for features in [String::new(), compare] {
+        let out = cargo_check(&dir, &features, true);
+        assert!(
+            out.status.success(),
+            "generated bindings do not compile (features: {features:?}):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 fn petstore() -> Vec<(String, PathBuf)> {
     vec![("petstore".into(), root().join("specs/petstore.yaml"))]
 }
@@ -292,14 +345,37 @@ fn representative_documents_generate_crates_that_compile() {
 #[test]
 #[ignore = "compiles a crate for every valid corpus document (minutes); run before releases"]
 fn every_valid_corpus_document_generates_a_crate_that_compiles() {
+    check_compiles("corpus", &valid_corpus_documents());
+}
+
+/// The corpus documents its index expects to be valid.
+fn valid_corpus_documents() -> Vec<PathBuf> {
     let index: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(corpus("index.json")).unwrap()).unwrap();
-    let specs: Vec<PathBuf> = index["documents"]
+    index["documents"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|d| d["expect"] == "valid")
         .map(|d| corpus(d["path"].as_str().unwrap()))
-        .collect();
-    check_compiles("corpus", &specs);
+        .collect()
+}
+
+#[test]
+fn bindings_of_representative_catalogs_compile() {
+    check_bindings_compile(
+        "bindings-representative",
+        &[
+            root().join("specs/hostile.yaml"),
+            root().join("specs/streams.yaml"),
+            corpus("examples/train-travel.openapi.yaml"),
+            corpus("codegen-tests/openapi-python-client_openapi_3.1_enums.yaml"),
+        ],
+    );
+}
+
+#[test]
+#[ignore = "compiles the bindings of every valid corpus document's catalog (minutes); run before releases"]
+fn bindings_of_every_catalog_the_corpus_produces_compile() {
+    check_bindings_compile("bindings-corpus", &valid_corpus_documents());
 }

@@ -51,7 +51,7 @@ async fn outcomes(tools: &Tools) -> Vec<String> {
 
     // A declared 404 arrives as the tool's typed application error.
     match tools.get_pet(&types::GetPetInput::new(5)).await {
-        Err(BridgeError::Application(types::GetPetAppError::Variant0(error))) => {
+        Err(BridgeError::Application(types::GetPetAppError::Http404(error))) => {
             assert_eq!(error.status, 404);
             assert_eq!(error.body.title, "no such pet");
             seen.push(format!("{error:?}"));
@@ -197,7 +197,7 @@ async fn bindings_read_from_the_running_server_call_it_over_stdio_and_http() {
             .unwrap();
         assert_eq!((rex.id, rex.name.as_str()), (1, "Rex"));
         match tools.get_pet(&from_mcp::types::GetPetInput::new(5)).await {
-            Err(from_mcp::BridgeError::Application(from_mcp::types::GetPetAppError::Variant0(
+            Err(from_mcp::BridgeError::Application(from_mcp::types::GetPetAppError::Http404(
                 error,
             ))) => assert_eq!(error.status, 404),
             other => panic!("expected the declared 404: {other:?}"),

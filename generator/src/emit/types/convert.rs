@@ -269,6 +269,7 @@ impl<'a> TypeSpace<'a> {
                         .and_then(|r| r.rsplit('/').next())
                         .map(|n| type_name(&harness_gen_runtime::schema::unescape(n)))
                 })
+                .or_else(|| pinned_value(variant).map(variant_name))
                 .unwrap_or_else(|| format!("Variant{i}"));
             components.push(component);
             let ident = idents.claim(&base, "");
@@ -562,4 +563,21 @@ fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -
         }
     }
     Value::Object(reference)
+}
+
+/// The string an inline union member pins in its first property that has one value only
+/// (`const`, or an `enum` of one): what tells the member apart (`"kind": {"const":
+/// "http_404"}`), so it names the variant (`Http404`) where the member has no title.
+fn pinned_value(variant: &Value) -> Option<&str> {
+    variant
+        .get("properties")?
+        .as_object()?
+        .values()
+        .find_map(|property| match property.get("const") {
+            Some(value) => value.as_str(),
+            None => match property.get("enum")?.as_array()?.as_slice() {
+                [one] => one.as_str(),
+                _ => None,
+            },
+        })
 }
