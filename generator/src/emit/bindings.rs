@@ -258,7 +258,8 @@ fn tools_rs(tools: &[ToolItems], hashes: &BTreeMap<String, String>) -> proc_macr
     });
     quote! {
         //! Typed calls to the catalog's tools through one transport.
-        #![allow(clippy::all)]
+        // A catalog without tools uses neither the types nor the error type.
+        #![allow(clippy::all, unused_imports)]
         use harness_gen_runtime::bridge::{
             Bridge, BridgeError, Compatibility, ConnectError, InProcess, Mcp, Mismatch, Transport,
         };
