@@ -129,6 +129,16 @@ enum HarnessCommand {
         #[command(flatten)]
         selection: Selection,
     },
+    /// Lay the files out in the canonical format, in place (`--check`: only list those that
+    /// are not; exit 1 if any). A file that does not parse is left as it is (exit 2).
+    Fmt {
+        /// The `.harness` files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write nothing; list the files that are not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// Write the Pi package of the resolved revision into an empty directory.
     MaterializePi {
         #[command(flatten)]
@@ -147,6 +157,7 @@ fn harness(command: HarnessCommand) -> ExitCode {
         HarnessCommand::Compile { common } => commands::compile(&common),
         HarnessCommand::Resolve { common, selection } => commands::resolve(&common, &selection),
         HarnessCommand::Preamble { common, selection } => commands::preamble(&common, &selection),
+        HarnessCommand::Fmt { files, check } => commands::fmt(&files, check),
         HarnessCommand::MaterializePi {
             common,
             selection,

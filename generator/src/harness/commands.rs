@@ -210,3 +210,58 @@ pub fn materialize_pi(common: &Common, selection: &Selection, out: &Path) -> Out
         ..Outcome::default()
     }
 }
+
+/// `harness fmt [--check] FILES`: each file in the canonical layout ([`super::format`]),
+/// written in place, or with `check` only listed when it is not. Exit status 0 when every
+/// file is (or now is) formatted, 1 when `check` found one that is not, 2 when a file cannot
+/// be read or does not parse (its diagnostics on standard error; it is left as it was).
+pub fn fmt(files: &[PathBuf], check: bool) -> Outcome {
+    let mut outcome = Outcome::default();
+    for path in files {
+        let name = path.display().to_string();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) => {
+                outcome.stderr.push_str(&format!(
+                    "error[HL0101]: {}: cannot read this file ({error}); check the path and permissions\n",
+                    crate::diag::printable(&name)
+                ));
+                outcome.status = 2;
+                continue;
+            }
+        };
+        let sources = Sources {
+            files: vec![(name.clone(), text)],
+        };
+        let formatted = match super::format::format(&sources, 0) {
+            Ok(formatted) => formatted,
+            Err(diags) => {
+                outcome.stderr.push_str(&sources.render(&diags));
+                outcome.stderr.push_str(&format!(
+                    "{}: not formatted: it does not parse; fix the errors above first\n",
+                    crate::diag::printable(&name)
+                ));
+                outcome.status = 2;
+                continue;
+            }
+        };
+        if formatted == sources.files[0].1 {
+            continue;
+        }
+        let shown = crate::diag::printable(&name);
+        if check {
+            outcome
+                .stdout
+                .push_str(&format!("would reformat: {shown}\n"));
+            outcome.status = outcome.status.max(1);
+        } else if let Err(error) = crate::artifacts::write_atomically(path, &formatted) {
+            outcome
+                .stderr
+                .push_str(&format!("error: cannot write {shown}: {error}\n"));
+            outcome.status = 2;
+        } else {
+            outcome.stdout.push_str(&format!("formatted: {shown}\n"));
+        }
+    }
+    outcome
+}

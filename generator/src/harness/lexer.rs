@@ -148,6 +148,8 @@ pub struct Token {
     pub text: String,
     /// Where it starts.
     pub span: Span,
+    /// The line it ends on (a string may hold line breaks).
+    pub end_line: u32,
 }
 
 impl Token {
@@ -222,6 +224,19 @@ pub struct Lexed {
     /// Whether an unclosed string or comment ran to the end of the file (already reported),
     /// so that the parser does not report the missing end again.
     pub truncated: bool,
+    /// The comments, in order, as written (`// …` without its line break, `/* … */`).
+    pub comments: Vec<Comment>,
+}
+
+/// A comment: the parser never sees it; the formatter keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// Its text as written.
+    pub text: String,
+    /// Where it starts.
+    pub span: Span,
+    /// The line it ends on.
+    pub end_line: u32,
 }
 
 impl Cursor<'_> {
@@ -276,6 +291,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
         column: 1,
     };
     let mut tokens = Vec::new();
+    let mut comments = Vec::new();
     let mut truncated = false;
     let mut last_end = cur.span();
     while let Some(c) = cur.peek() {
@@ -291,10 +307,21 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
                 while cur.peek().is_some_and(|c| c != '\n') {
                     cur.bump();
                 }
+                comments.push(Comment {
+                    text: text[start..cur.offset()].trim_end().to_owned(),
+                    span,
+                    end_line: cur.line,
+                });
                 continue;
             }
             '/' if cur.peek2() == Some('*') => {
-                if !cur.block_comment() {
+                let closed = cur.block_comment();
+                comments.push(Comment {
+                    text: text[start..cur.offset()].to_owned(),
+                    span,
+                    end_line: cur.line,
+                });
+                if !closed {
                     truncated = true;
                     diags.push(sources.diagnostic(
                         Code::Lexical,
@@ -376,6 +403,7 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
             kind,
             text: value,
             span,
+            end_line: cur.line,
         });
         last_end = cur.span();
     }
@@ -385,6 +413,11 @@ pub fn lex(sources: &Sources, file: usize, diags: &mut Vec<Diagnostic>) -> Lexed
         kind: Kind::Eof,
         text: String::new(),
         span: last_end,
+        end_line: last_end.line,
     });
-    Lexed { tokens, truncated }
+    Lexed {
+        tokens,
+        truncated,
+        comments,
+    }
 }

@@ -18,7 +18,34 @@ fn run(files: Vec<String>) {
             .map(|(i, text)| (format!("f{i}.harness"), text))
             .collect(),
     };
-    match compile_sources(&sources) {
+    // What parses formats, to a layout that formats to itself and compiles to the same bundle.
+    let mut formatted = sources.clone();
+    for (file, (_, text)) in formatted.files.iter_mut().enumerate() {
+        if let Ok(layout) = harness_gen::harness::format::format(&sources, file) {
+            let again = Sources {
+                files: vec![("again.harness".into(), layout.clone())],
+            };
+            assert_eq!(
+                harness_gen::harness::format::format(&again, 0)
+                    .ok()
+                    .as_ref(),
+                Some(&layout),
+                "not idempotent on {text:?}"
+            );
+            *text = layout;
+        }
+    }
+    let compiled = compile_sources(&sources);
+    if let Ok(bundle) = &compiled {
+        let canonical = harness::canonical::canonical_json;
+        assert_eq!(
+            compile_sources(&formatted).ok().map(|b| canonical(&b)),
+            Some(canonical(bundle)),
+            "formatting changed the meaning of {:?}",
+            sources.files
+        );
+    }
+    match compiled {
         Ok(bundle) => {
             for (_, _, outcome) in harness::resolve_all(&bundle) {
                 if let Ok(revision) = outcome {

@@ -11,6 +11,7 @@ mod events;
 mod groups;
 mod harness_diagnostics;
 mod harness_fixtures;
+mod harness_fmt;
 mod harness_no_panic;
 mod harness_resolve;
 mod interrupted;
