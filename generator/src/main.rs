@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use harness_gen::harness::commands::{Common, Selection};
+use harness_gen::harness::commands::{Common, DiffArgs, Selection};
 
 // Generation allocates millions of small values (the document, the model, tokens and syntax
 // trees); mimalloc makes GHES 3.6 about 30 % faster than the system allocator (README,
@@ -129,6 +129,13 @@ enum HarnessCommand {
         #[command(flatten)]
         selection: Selection,
     },
+    /// Compare two programs (or compiled bundles), and with `--harness` their resolved
+    /// revisions: per harness and agent, what was added, removed or changed. Exit 0 when
+    /// equal, 1 when different, 2 when either side does not compile or resolve.
+    Diff {
+        #[command(flatten)]
+        args: DiffArgs,
+    },
     /// Lay the files out in the canonical format, in place (`--check`: only list those that
     /// are not; exit 1 if any). A file that does not parse is left as it is (exit 2).
     Fmt {
@@ -158,6 +165,7 @@ fn harness(command: HarnessCommand) -> ExitCode {
         HarnessCommand::Resolve { common, selection } => commands::resolve(&common, &selection),
         HarnessCommand::Preamble { common, selection } => commands::preamble(&common, &selection),
         HarnessCommand::Fmt { files, check } => commands::fmt(&files, check),
+        HarnessCommand::Diff { args } => commands::diff(&args),
         HarnessCommand::MaterializePi {
             common,
             selection,

@@ -1,5 +1,6 @@
-//! `harness-gen harness compile|resolve|preamble|materialize-pi` (spec §7), as functions from
-//! arguments to what the command prints and its exit status, so they are tested in-process.
+//! `harness-gen harness compile|resolve|preamble|materialize-pi` (spec §7), `fmt` and `diff`, as
+//! functions from arguments to what the command prints and its exit status, so they are
+//! tested in-process.
 
 use std::path::{Path, PathBuf};
 
@@ -261,6 +262,144 @@ pub fn fmt(files: &[PathBuf], check: bool) -> Outcome {
             outcome.status = 2;
         } else {
             outcome.stdout.push_str(&format!("formatted: {shown}\n"));
+        }
+    }
+    outcome
+}
+
+/// How `harness diff` prints the changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// Grouped by harness and agent, for people.
+    #[default]
+    Text,
+    /// `{"equal": …, "changes": […]}`, for tools.
+    Json,
+}
+
+/// What `harness diff` compares.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct DiffArgs {
+    /// The old program: a `.harness` file, or a compiled bundle (`.json`).
+    pub old: PathBuf,
+    /// The new program, likewise.
+    pub new: PathBuf,
+    /// Also compare this harness's resolved revisions.
+    #[arg(long = "harness")]
+    pub harness: Option<String>,
+    /// The runtime to resolve on (default: the only target, else the only declared runtime).
+    #[arg(long, requires = "harness")]
+    pub runtime: Option<String>,
+    /// How to print the changes.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: DiffFormat,
+    /// Also write a compare manifest (JSON) naming the harness and revision ids compared.
+    #[arg(long)]
+    pub manifest: Option<PathBuf>,
+}
+
+/// One side of a comparison, loaded: its bundle, or the diagnostics that kept it from
+/// compiling (rendered).
+fn load_side(path: &Path) -> Result<Bundle, String> {
+    if path.extension().is_some_and(|e| e == "json") {
+        let text = std::fs::read_to_string(path).map_err(|error| {
+            format!(
+                "error[HL0101]: {}: cannot read this file ({error})\n",
+                path.display()
+            )
+        })?;
+        return serde_json::from_str(&text).map_err(|error| {
+            format!(
+                "error: {}: not an IR 0.2.0 bundle ({}); compile it with `harness-gen harness compile`\n",
+                path.display(),
+                harness_gen_runtime::mask_serde_message(&error.to_string())
+            )
+        });
+    }
+    let (sources, result) = super::compile_files(&[path]);
+    result
+        .map(|compiled| compiled.bundle)
+        .map_err(|diags| sources.render(&diags))
+}
+
+/// `harness diff OLD NEW`: exit 0 when the programs (and, with `--harness`, the revisions) are
+/// the same, 1 when they differ, 2 when either side does not compile or resolve.
+pub fn diff(args: &DiffArgs) -> Outcome {
+    let sides = (load_side(&args.old), load_side(&args.new));
+    let (old, new) = match sides {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            let stderr = [old.err(), new.err()].into_iter().flatten().collect();
+            return Outcome {
+                stderr,
+                status: 2,
+                ..Outcome::default()
+            };
+        }
+    };
+    let mut changes = super::diff::bundles(&old, &new);
+    let mut revisions = (None, None);
+    if let Some(harness) = &args.harness {
+        let runtime = args.runtime.as_deref();
+        let resolved = (
+            harness::resolve(&old, harness, runtime),
+            harness::resolve(&new, harness, runtime),
+        );
+        match resolved {
+            (Ok(a), Ok(b)) => {
+                changes.0.extend(super::diff::revisions(&a, &b).0);
+                revisions = (Some(a), Some(b));
+            }
+            (a, b) => {
+                let mut stderr = String::new();
+                for (side, report) in [("old", a.err()), ("new", b.err())] {
+                    for error in report.iter().flat_map(|r| &r.errors) {
+                        stderr.push_str(&format!("error: {side}: {error}\n"));
+                    }
+                }
+                return Outcome {
+                    stderr,
+                    status: 2,
+                    ..Outcome::default()
+                };
+            }
+        }
+    }
+    let equal = changes.0.is_empty();
+    let stdout = match args.format {
+        DiffFormat::Text if equal => String::new(),
+        DiffFormat::Text => changes.text(),
+        DiffFormat::Json => json(
+            &serde_json::json!({"equal": equal, "changes": changes.0}),
+            false,
+        ),
+    };
+    let mut outcome = Outcome {
+        stdout,
+        stderr: String::new(),
+        status: u8::from(!equal),
+    };
+    if let Some(path) = &args.manifest {
+        let side = |file: &Path, bundle: &Bundle, revision: &Option<Revision>| {
+            serde_json::json!({
+                "source": file.display().to_string(),
+                "harnessIds": bundle.harnesses.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
+                "revision": revision.as_ref().map(|r| serde_json::json!({
+                    "harnessId": r.harness.id,
+                    "runtime": r.target.runtime,
+                    "revisionId": r.revision_id,
+                })),
+            })
+        };
+        let manifest = serde_json::json!({
+            "kind": "harness-compare",
+            "old": side(&args.old, &old, &revisions.0),
+            "new": side(&args.new, &new, &revisions.1),
+            "equal": equal,
+        });
+        if let Err(error) = crate::artifacts::write_atomically(path, &json(&manifest, false)) {
+            outcome.stderr = format!("error: cannot write {}: {error}\n", path.display());
+            outcome.status = 2;
         }
     }
     outcome

@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod diag;
+pub mod diff;
 pub mod format;
 #[cfg(feature = "internals")]
 pub mod lexer;

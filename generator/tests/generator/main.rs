@@ -10,6 +10,7 @@ mod corpus;
 mod events;
 mod groups;
 mod harness_diagnostics;
+mod harness_diff;
 mod harness_fixtures;
 mod harness_fmt;
 mod harness_no_panic;
