@@ -129,6 +129,8 @@ enum HarnessCommand {
         #[command(flatten)]
         selection: Selection,
     },
+    /// Serve the language server protocol over standard input and output (for editors).
+    Lsp,
     /// Compare two programs (or compiled bundles), and with `--harness` their resolved
     /// revisions: per harness and agent, what was added, removed or changed. Exit 0 when
     /// equal, 1 when different, 2 when either side does not compile or resolve.
@@ -166,6 +168,10 @@ fn harness(command: HarnessCommand) -> ExitCode {
         HarnessCommand::Preamble { common, selection } => commands::preamble(&common, &selection),
         HarnessCommand::Fmt { files, check } => commands::fmt(&files, check),
         HarnessCommand::Diff { args } => commands::diff(&args),
+        HarnessCommand::Lsp => {
+            harness_gen::harness::lsp::run();
+            return ExitCode::SUCCESS;
+        }
         HarnessCommand::MaterializePi {
             common,
             selection,

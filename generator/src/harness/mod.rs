@@ -16,6 +16,7 @@ pub mod link;
 pub mod lower;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod lower;
+pub mod lsp;
 #[cfg(feature = "internals")]
 pub mod parser;
 #[cfg(not(feature = "internals"))]
