@@ -13,6 +13,7 @@ mod harness_diagnostics;
 mod harness_diff;
 mod harness_fixtures;
 mod harness_fmt;
+mod harness_grammar;
 mod harness_lsp;
 mod harness_no_panic;
 mod harness_resolve;
