@@ -169,6 +169,16 @@ impl Client {
     }
 }
 
+/// The string `key` of each item of a response's result list.
+fn field<'a>(response: &'a Value, key: &str) -> Vec<&'a str> {
+    response["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
+}
+
 /// The (0-based) line and character where `needle` first occurs in `text` after `after`.
 fn find(text: &str, needle: &str, after: &str) -> (u32, u32) {
     let start = text.find(after).unwrap();
@@ -295,21 +305,13 @@ fn completion_offers_the_declared_names_a_position_expects_and_keywords_elsewher
         character + "use skill ".len() as u32,
         json!({}),
     );
-    let labels: Vec<&str> = items["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
-    assert_eq!(labels, ["impact-analysis", "verification-before-complete"]);
+    assert_eq!(
+        field(&items, "label"),
+        ["impact-analysis", "verification-before-complete"]
+    );
 
     let items = client.at("textDocument/completion", &team, 0, 0, json!({}));
-    let labels: Vec<&str> = items["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
+    let labels = field(&items, "label");
     assert!(
         labels.contains(&"harness") && labels.contains(&"binding"),
         "{labels:?}"
@@ -373,13 +375,7 @@ fn formatting_and_document_symbols() {
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri(&team)}}),
     );
-    let names: Vec<&str> = symbols["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["pi", "qoder"]);
+    assert_eq!(field(&symbols, "name"), ["pi", "qoder"]);
     client.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }

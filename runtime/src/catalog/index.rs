@@ -399,4 +399,20 @@ mod tests {
             assert_eq!(read.tools, expected.tools);
         }
     }
+
+    #[test]
+    fn tools_retained_away_have_their_handlers_set_aside_when_published() {
+        let (text, index) = indexed(sample());
+        let catalog = Catalog::from_generated_index(text, index, &|_| true)
+            .unwrap()
+            .retain_tools(|entry| entry.name.as_str() == "get");
+        let handler = || crate::Handler::new(|input| async move { Ok(input) });
+        let handlers = [("list", handler()), ("get", handler())]
+            .into_iter()
+            .map(|(name, handler)| (name.to_string(), handler))
+            .collect();
+        let registry = crate::ToolRegistry::publish_generated(catalog, handlers).unwrap();
+        let names: Vec<&str> = registry.entries().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["get"]);
+    }
 }

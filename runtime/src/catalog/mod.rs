@@ -777,11 +777,18 @@ impl GeneratedCatalog {
         self.catalog
     }
 
-    /// The catalog of the tools `keep` keeps ([`Catalog::retain_tools`]): what a generated
-    /// crate built with some of its operation features registers. Dropping tools keeps every
-    /// publish-time rule the catalog passed, so it stays a generated catalog.
-    pub fn retain_tools(mut self, keep: impl FnMut(&Entry) -> bool) -> Self {
-        self.catalog.retain_tools(keep);
+    /// The catalog of the tools `keep` keeps ([`Catalog::retain_tools`]); the others are left
+    /// out like tools not read, so their handlers are set aside when it is published. Dropping
+    /// tools keeps every publish-time rule the catalog passed, so it stays a generated catalog.
+    pub fn retain_tools(mut self, mut keep: impl FnMut(&Entry) -> bool) -> Self {
+        let left_out = &mut self.left_out;
+        self.catalog.retain_tools(|entry| {
+            let kept = keep(entry);
+            if !kept {
+                left_out.insert(entry.name.to_string());
+            }
+            kept
+        });
         self
     }
 
