@@ -148,15 +148,38 @@ impl<E> Error<E> {
 
 #[cfg(feature = "registry")]
 impl<E: Serialize> Error<E> {
-    /// The thrown value a tool handler reports: declared errors as data, the rest by category.
+    /// The thrown value a tool handler reports: declared errors as data; a success reply that
+    /// does not fit the declared output (its type, a format, a page or event it cannot read)
+    /// as the contract violation it is, at its pointer; the rest by category.
     pub fn into_thrown(self) -> Thrown {
         match self {
             Error::Api(data) => match serde_json::to_value(data) {
                 Ok(value) => Thrown::Value(value),
                 Err(_) => Thrown::Fault(RuntimeCategory::Internal),
             },
+            Error::InvalidResponse { pointer, reason } => Thrown::Violation {
+                phase: crate::Phase::Output,
+                issues: vec![crate::Issue {
+                    pointer,
+                    keyword: mismatch_keyword(&reason).to_string(),
+                }],
+            },
             other => Thrown::Fault(other.category()),
         }
+    }
+}
+
+/// The JSON Schema keyword a reply's mismatch (as `serde` words it) comes closest to.
+#[cfg(feature = "registry")]
+fn mismatch_keyword(reason: &str) -> &'static str {
+    if reason.starts_with("missing field") {
+        "required"
+    } else if reason.starts_with("unknown variant") {
+        "enum"
+    } else if reason.starts_with("invalid type") {
+        "type"
+    } else {
+        "format"
     }
 }
 

@@ -79,14 +79,21 @@ async fn outcomes(tools: &Tools) -> Vec<String> {
         other => panic!("expected an unknown tool: {other:?}"),
     }
 
-    // A reply the SDK cannot read as its type (`id` a string) fails inside the tool: a runtime
-    // failure by category, the same whether the tool runs here or in the MCP server.
+    // A reply the SDK cannot read as its type (`id` a string) is the tool breaking its
+    // contract, at the pointer, the same whether the tool runs here or in the MCP server.
     match tools.get_pet(&types::GetPetInput::new(7)).await {
-        Err(BridgeError::Runtime { tool, category }) => {
-            assert_eq!(category, RuntimeCategory::Internal);
+        Err(BridgeError::ContractViolation {
+            tool,
+            phase: harness_gen_runtime::Phase::Output,
+            issues,
+        }) => {
+            assert_eq!(
+                (issues[0].pointer.as_str(), issues[0].keyword.as_str()),
+                ("/id", "type")
+            );
             seen.push(tool);
         }
-        other => panic!("expected a runtime failure: {other:?}"),
+        other => panic!("expected a contract violation: {other:?}"),
     }
     seen
 }

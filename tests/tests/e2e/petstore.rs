@@ -174,17 +174,28 @@ async fn the_registry_calls_the_api_through_the_invocation_path() {
         }
     );
 
-    // An output that breaks the declared schema is caught.
+    // An output that breaks the declared schema is caught, where it breaks it.
     let error = registry
         .invoke(Audience::Cli, "get_pet", json!({"pet_id": 7}))
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            ToolError::Runtime { .. } | ToolError::ContractViolation { .. }
-        ),
-        "{error:?}"
+    let ToolError::ContractViolation { phase, issues, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(*phase, harness_gen_runtime::Phase::Output);
+    assert_eq!(issues[0].pointer, "/id");
+    // A value the schema allows but its format does not (a date that is none) too: the
+    // registry's validator does not assert formats, the typed client does.
+    let error = registry
+        .invoke(Audience::Cli, "get_pet", json!({"pet_id": 8}))
+        .await
+        .unwrap_err();
+    let ToolError::ContractViolation { issues, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(
+        (issues[0].pointer.as_str(), issues[0].keyword.as_str()),
+        ("/born", "format")
     );
 }
 
