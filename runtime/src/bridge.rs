@@ -33,8 +33,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::catalog::CONTRACT_META_KEY;
-use crate::catalog::{Audience, Catalog};
+use crate::catalog::{Audience, CONTRACT_META_KEY, Catalog};
 use crate::invoke::{Issue, Phase, ToolError};
 use crate::{Handler, RuntimeCategory, Thrown, ToolRegistry};
 

@@ -615,9 +615,20 @@ impl Server {
         if !changed {
             return Vec::new();
         }
+        let before: Vec<lsp::Url> = self.documents_known();
         self.workspace.check();
-        self.workspace
-            .published()
+        let mut published = self.workspace.published();
+        // A file that left the workspace (closed, and gone from disk) is cleared in the client.
+        for uri in before {
+            if !published.iter().any(|p| p.uri == uri) {
+                published.push(lsp::PublishDiagnosticsParams {
+                    uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                });
+            }
+        }
+        published
             .into_iter()
             .map(|params| {
                 Message::Notification(Notification::new(
@@ -625,6 +636,16 @@ impl Server {
                     params,
                 ))
             })
+            .collect()
+    }
+
+    /// The URIs of the files last checked.
+    fn documents_known(&self) -> Vec<lsp::Url> {
+        self.workspace
+            .sources
+            .files
+            .iter()
+            .filter_map(|(name, _)| lsp::Url::parse(name).ok())
             .collect()
     }
 

@@ -403,6 +403,8 @@ fn malformed_messages_unknown_methods_and_vanished_files_do_not_stop_the_server(
         "textDocument/didClose",
         json!({"textDocument": {"uri": uri(&team)}}),
     );
+    // Gone from the workspace: its diagnostics are cleared.
+    assert_eq!(client.diagnostics(&uri(&team)), Vec::<Value>::new());
     let nowhere = client.at("textDocument/hover", &team, 0, 3, json!({}));
     assert_eq!(nowhere["result"], Value::Null, "{nowhere}");
 
