@@ -60,6 +60,20 @@ impl Kind {
         }
     }
 
+    /// How an editor shows a name of this kind: as a symbol, and as a completion.
+    fn shown(self) -> (lsp::SymbolKind, lsp::CompletionItemKind) {
+        use lsp::{CompletionItemKind as C, SymbolKind as S};
+        match self {
+            Kind::Skill | Kind::Capability => (S::MODULE, C::MODULE),
+            Kind::Tool => (S::FUNCTION, C::FUNCTION),
+            Kind::Mcp => (S::INTERFACE, C::INTERFACE),
+            Kind::Workflow => (S::EVENT, C::EVENT),
+            Kind::Runtime => (S::ENUM_MEMBER, C::ENUM_MEMBER),
+            Kind::Agent => (S::VARIABLE, C::VARIABLE),
+            Kind::Harness => (S::CLASS, C::CLASS),
+        }
+    }
+
     /// Whether a name of kind `self` and one of kind `other` can be the same thing.
     fn meets(self, other: Kind) -> bool {
         let capability = |k| matches!(k, Kind::Skill | Kind::Tool | Kind::Mcp);
@@ -195,10 +209,9 @@ fn transport(transport: harness_gen_runtime::harness::ir::Transport) -> &'static
     }
 }
 
-/// One `.harness` file of the workspace.
+/// One `.harness` file of the workspace (its text is the same file of [`Workspace::sources`]).
 struct Document {
     uri: lsp::Url,
-    text: String,
     /// Whether the client has it open (its text is the editor's, not the disk's).
     open: bool,
 }
@@ -207,6 +220,7 @@ struct Document {
 #[derive(Default)]
 pub struct Workspace {
     documents: Vec<Document>,
+    /// The files' texts, in `documents` order, each named by its URI: what is compiled.
     sources: Sources,
     diagnostics: Vec<Diagnostic>,
     names: Vec<Occurrence>,
@@ -243,50 +257,55 @@ impl Workspace {
     }
 
     fn set(&mut self, uri: lsp::Url, text: String, open: bool) {
-        match self.documents.iter_mut().find(|d| d.uri == uri) {
-            Some(document) => {
-                document.text = text;
-                document.open |= open;
+        match self.file(&uri) {
+            Some(file) => {
+                self.sources.files[file].1 = text;
+                self.documents[file].open |= open;
             }
-            None => self.documents.push(Document { uri, text, open }),
+            None => {
+                self.sources.files.push((uri.to_string(), text));
+                self.documents.push(Document { uri, open });
+            }
+        }
+    }
+
+    /// A file as the disk holds it now, unless the editor has it open: read again, or gone
+    /// from the workspace when it is gone from the disk.
+    fn reload(&mut self, uri: &lsp::Url) {
+        let Some(file) = self.file(uri) else {
+            if let Some(text) = disk(uri) {
+                self.set(uri.clone(), text, false);
+            }
+            return;
+        };
+        if self.documents[file].open {
+            return;
+        }
+        match disk(uri) {
+            Some(text) => self.sources.files[file].1 = text,
+            None => {
+                self.documents.remove(file);
+                self.sources.files.remove(file);
+            }
         }
     }
 
     /// A document closed in the editor: back to what the disk holds (gone if it is gone).
     fn close(&mut self, uri: &lsp::Url) {
-        let on_disk = uri
-            .to_file_path()
-            .ok()
-            .and_then(|p| std::fs::read_to_string(p).ok());
-        match on_disk {
-            Some(text) => self.set(uri.clone(), text, false),
-            None => self.documents.retain(|d| &d.uri != uri),
+        if let Some(file) = self.file(uri) {
+            self.documents[file].open = false;
         }
-        if let Some(document) = self.documents.iter_mut().find(|d| &d.uri == uri) {
-            document.open = false;
-        }
+        self.reload(uri);
+    }
+
+    fn text(&self, file: usize) -> &str {
+        &self.sources.files[file].1
     }
 
     /// Compiles every file together and indexes the names.
     pub fn check(&mut self) {
-        self.sources = Sources {
-            files: self
-                .documents
-                .iter()
-                .map(|d| (d.uri.to_string(), d.text.clone()))
-                .collect(),
-        };
-        let mut diags = Vec::new();
-        let parsed: Vec<Parsed> = (0..self.sources.files.len())
-            .map(|file| {
-                let lexed = super::lexer::lex(&self.sources, file, &mut diags);
-                super::parser::parse(&lexed, &self.sources, &mut diags)
-            })
-            .collect();
-        self.diagnostics = match super::lower::lower(&self.sources, &parsed, diags) {
-            Ok(_) => Vec::new(),
-            Err(diags) => diags,
-        };
+        let (parsed, bundle) = super::compile_parts(&self.sources);
+        self.diagnostics = bundle.err().unwrap_or_default();
         self.names = index(&parsed);
     }
 
@@ -299,16 +318,16 @@ impl Workspace {
     fn published(&self) -> Vec<lsp::PublishDiagnosticsParams> {
         self.documents
             .iter()
-            .map(|document| {
-                let name = document.uri.to_string();
+            .zip(&self.sources.files)
+            .map(|(document, (name, text))| {
                 let diagnostics = self
                     .diagnostics
                     .iter()
-                    .filter(|d| d.file == name)
+                    .filter(|d| &d.file == name)
                     .map(|d| {
-                        let start = position(&document.text, d.line, d.column);
-                        let length = word_length(&document.text, d.line, d.column).max(1);
-                        let end = position(&document.text, d.line, d.column + length);
+                        let start = position(text, d.line, d.column);
+                        let length = word_length(text, d.line, d.column).max(1);
+                        let end = position(text, d.line, d.column + length);
                         lsp::Diagnostic {
                             range: lsp::Range { start, end },
                             severity: Some(lsp::DiagnosticSeverity::ERROR),
@@ -331,8 +350,7 @@ impl Workspace {
     /// The name at `at` in the document `uri`.
     fn at(&self, uri: &lsp::Url, at: lsp::Position) -> Option<&Occurrence> {
         let file = self.file(uri)?;
-        let text = &self.documents[file].text;
-        let (line, column) = span_of(text, at);
+        let (line, column) = span_of(self.text(file), at);
         self.names.iter().find(|o| {
             o.span.file == file
                 && o.span.line == line
@@ -350,19 +368,21 @@ impl Workspace {
     }
 
     fn location(&self, occurrence: &Occurrence) -> lsp::Location {
-        let document = &self.documents[occurrence.span.file];
-        let start = position(&document.text, occurrence.span.line, occurrence.span.column);
+        let file = occurrence.span.file;
+        let text = self.text(file);
+        let start = position(text, occurrence.span.line, occurrence.span.column);
         let length = occurrence.name.chars().count() as u32;
-        let end = position(
-            &document.text,
-            occurrence.span.line,
-            occurrence.span.column + length,
-        );
+        let end = position(text, occurrence.span.line, occurrence.span.column + length);
         lsp::Location {
-            uri: document.uri.clone(),
+            uri: self.documents[file].uri.clone(),
             range: lsp::Range { start, end },
         }
     }
+}
+
+/// What the disk holds at `uri`, if it is a readable file.
+fn disk(uri: &lsp::Url) -> Option<String> {
+    std::fs::read_to_string(uri.to_file_path().ok()?).ok()
 }
 
 /// The LSP position of a 1-based line and character column of `text` (UTF-16 units).
@@ -584,6 +604,12 @@ impl Server {
     }
 
     fn notification(&mut self, notification: Notification) -> Vec<Message> {
+        let before: Vec<lsp::Url> = self
+            .workspace
+            .documents
+            .iter()
+            .map(|d| d.uri.clone())
+            .collect();
         let changed = match notification.method.as_str() {
             "textDocument/didOpen" => {
                 serde_json::from_value::<lsp::DidOpenTextDocumentParams>(notification.params)
@@ -609,13 +635,20 @@ impl Server {
                     .map(|p| self.workspace.close(&p.text_document.uri))
                     .is_ok()
             }
-            "workspace/didChangeWatchedFiles" => true,
+            "workspace/didChangeWatchedFiles" => {
+                serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(notification.params)
+                    .map(|p| {
+                        for change in p.changes {
+                            self.workspace.reload(&change.uri);
+                        }
+                    })
+                    .is_ok()
+            }
             _ => false,
         };
         if !changed {
             return Vec::new();
         }
-        let before: Vec<lsp::Url> = self.documents_known();
         self.workspace.check();
         let mut published = self.workspace.published();
         // A file that left the workspace (closed, and gone from disk) is cleared in the client.
@@ -636,16 +669,6 @@ impl Server {
                     params,
                 ))
             })
-            .collect()
-    }
-
-    /// The URIs of the files last checked.
-    fn documents_known(&self) -> Vec<lsp::Url> {
-        self.workspace
-            .sources
-            .files
-            .iter()
-            .filter_map(|(name, _)| lsp::Url::parse(name).ok())
             .collect()
     }
 
@@ -745,7 +768,7 @@ impl Server {
         let text = self
             .workspace
             .file(uri)
-            .map(|f| self.workspace.documents[f].text.as_str())
+            .map(|f| self.workspace.text(f))
             .unwrap_or("");
         let row = text.split('\n').nth(at.line as usize).unwrap_or("");
         let (_, column) = span_of(text, at);
@@ -777,15 +800,7 @@ impl Server {
                 .entry((name.name.clone(), false))
                 .or_insert(lsp::CompletionItem {
                     label: name.name.clone(),
-                    kind: Some(match name.kind {
-                        Kind::Skill | Kind::Capability => lsp::CompletionItemKind::MODULE,
-                        Kind::Tool => lsp::CompletionItemKind::FUNCTION,
-                        Kind::Mcp => lsp::CompletionItemKind::INTERFACE,
-                        Kind::Workflow => lsp::CompletionItemKind::EVENT,
-                        Kind::Runtime => lsp::CompletionItemKind::ENUM_MEMBER,
-                        Kind::Agent => lsp::CompletionItemKind::VARIABLE,
-                        Kind::Harness => lsp::CompletionItemKind::CLASS,
-                    }),
+                    kind: Some(name.kind.shown().1),
                     detail: Some(name.kind.word().to_string()),
                     ..lsp::CompletionItem::default()
                 });
@@ -816,15 +831,7 @@ impl Server {
                 #[allow(deprecated)]
                 lsp::SymbolInformation {
                     name: o.name.clone(),
-                    kind: match o.kind {
-                        Kind::Skill | Kind::Capability => lsp::SymbolKind::MODULE,
-                        Kind::Tool => lsp::SymbolKind::FUNCTION,
-                        Kind::Mcp => lsp::SymbolKind::INTERFACE,
-                        Kind::Workflow => lsp::SymbolKind::EVENT,
-                        Kind::Runtime => lsp::SymbolKind::ENUM_MEMBER,
-                        Kind::Agent => lsp::SymbolKind::VARIABLE,
-                        Kind::Harness => lsp::SymbolKind::CLASS,
-                    },
+                    kind: o.kind.shown().0,
                     tags: None,
                     deprecated: None,
                     location: self.workspace.location(o),
@@ -836,13 +843,10 @@ impl Server {
 
     fn format(&self, uri: &lsp::Url) -> Option<Vec<lsp::TextEdit>> {
         let file = self.workspace.file(uri)?;
-        let text = &self.workspace.documents[file].text;
-        let sources = Sources {
-            files: vec![(uri.to_string(), text.clone())],
-        };
+        let text = self.workspace.text(file);
         // A file that does not parse is not formatted: its diagnostics say why.
-        let formatted = super::format::format(&sources, 0).ok()?;
-        if &formatted == text {
+        let formatted = super::format::format(&self.workspace.sources, file).ok()?;
+        if formatted == text {
             return Some(Vec::new());
         }
         let lines = text.split('\n').count() as u32;

@@ -48,6 +48,18 @@ pub fn compile_sources(sources: &Sources) -> Result<Bundle, Vec<Diagnostic>> {
 
 /// Like [`compile_sources`], keeping the syntax tree.
 pub fn compile_located(sources: &Sources) -> Result<Compiled, Vec<Diagnostic>> {
+    let (parsed, bundle) = compile_parts(sources);
+    Ok(Compiled {
+        bundle: bundle?,
+        parsed,
+    })
+}
+
+/// Each file's syntax tree (what parsed of it, whatever else failed) and the bundle or every
+/// diagnostic: what [`compile_located`] and the language server both need.
+pub(crate) fn compile_parts(
+    sources: &Sources,
+) -> (Vec<syntax::Parsed>, Result<Bundle, Vec<Diagnostic>>) {
     let mut diags = Vec::new();
     let parsed: Vec<syntax::Parsed> = (0..sources.files.len())
         .map(|file| {
@@ -55,8 +67,8 @@ pub fn compile_located(sources: &Sources) -> Result<Compiled, Vec<Diagnostic>> {
             parser::parse(&lexed, sources, &mut diags)
         })
         .collect();
-    let bundle = lower::lower(sources, &parsed, diags)?;
-    Ok(Compiled { bundle, parsed })
+    let bundle = lower::lower(sources, &parsed, diags);
+    (parsed, bundle)
 }
 
 /// Reads and compiles `paths`. The sources come back too, to render diagnostics.
