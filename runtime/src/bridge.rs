@@ -34,6 +34,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::catalog::{Audience, CONTRACT_META_KEY, Catalog};
+use crate::error::typed_value;
 use crate::invoke::{Issue, Phase, ToolError};
 use crate::{Handler, RuntimeCategory, Thrown, ToolRegistry};
 
@@ -514,20 +515,20 @@ impl Bridge {
             tool: tool.to_string(),
             issues: Vec::new(),
         })?;
-        let violation = |phase, error: serde_json::Error| BridgeError::ContractViolation {
-            tool: tool.to_string(),
-            phase,
-            issues: vec![Issue {
-                pointer: String::new(),
-                keyword: format!("type ({})", data_error(&error)),
-            }],
-        };
+        // A value that passed its schema but not the bindings' type of it: where, as the
+        // registry would say it.
+        let violation =
+            |phase, (pointer, reason): (String, String)| BridgeError::ContractViolation {
+                tool: tool.to_string(),
+                phase,
+                issues: vec![crate::error::mismatch_issue(pointer, &reason)],
+            };
         match self.transport.call(tool, input).await {
-            Ok(output) => serde_json::from_value(output).map_err(|e| violation(Phase::Output, e)),
+            Ok(output) => typed_value(output).map_err(|m| violation(Phase::Output, m)),
             Err(error) => Err(match error {
-                ToolError::Application { data, .. } => match serde_json::from_value(data) {
+                ToolError::Application { data, .. } => match typed_value(data) {
                     Ok(data) => BridgeError::Application(data),
-                    Err(e) => violation(Phase::Error, e),
+                    Err(m) => violation(Phase::Error, m),
                 },
                 ToolError::InvalidInput { tool, issues } => {
                     BridgeError::InvalidInput { tool, issues }
@@ -563,16 +564,6 @@ fn mismatches(contract: &Contract, live: &BTreeMap<String, String>) -> Vec<Misma
             Some(_) => None,
         })
         .collect()
-}
-
-/// What kind of mismatch `serde_json` met, without the value it met it in.
-fn data_error(error: &serde_json::Error) -> &'static str {
-    match error.classify() {
-        serde_json::error::Category::Io => "io",
-        serde_json::error::Category::Syntax => "syntax",
-        serde_json::error::Category::Data => "data",
-        serde_json::error::Category::Eof => "eof",
-    }
 }
 
 #[cfg(test)]

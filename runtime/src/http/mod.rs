@@ -159,27 +159,10 @@ impl<E: Serialize> Error<E> {
             },
             Error::InvalidResponse { pointer, reason } => Thrown::Violation {
                 phase: crate::Phase::Output,
-                issues: vec![crate::Issue {
-                    pointer,
-                    keyword: mismatch_keyword(&reason).to_string(),
-                }],
+                issues: vec![crate::error::mismatch_issue(pointer, &reason)],
             },
             other => Thrown::Fault(other.category()),
         }
-    }
-}
-
-/// The JSON Schema keyword a reply's mismatch (as `serde` words it) comes closest to.
-#[cfg(feature = "registry")]
-fn mismatch_keyword(reason: &str) -> &'static str {
-    if reason.starts_with("missing field") {
-        "required"
-    } else if reason.starts_with("unknown variant") {
-        "enum"
-    } else if reason.starts_with("invalid type") {
-        "type"
-    } else {
-        "format"
     }
 }
 
