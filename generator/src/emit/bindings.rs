@@ -87,39 +87,29 @@ pub fn generate(
     for (at, entry) in catalog.tools.iter().enumerate() {
         let name = entry.name.as_str();
         let base = types::type_name(name);
-        let pointer = |slot: &str| format!("#/tools/{at}/{slot}");
-        let mut named = |space: &mut TypeSpace, ty: Ty, hint: String| -> String {
-            if space.name_of(&ty) == Some(hint.as_str()) {
-                return hint;
+        // The type of one of the tool's schemas (`slot`), named `<Tool><suffix>`.
+        let mut typed = |schema: &Value, suffix: &str, slot: &str| -> (String, Ty) {
+            let hint = format!("{base}{suffix}");
+            let ty = space.inline(schema, &hint, &format!("#/tools/{at}/{slot}"));
+            let (name, alias) = space.name_as(&ty, &hint);
+            if alias {
+                aliases.push((name.clone(), ty.clone()));
             }
-            let alias = space.claim_name(&hint);
-            aliases.push((alias.clone(), ty));
-            alias
+            (name, ty)
         };
-        let input_ty = space.inline(
-            entry.input_schema.as_value(),
-            &format!("{base}Input"),
-            &pointer("inputSchema"),
-        );
-        inputs.push(input_ty.clone());
-        let input = named(&mut space, input_ty, format!("{base}Input"));
+        let (input, input_ty) = typed(entry.input_schema.as_value(), "Input", "inputSchema");
+        inputs.push(input_ty);
+        let in_types = |name: String| {
+            let name = format_ident!("{}", name);
+            quote!(types::#name)
+        };
         let output = match &entry.output_schema {
-            Some(schema) => {
-                let hint = format!("{base}Output");
-                let ty = space.inline(schema.as_value(), &hint, &pointer("outputSchema"));
-                let name = format_ident!("{}", named(&mut space, ty, hint));
-                quote!(types::#name)
-            }
+            Some(schema) => in_types(typed(schema.as_value(), "Output", "outputSchema").0),
             // No output schema: any JSON value.
             None => quote!(serde_json::Value),
         };
         let error = match &entry.error_schema {
-            Some(schema) => {
-                let hint = format!("{base}AppError");
-                let ty = space.inline(schema.as_value(), &hint, &pointer("errorSchema"));
-                let name = format_ident!("{}", named(&mut space, ty, hint));
-                quote!(types::#name)
-            }
+            Some(schema) => in_types(typed(schema.as_value(), "AppError", "errorSchema").0),
             None => quote!(harness_gen_runtime::bridge::NoError),
         };
         let title = entry.title.as_ref().map(|t| t.as_str());

@@ -214,11 +214,10 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         let pointer = format!("#{}", op.loc.pointer);
         let mut named = |space: &mut TypeSpace, ty: Ty, hint: String| {
             used.push(ty.clone());
-            if space.name_of(&ty) == Some(hint.as_str()) {
-                return hint;
+            let (name, alias) = space.name_as(&ty, &hint);
+            if alias {
+                aliases.push((at, name.clone(), ty));
             }
-            let name = space.claim_name(&hint);
-            aliases.push((at, name.clone(), ty));
             name
         };
         let input_hint = format!("{base}Input");

@@ -313,6 +313,16 @@ impl<'a> TypeSpace<'a> {
         self.convert(schema, None, &hint, pointer, 0)
     }
 
+    /// The name `ty` goes by as `hint`: `hint` itself when that is already `ty`'s name (an
+    /// inline object named after it), else a fresh name based on it, with `true`: the caller
+    /// declares that name as an alias of `ty`.
+    pub fn name_as(&mut self, ty: &Ty, hint: &str) -> (String, bool) {
+        if self.name_of(ty) == Some(hint) {
+            return (hint.to_string(), false);
+        }
+        (self.claim_name(hint), true)
+    }
+
     /// A type name no generated type has, based on `name`.
     pub fn claim_name(&mut self, name: &str) -> String {
         self.names.claim(&type_name(name), "")
