@@ -134,9 +134,7 @@ fn scratch_workspace(
     extra: &str,
     mut edit: impl FnMut(&mut BTreeMap<String, String>),
 ) -> PathBuf {
-    let dir = root().join("target/harness-typecheck").join(set);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = empty_workspace(set);
     for (name, spec) in members {
         let options = Options {
             crate_name: Some(name.clone()),
@@ -151,10 +149,23 @@ fn scratch_workspace(
         edit(&mut krate.files);
         harness_gen::output::write(&dir.join(name), &krate.files).unwrap();
     }
-    let names: Vec<String> = members
-        .iter()
-        .map(|(name, _)| format!("{name:?}"))
-        .collect();
+    let names = members.iter().map(|(name, _)| name.as_str());
+    write_workspace(&dir, names, extra);
+    dir
+}
+
+/// The scratch workspace directory `set`, emptied.
+fn empty_workspace(set: &str) -> PathBuf {
+    let dir = root().join("target/harness-typecheck").join(set);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The workspace manifest of `members` (with `extra` appended) and this workspace's lock file,
+/// so nothing is resolved afresh.
+fn write_workspace<'a>(dir: &Path, members: impl Iterator<Item = &'a str>, extra: &str) {
+    let names: Vec<String> = members.map(|name| format!("{name:?}")).collect();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
@@ -164,29 +175,21 @@ fn scratch_workspace(
     )
     .unwrap();
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    dir
 }
 
 /// Generates the catalog of each spec, then the bindings of that catalog (`harness-gen
 /// bindings`), into one scratch workspace, and `cargo check`s them with warnings denied, with
 /// and without the comparison derives.
 fn check_bindings_compile(set: &str, specs: &[PathBuf]) {
-    let dir = root().join("target/harness-typecheck").join(set);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = empty_workspace(set);
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         let name = format!("b{i}");
-        let options = Options {
-            crate_name: Some(format!("c{i}")),
-            command: format!("harness-gen openapi {}", spec.display()),
-            ..Options::default()
-        };
         let mut diags = Diagnostics::default();
-        let (_, catalog) = harness_gen::generate_crate(spec, &options, &mut diags).unwrap();
+        let catalog = harness_gen::generate_catalog_text(spec, None, &mut diags).unwrap();
         assert!(!diags.has_errors(), "{}: {diags}", spec.display());
         let bindings = harness_gen::generate_bindings(
-            &catalog.to_json_pretty(),
+            &catalog,
             &harness_gen::BindingsOptions {
                 crate_name: name.clone(),
                 runtime_path: Some(runtime_path()),
@@ -195,17 +198,9 @@ fn check_bindings_compile(set: &str, specs: &[PathBuf]) {
         )
         .unwrap();
         harness_gen::output::write(&dir.join(&name), &bindings.files).unwrap();
-        names.push(format!("{name:?}"));
+        names.push(name);
     }
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
-            names.join(", ")
-        ),
-    )
-    .unwrap();
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    write_workspace(&dir, names.iter().map(String::as_str), "");
     let compare = (0..specs.len())
         .map(|i| format!("b{i}/compare"))
         .collect::<Vec<_>>()
