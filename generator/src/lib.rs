@@ -291,9 +291,7 @@ pub fn generate_bindings(
     catalog: &str,
     options: &BindingsOptions,
 ) -> Result<Bindings, BindingsError> {
-    if let Some(problem) = emit::krate::crate_name_problem(&options.crate_name) {
-        return Err(BindingsError::CrateName(problem));
-    }
+    bindings_name_is_usable(options)?;
     let catalog =
         harness_gen_runtime::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
     Ok(emit::bindings::generate(&catalog, None, options))
@@ -305,9 +303,7 @@ pub fn generate_bindings_from_mcp(
     server: harness_gen_runtime::bridge::Server,
     options: &BindingsOptions,
 ) -> Result<Bindings, BindingsError> {
-    if let Some(problem) = emit::krate::crate_name_problem(&options.crate_name) {
-        return Err(BindingsError::CrateName(problem));
-    }
+    bindings_name_is_usable(options)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -317,6 +313,14 @@ pub fn generate_bindings_from_mcp(
         .map_err(|error| BindingsError::Server(error.to_string()))?;
     let (catalog, listed) = from_mcp::catalog_of(&listing).map_err(BindingsError::Catalog)?;
     Ok(emit::bindings::generate(&catalog, Some(listed), options))
+}
+
+/// The bindings crate's name, checked before anything is read or started.
+fn bindings_name_is_usable(options: &BindingsOptions) -> Result<(), BindingsError> {
+    match emit::krate::crate_name_problem(&options.crate_name) {
+        Some(problem) => Err(BindingsError::CrateName(problem)),
+        None => Ok(()),
+    }
 }
 
 /// Why `harness-gen bindings` wrote nothing.

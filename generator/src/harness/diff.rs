@@ -284,17 +284,16 @@ fn harness(changes: &mut Changes, old: &Harness, new: &Harness) {
         &new.settings,
         |s| s.key.clone(),
         |s| format!("{} = {}", s.key, setting(s)),
+        // A setting's change says its value as written, not the IR's fields.
         Some(&mut |changes: &mut Changes, a: &Setting, b: &Setting| {
-            changes.push(
-                &path,
-                b.key.clone(),
-                What::Changed,
-                Some(ir(a)),
-                Some(ir(b)),
-            );
-            if let Some(last) = changes.0.last_mut() {
-                last.detail = Some(format!("{} → {}", setting(a), setting(b)));
-            }
+            changes.0.push(Change {
+                path: path.to_vec(),
+                item: b.key.clone(),
+                what: What::Changed,
+                detail: Some(format!("{} → {}", setting(a), setting(b))),
+                old: Some(ir(a)),
+                new: Some(ir(b)),
+            })
         }),
     );
 }
