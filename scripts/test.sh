@@ -3,6 +3,8 @@
 # checkout — TypeScript, Stoplight Prism and VS Code's TextMate engine from npm (tools/*/node_modules), the official MCP SDK
 # from PyPI (target/mcp-venv) — each only when missing or when its lock file changed, then runs
 # every test of the workspace. Arguments go to `cargo test` (e.g. `scripts/test.sh -p harness-gen`).
+# Headless Chromium and ChromeDriver are system packages: this script says how to install them
+# when they are missing (`.ci/run` installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,12 @@ need() {
 need cargo "install Rust from https://rustup.rs"
 need npm "install Node.js 18 or later with npm (Debian: apt-get install nodejs npm)"
 need python3 "install Python 3.10 or later with venv (Debian: apt-get install python3 python3-venv)"
+for program in /usr/bin/chromium /usr/bin/chromedriver; do
+  if [ ! -x "$program" ]; then
+    echo "error: the dashboard's browser tests need $program, which is not installed: install Debian's packages with \`sudo apt-get install chromium chromium-driver\` (.ci/run does)" >&2
+    exit 2
+  fi
+done
 
 npm_tools() {
   local dir=$1 stamp=$1/node_modules/.harness-installed

@@ -205,6 +205,12 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     built_once("petstore", "--bin", bin, feature)
 }
 
+/// The `petstore-mcp` server, built with every program feature (`dashboard`, which includes
+/// `mcp`) so every test runs the same binary.
+pub fn petstore_mcp() -> std::path::PathBuf {
+    petstore_binary("petstore-mcp", "dashboard")
+}
+
 /// Builds binary `bin` of the generated `pages` crate with `feature` ([`built_once`]); returns
 /// its path.
 pub fn pages_binary(bin: &str, feature: &str) -> std::path::PathBuf {
@@ -288,7 +294,7 @@ pub fn start_mcp_http(base: &str, env: &[(&str, &str)]) -> (McpHttp, String) {
 /// [`start_mcp_http`] with more arguments.
 pub fn start_mcp_http_with(base: &str, args: &[&str], env: &[(&str, &str)]) -> (McpHttp, String) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"))
+    let mut child = std::process::Command::new(petstore_mcp())
         .args(["--http", "127.0.0.1:0"])
         .args(args)
         .env("PETSTORE_BASE_URL", base)
@@ -329,7 +335,7 @@ impl McpStdio {
     pub fn spawn(base: &str, env: &[(&str, &str)]) -> McpStdio {
         let mut all = vec![("PETSTORE_BASE_URL", base), ("PETSTORE_TOKEN", TOKEN)];
         all.extend_from_slice(env);
-        McpStdio::spawn_program(&petstore_binary("petstore-mcp", "mcp"), &all)
+        McpStdio::spawn_program(&petstore_mcp(), &all)
     }
 
     /// Starts the MCP program at `program` with `env` in its environment.

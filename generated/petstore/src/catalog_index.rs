@@ -83,7 +83,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_inventory",
-            at: (20458, 22579),
+            at: (20458, 22556),
             enabled: cfg!(feature = "shop"),
             command: Some(IndexedCommand {
                 path: &["store", "get-inventory"],
@@ -94,9 +94,9 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("NewPet", (22636, 23065)),
-        ("Pet", (23080, 23564)),
-        ("Problem", (23583, 23829)),
-        ("Species", (23848, 23962)),
+        ("NewPet", (22613, 23042)),
+        ("Pet", (23057, 23541)),
+        ("Problem", (23560, 23806)),
+        ("Species", (23825, 23939)),
     ],
 };

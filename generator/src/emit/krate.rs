@@ -285,14 +285,14 @@ pub(crate) fn generate<R: Send>(
     );
     files.insert(
         format!("src/bin/{name}.rs"),
-        render(bin_rs(&cli_doc, Program::Cli, &ident)),
+        render(bin_rs(&cli_doc, Program::Cli, &ident, with_harness)),
     );
     let mcp_doc = format!(
-        " The `{name}-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP."
+        " The `{name}-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP (and the operator dashboard beside it, with the `dashboard` feature)."
     );
     files.insert(
         format!("src/bin/{name}-mcp.rs"),
-        render(bin_rs(&mcp_doc, Program::Mcp, &ident)),
+        render(bin_rs(&mcp_doc, Program::Mcp, &ident, with_harness)),
     );
     files.insert("catalog.json".to_string(), catalog_json);
     let description = api
@@ -428,8 +428,13 @@ enum Program {
 }
 
 /// A program of the crate: one call into the runtime's CLI or MCP server over the crate's
-/// registry.
-fn bin_rs(doc: &str, program: Program, ident: &str) -> proc_macro2::TokenStream {
+/// registry (the MCP server's dashboard also shows the embedded bundle, `with_harness`).
+fn bin_rs(
+    doc: &str,
+    program: Program,
+    ident: &str,
+    with_harness: bool,
+) -> proc_macro2::TokenStream {
     let krate = quote::format_ident!("{}", ident);
     // The registry of the tools a run keeps, with the base URL given on the command line.
     let registry = quote! {
@@ -451,9 +456,21 @@ fn bin_rs(doc: &str, program: Program, ident: &str) -> proc_macro2::TokenStream 
                 registry: #registry,
             })
         },
-        Program::Mcp => quote! {
-            harness_gen_runtime::mcp::main(env!("CARGO_BIN_NAME"), env!("CARGO_PKG_VERSION"), #registry)
-        },
+        Program::Mcp => {
+            let harness = if with_harness {
+                quote!(Some(#krate::harness::BUNDLE_JSON))
+            } else {
+                quote!(None)
+            };
+            quote! {
+                harness_gen_runtime::mcp::main(&harness_gen_runtime::mcp::Program {
+                    name: env!("CARGO_BIN_NAME"),
+                    version: env!("CARGO_PKG_VERSION"),
+                    registry: #registry,
+                    harness: #harness,
+                })
+            }
+        }
     };
     quote! {
         #![doc = #doc]

@@ -11,6 +11,10 @@ use std::process::Command;
 use serde_json::Value;
 
 #[path = "../../../tests/src/tools.rs"]
+#[allow(
+    dead_code,
+    reason = "this crate drives npm tools only, not the system ones"
+)]
 mod tools;
 
 fn root() -> PathBuf {

@@ -9,6 +9,7 @@
 //! non-object output schemas from the listing and moves non-object structured results into the
 //! text block, so one tool never breaks an old client's listing.
 
+mod access;
 mod credentials;
 mod cut;
 mod discovery;
@@ -36,6 +37,9 @@ use crate::render::{McpFailure, mcp_failure};
 use crate::schema::listing::Role;
 use crate::{Audience, ContractError, ToolRegistry};
 
+#[cfg(test)]
+pub(crate) use access::headers as test_headers;
+pub use access::{Access, Refusal};
 pub use credentials::CredentialHeaders;
 pub use cut::{DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
 pub use discovery::{
@@ -46,7 +50,7 @@ pub use discovery::{
 /// transport.
 pub use rmcp;
 pub use select::Selection;
-pub use serve::{Options, Transport, main, run};
+pub use serve::{Options, Program, Transport, main, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 pub use tasks::TASK_TTL_MS;
 

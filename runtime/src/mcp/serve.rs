@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{CredentialHeaders, McpServer, SchemaProfile, Selection};
+use super::{Access, CredentialHeaders, McpServer, SchemaProfile, Selection};
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -19,6 +19,18 @@ pub enum Transport {
     Stdio,
     /// Streamable HTTP at `/mcp` on this address.
     Http(SocketAddr),
+}
+
+/// An MCP server program: what a generated `src/bin/<name>-mcp.rs` hands to [`main`].
+pub struct Program<'a> {
+    /// The program's name (`env!("CARGO_BIN_NAME")`).
+    pub name: &'a str,
+    /// Its version (`env!("CARGO_PKG_VERSION")`).
+    pub version: &'a str,
+    /// Builds the registry.
+    pub registry: &'a Factory<'a>,
+    /// The crate's embedded `.harness` bundle (IR JSON), which the dashboard shows.
+    pub harness: Option<&'a str>,
 }
 
 /// How the server runs.
@@ -49,6 +61,9 @@ pub struct Options {
     pub schema_profile: SchemaProfile,
     /// The most bytes of JSON a call result carries before it is cut (`None`: no limit).
     pub max_result_bytes: Option<usize>,
+    /// Whether to serve the operator dashboard at `/dashboard` beside `/mcp` (HTTP only; with
+    /// the `dashboard` feature).
+    pub dashboard: bool,
 }
 
 /// The number given as option `id`, else in environment variable `var` (ignored when it is no
@@ -65,7 +80,16 @@ fn number<T: Copy + Send + Sync + std::str::FromStr + 'static>(
 }
 
 fn command(name: &str, version: &str) -> Command {
-    Command::new(name.to_owned())
+    let command = Command::new(name.to_owned());
+    #[cfg(feature = "dashboard")]
+    let command = command.arg(
+        Arg::new("dashboard")
+            .long("dashboard")
+            .action(ArgAction::SetTrue)
+            .requires("http")
+            .help("Also serve the operator dashboard at http://ADDR/dashboard: the dashboard-audience tools with a form each, recent calls, and the embedded .harness roles"),
+    );
+    command
         .version(version.to_owned())
         .about("Serves the API's MCP tools over stdio (default) or Streamable HTTP.")
         .arg(
@@ -249,6 +273,12 @@ fn options(
             Some(0) => None,
             Some(n) => Some(n),
         },
+        dashboard: matches
+            .try_get_one::<bool>("dashboard")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
         transport: match matches.get_one::<SocketAddr>("http") {
             Some(addr) => Transport::Http(*addr),
             None => Transport::Stdio,
@@ -269,8 +299,8 @@ fn options(
 /// Runs the MCP server program with the process arguments until its transport closes.
 /// Exit status: 0 when the client went away, 2 on bad arguments, 4 when the server could not
 /// start (registry, address).
-pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
-    let options = match options(name, version, std::env::args_os().collect()) {
+pub fn main(program: &Program<'_>) -> ExitCode {
+    let options = match options(program.name, program.version, std::env::args_os().collect()) {
         Ok(options) => options,
         Err(error) => {
             let _ = error.print();
@@ -287,7 +317,7 @@ pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
             return ExitCode::from(4);
         }
     };
-    match runtime.block_on(run(name, version, options, factory)) {
+    match runtime.block_on(run(program, options)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(why) => {
             eprintln!("error: {why}");
@@ -296,18 +326,11 @@ pub fn main(name: &str, version: &str, factory: &Factory<'_>) -> ExitCode {
     }
 }
 
-const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
-
 /// Serves until the transport closes (stdio) or the process is stopped (HTTP).
-pub async fn run(
-    name: &str,
-    version: &str,
-    options: Options,
-    factory: &Factory<'_>,
-) -> Result<(), String> {
-    let registry = options
-        .selection
-        .apply(&factory(options.base_url.clone(), &|_| true)?)?;
+pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> {
+    let (name, version) = (program.name, program.version);
+    let all = (program.registry)(options.base_url.clone(), &|_| true)?;
+    let registry = options.selection.apply(&all)?;
     if options.transport == Transport::Stdio && !options.credential_headers.is_empty() {
         return Err("--credential-header needs --http: over stdio there are no request headers, and the credentials come from the environment".into());
     }
@@ -336,24 +359,36 @@ pub async fn run(
             super::stdio::serve(server, tokio::io::stdin(), tokio::io::stdout()).await
         }
         Transport::Http(addr) => {
-            let mut hosts: Vec<String> =
-                ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec();
-            hosts.extend(options.allowed_hosts);
-            let mut origins: Vec<String> = LOOPBACK_ORIGINS.map(String::from).to_vec();
-            origins.extend(options.allowed_origins);
+            let access = Access::new(&options.allowed_hosts, &options.allowed_origins);
             let config = StreamableHttpServerConfig::default()
-                .with_allowed_hosts(hosts)
-                .with_allowed_origins(origins)
+                .with_allowed_hosts(access.hosts().to_vec())
+                .with_allowed_origins(access.origins().to_vec())
                 .enforce_origin_validation();
             let connections = Connections::new(registry, server, config);
             let router = axum::Router::new()
                 .route("/mcp", axum::routing::any(connection))
                 .with_state(Arc::new(connections));
+            #[cfg(feature = "dashboard")]
+            let router = if options.dashboard {
+                // The dashboard's tools are the program's dashboard-audience ones: the
+                // selection options choose MCP tools.
+                let dashboard =
+                    crate::dashboard::Dashboard::new(&all, name, version, program.harness, access)?;
+                router.merge(Arc::new(dashboard).router()).route(
+                    "/",
+                    axum::routing::get(|| async { axum::response::Redirect::to("/dashboard") }),
+                )
+            } else {
+                router
+            };
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("serving MCP over Streamable HTTP at http://{bound}/mcp");
+            if options.dashboard {
+                eprintln!("serving the dashboard at http://{bound}/dashboard");
+            }
             axum::serve(listener, router)
                 .await
                 .map_err(|e| format!("HTTP server failed: {e}"))

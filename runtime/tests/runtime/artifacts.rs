@@ -230,6 +230,10 @@ fn the_schema_refuses_what_the_runtime_refuses() {
 
 /// The TypeScript compiler installed by `.ci/run` (see `tools/ts/package.json`).
 #[path = "../../../tests/src/tools.rs"]
+#[allow(
+    dead_code,
+    reason = "this crate drives npm tools only, not the system ones"
+)]
 mod tools;
 
 #[test]

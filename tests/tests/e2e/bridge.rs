@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
-use harness_e2e::{TOKEN, petstore_binary, serve, start_mcp_http};
+use harness_e2e::{TOKEN, serve, start_mcp_http};
 use harness_gen_runtime::{Audience, Catalog, Handler, RuntimeCategory, ToolRegistry};
 use petstore_bindings::{BridgeError, Compatibility, ConnectError, Mismatch, Tools, types};
 use serde_json::Value;
@@ -20,7 +20,7 @@ async fn in_process(base: &str) -> Tools {
 }
 
 async fn over_stdio(base: &str) -> Tools {
-    let mut command = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"));
+    let mut command = std::process::Command::new(harness_e2e::petstore_mcp());
     command
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN);
@@ -186,7 +186,7 @@ async fn bindings_read_from_the_running_server_call_it_over_stdio_and_http() {
         petstore_bindings::CONTRACT.hashes
     );
     let base = serve().await;
-    let mut command = std::process::Command::new(petstore_binary("petstore-mcp", "mcp"));
+    let mut command = std::process::Command::new(harness_e2e::petstore_mcp());
     command
         .env("PETSTORE_BASE_URL", &base)
         .env("PETSTORE_TOKEN", TOKEN);

@@ -3,6 +3,7 @@
 
 mod big_listing;
 mod bridge;
+mod dashboard;
 mod file_projections;
 mod pages;
 mod petstore;

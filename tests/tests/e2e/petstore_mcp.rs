@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use harness_e2e::{TOKEN, petstore_binary, root, serve, start_mcp_http};
+use harness_e2e::{TOKEN, root, serve, start_mcp_http};
 use serde_json::{Value, json};
 
 fn server() -> PathBuf {
-    petstore_binary("petstore-mcp", "mcp")
+    harness_e2e::petstore_mcp()
 }
 
 /// The Python with the `mcp` SDK (`HARNESS_PYTHON`, else the one `scripts/test.sh` installs).

@@ -1,0 +1,150 @@
+//! Who may call through the dashboard: each browser's session (an `HttpOnly`,
+//! `SameSite=Strict` cookie) and the per-session token a call must carry; and the headers every
+//! page is served with. Which hosts and origins may reach it at all is the MCP endpoint's
+//! [`crate::mcp::Access`].
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use axum::http::{HeaderMap, HeaderValue, header};
+
+use crate::mcp::Refusal;
+
+/// The cookie that names a browser's session.
+const COOKIE: &str = "harness_dashboard";
+
+/// How many browser sessions one server remembers; the oldest is forgotten first (its page
+/// then asks to be reloaded).
+const MAX_SESSIONS: usize = 256;
+
+/// One browser's session: the secret its cookie holds, and the token its pages send with calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// The cookie's value; also whose calls are whose.
+    pub id: String,
+    /// The token a call must carry in [`TOKEN_HEADER`].
+    pub token: String,
+}
+
+/// The header a call carries its session's token in.
+pub const TOKEN_HEADER: &str = "x-harness-token";
+
+/// The sessions this server has given out, oldest first.
+#[derive(Default)]
+pub struct Sessions(Mutex<VecDeque<Session>>);
+
+impl Sessions {
+    /// The session of the browser that sent `headers`, or a new one with the `Set-Cookie`
+    /// value that gives it to the browser.
+    pub fn of_page(&self, headers: &HeaderMap) -> (Session, Option<HeaderValue>) {
+        if let Some(session) = self.find(headers) {
+            return (session, None);
+        }
+        let session = Session {
+            id: random_hex(),
+            token: random_hex(),
+        };
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() >= MAX_SESSIONS {
+            all.pop_front();
+        }
+        all.push_back(session.clone());
+        let cookie = format!(
+            "{COOKIE}={}; Path=/dashboard; HttpOnly; SameSite=Strict",
+            session.id
+        );
+        (session, HeaderValue::from_str(&cookie).ok())
+    }
+
+    /// The session of a call: its cookie names a session and its token header is that
+    /// session's.
+    pub fn of_call(&self, headers: &HeaderMap) -> Result<Session, Refusal> {
+        let session = self.find(headers).ok_or(Refusal::Token)?;
+        let token = headers
+            .get(TOKEN_HEADER)
+            .map(HeaderValue::as_bytes)
+            .unwrap_or_default();
+        if same(token, session.token.as_bytes()) {
+            Ok(session)
+        } else {
+            Err(Refusal::Token)
+        }
+    }
+
+    /// The session of the browser that sent `headers`, if it has one this server knows.
+    pub fn find(&self, headers: &HeaderMap) -> Option<Session> {
+        let id = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|h| h.to_str().ok())
+            .flat_map(|h| h.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(name, _)| *name == COOKIE)
+            .map(|(_, value)| value.trim())?;
+        let all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.iter()
+            .find(|s| same(s.id.as_bytes(), id.as_bytes()))
+            .cloned()
+    }
+}
+
+/// Whether two secrets are equal, in time that does not depend on where they differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// 128 random bits as hex (from the operating system; zeros never: a failure to read them
+/// stops the server rather than hand out guessable sessions).
+fn random_hex() -> String {
+    let mut bytes = [0u8; 16];
+    #[allow(clippy::expect_used)]
+    getrandom::getrandom(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The headers every dashboard response carries: a Content-Security-Policy that allows only
+/// this server's own script, styles and requests; no framing, sniffing or referrers.
+pub fn security_headers(headers: &mut HeaderMap) {
+    let set = [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    for (name, value) in set {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::test_headers as headers;
+
+    #[test]
+    fn a_call_needs_the_cookie_of_a_known_session_and_its_token() {
+        let sessions = Sessions::default();
+        let (session, cookie) = sessions.of_page(&HeaderMap::new());
+        let cookie = cookie.unwrap().to_str().unwrap().to_owned();
+        assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+        let pair = cookie.split(';').next().unwrap().to_owned();
+        let again = sessions.of_page(&headers(&[("cookie", &format!("a=b; {pair}"))]));
+        assert_eq!(again, (session.clone(), None));
+        let call = |pairs: &[(&str, &str)]| sessions.of_call(&headers(pairs));
+        assert_eq!(
+            call(&[("cookie", &pair), (TOKEN_HEADER, &session.token)]),
+            Ok(session.clone())
+        );
+        assert_eq!(call(&[("cookie", &pair)]), Err(Refusal::Token));
+        assert_eq!(
+            call(&[("cookie", &pair), (TOKEN_HEADER, &session.id)]),
+            Err(Refusal::Token)
+        );
+        assert_eq!(call(&[(TOKEN_HEADER, &session.token)]), Err(Refusal::Token));
+        assert_ne!(session.id, session.token);
+    }
+}

@@ -1,0 +1,313 @@
+//! The operator dashboard: the registry's fifth projection, served over HTTP by the MCP
+//! program beside `/mcp` (`--http ADDR --dashboard`).
+//!
+//! Like every projection it owns no list of its own: its tools are the registry's
+//! dashboard-audience tools (any other name is a 404, as an unknown one), every call goes
+//! through [`ToolRegistry::invoke`] and its outcome is rendered from
+//! [`crate::render::cli_failure_envelope`], the CLI's and MCP's classification. Its pages are
+//! askama templates; its one script (`assets/dashboard.js`, ours, served from the binary) makes
+//! each tool's form from its input schema, checks it as the schema does, calls, and renders the
+//! result.
+//!
+//! Who may use it: the `Host` and `Origin` rules of `/mcp` ([`crate::mcp::Access`]); a call is a
+//! `POST` that must carry the browser session's cookie and the token its page holds
+//! ([`guard`]); a destructive tool's call must say it was confirmed. Every response sets a
+//! Content-Security-Policy that allows this server's own script, styles and requests only.
+//! Recent calls are kept in memory, bounded: everyone sees each call's tool, time, duration and
+//! outcome; its input and result only the session that made it. Credentials never reach a page:
+//! the client holds them, as in the other programs.
+
+mod guard;
+mod pages;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use crate::harness::Bundle;
+use crate::mcp::{Access, Refusal};
+use crate::{Audience, ToolRegistry};
+use guard::Sessions;
+pub use guard::TOKEN_HEADER;
+
+/// How many calls the dashboard remembers (the oldest are forgotten first).
+const RECENT_CALLS: usize = 100;
+
+/// The most bytes of JSON a remembered call keeps of its input and of its result each; a
+/// larger one is remembered as too large to keep.
+const KEPT_BYTES: usize = 64 * 1024;
+
+/// The dashboard of one program: its registry's dashboard projection, the embedded bundle,
+/// the sessions it gave out and the calls made through it.
+pub struct Dashboard {
+    program: String,
+    version: String,
+    /// The registry as the program built it, for the agent surfaces of the bundle's roles.
+    registry: ToolRegistry,
+    /// Its dashboard projection: the tools that exist here.
+    tools: ToolRegistry,
+    bundle: Option<Bundle>,
+    access: Access,
+    sessions: Sessions,
+    calls: Mutex<Calls>,
+}
+
+/// The calls made through the dashboard, oldest first.
+#[derive(Default)]
+struct Calls {
+    next: u64,
+    kept: VecDeque<Call>,
+}
+
+/// One call made through the dashboard.
+struct Call {
+    id: u64,
+    tool: String,
+    at: SystemTime,
+    duration: Duration,
+    /// `ok`, or the failure kind as the CLI envelope says it.
+    outcome: &'static str,
+    /// The session that made it: the only one shown its input and result.
+    session: String,
+    input: Value,
+    result: Value,
+}
+
+impl Dashboard {
+    /// The dashboard of `registry` (every tool the program has; only its dashboard-audience
+    /// ones are shown and callable) for program `program` `version`, with the embedded
+    /// `.harness` bundle's JSON if the crate has one, answering requests `access` admits.
+    pub fn new(
+        registry: &ToolRegistry,
+        program: &str,
+        version: &str,
+        bundle: Option<&str>,
+        access: Access,
+    ) -> Result<Self, String> {
+        let bundle = bundle
+            .map(|json| {
+                serde_json::from_str(json).map_err(|e| {
+                    format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
+                })
+            })
+            .transpose()?;
+        Ok(Self {
+            program: program.to_owned(),
+            version: version.to_owned(),
+            tools: registry.project(Audience::Dashboard),
+            registry: registry.clone(),
+            bundle,
+            access,
+            sessions: Sessions::default(),
+            calls: Mutex::default(),
+        })
+    }
+
+    /// The dashboard's routes, all under `/dashboard`.
+    pub fn router(self: Arc<Self>) -> Router {
+        Router::new()
+            .route("/dashboard", get(index))
+            .route("/dashboard/", get(index))
+            .route("/dashboard/tools/{name}", get(tool_page).post(call))
+            .route("/dashboard/calls", get(calls_page))
+            .route("/dashboard/calls/{id}", get(call_page))
+            .route("/dashboard/harness", get(harness_page))
+            .route("/dashboard/assets/{file}", get(asset))
+            .fallback(|| async { not_found() })
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&self),
+                guarded,
+            ))
+            .with_state(self)
+    }
+
+    /// A page for the browser that sent `headers`: `render` gets its session and returns the
+    /// HTML; a browser without a session gets one with the page.
+    fn page(
+        &self,
+        headers: &HeaderMap,
+        render: impl FnOnce(&guard::Session) -> Option<String>,
+    ) -> Response {
+        let (session, cookie) = self.sessions.of_page(headers);
+        let Some(html) = render(&session) else {
+            return not_found();
+        };
+        let mut response =
+            ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
+        if let Some(cookie) = cookie {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+        }
+        response
+    }
+
+    /// Remembers a call; returns its number.
+    fn remember(&self, mut call: Call) -> u64 {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        calls.next += 1;
+        call.id = calls.next;
+        for value in [&mut call.input, &mut call.result] {
+            if crate::schema::serialized_len(value) > KEPT_BYTES {
+                *value = json!(format!("(more than {KEPT_BYTES} bytes: not kept)"));
+            }
+        }
+        if calls.kept.len() >= RECENT_CALLS {
+            calls.kept.pop_front();
+        }
+        calls.kept.push_back(call);
+        calls.next
+    }
+}
+
+/// Refuses requests the server's `Host`/`Origin` rules do not admit (as `/mcp` does), and sets
+/// the security headers on every response.
+async fn guarded(
+    State(dashboard): State<Arc<Dashboard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut response = match dashboard.access.admits(request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refused(refusal),
+    };
+    guard::security_headers(response.headers_mut());
+    response
+}
+
+fn refused(refusal: Refusal) -> Response {
+    failure(
+        StatusCode::FORBIDDEN,
+        json!({"kind": "forbidden", "message": refusal.message()}),
+    )
+}
+
+/// A failure a call answers with, as the page's script reads it.
+fn failure(status: StatusCode, error: Value) -> Response {
+    (status, axum::Json(json!({"ok": false, "error": error}))).into_response()
+}
+
+fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        pages::not_found(),
+    )
+        .into_response()
+}
+
+async fn index(State(dashboard): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
+    dashboard.page(&headers, |session| Some(pages::index(&dashboard, session)))
+}
+
+async fn tool_page(
+    State(dashboard): State<Arc<Dashboard>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    dashboard.page(&headers, |session| pages::tool(&dashboard, session, &name))
+}
+
+async fn calls_page(State(dashboard): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
+    dashboard.page(&headers, |session| Some(pages::calls(&dashboard, session)))
+}
+
+async fn call_page(
+    State(dashboard): State<Arc<Dashboard>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let id = id.parse::<u64>().ok();
+    dashboard.page(&headers, |session| pages::call(&dashboard, session, id?))
+}
+
+async fn harness_page(State(dashboard): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {
+    dashboard.page(&headers, |session| {
+        Some(pages::harness(&dashboard, session))
+    })
+}
+
+/// The dashboard's script and style sheet, compiled into the binary.
+async fn asset(Path(file): Path<String>) -> Response {
+    let (kind, body) = match file.as_str() {
+        "dashboard.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/dashboard.js"),
+        ),
+        "dashboard.css" => (
+            "text/css; charset=utf-8",
+            include_str!("assets/dashboard.css"),
+        ),
+        _ => return not_found(),
+    };
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+/// A call: `{"input": {...}, "confirmed": bool}` from a page of this session, answered with
+/// `{"ok": true, "output": …}` or the CLI's failure envelope, and the call's number and
+/// duration.
+async fn call(
+    State(dashboard): State<Arc<Dashboard>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let session = match dashboard.sessions.of_call(&headers) {
+        Ok(session) => session,
+        Err(refusal) => return refused(refusal),
+    };
+    let Some(entry) = dashboard.tools.lookup(Audience::Dashboard, &name) else {
+        let error = crate::invoke::ToolError::UnknownTool { name };
+        let mut envelope = crate::render::cli_failure_envelope(&error);
+        envelope["error"]["kind"] = json!("unknown_tool");
+        return (StatusCode::NOT_FOUND, axum::Json(envelope)).into_response();
+    };
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(Value::Object(request)) => Value::Object(request),
+        _ => {
+            return failure(
+                StatusCode::BAD_REQUEST,
+                json!({"kind": "invalid_input", "tool": name,
+                       "message": "the request is not a JSON object {\"input\": …}"}),
+            );
+        }
+    };
+    if pages::destructive(entry) && request["confirmed"] != json!(true) {
+        return failure(
+            StatusCode::CONFLICT,
+            json!({"kind": "confirmation_required", "tool": name,
+                   "message": "this tool may destroy something: confirm the call"}),
+        );
+    }
+    let input = request.get("input").cloned().unwrap_or_else(|| json!({}));
+    let started = Instant::now();
+    let at = SystemTime::now();
+    let outcome = dashboard
+        .tools
+        .invoke(Audience::Dashboard, &name, input.clone())
+        .await;
+    let duration = started.elapsed();
+    let (kind, mut answer) = match outcome {
+        Ok(output) => ("ok", json!({"ok": true, "output": output})),
+        Err(error) => (error.kind(), crate::render::cli_failure_envelope(&error)),
+    };
+    let id = dashboard.remember(Call {
+        id: 0,
+        tool: name,
+        at,
+        duration,
+        outcome: kind,
+        session: session.id,
+        input,
+        result: answer.clone(),
+    });
+    answer["call"] = json!({"id": id, "durationMs": duration.as_secs_f64() * 1000.0});
+    axum::Json(answer).into_response()
+}

@@ -1,0 +1,622 @@
+//! The operator dashboard (`petstore-mcp --http ADDR --dashboard`) in a real headless Chromium
+//! (Debian's `chromium` and `chromium-driver`, installed by `.ci/run` / `scripts/test.sh`),
+//! driven over WebDriver with fantoccini, backed by the axum pet store on loopback; and its
+//! HTTP rules spoken to directly. Screenshots of the main views are written to
+//! `target/dashboard-screenshots/`.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use harness_e2e::{McpHttp, TOKEN, root, serve, start_mcp_http_with};
+use serde_json::{Value, json};
+
+/// `petstore-mcp --http --dashboard` against a fresh pet store; returns the process and the
+/// dashboard's URL.
+async fn dashboard() -> (McpHttp, String) {
+    let base = serve().await;
+    let (server, mcp) = start_mcp_http_with(&base, &["--dashboard"], &[]);
+    let origin = mcp.trim_end_matches("/mcp").to_owned();
+    (server, format!("{origin}/dashboard"))
+}
+
+/// A ChromeDriver process on a free port, killed when dropped.
+struct Driver(std::process::Child, u16);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+const HOW: &str = "install Debian's chromium and chromium-driver (`apt-get install chromium chromium-driver`; `.ci/run` does)";
+
+/// Starts ChromeDriver and a headless Chromium session with a fresh profile, or `None` (the
+/// tests are skipped, saying so) when they are not installed outside CI.
+async fn browser() -> Option<(Driver, Client)> {
+    let driver = harness_e2e::tools::system_tool(
+        "the dashboard's browser tests",
+        "/usr/bin/chromedriver",
+        HOW,
+    )?;
+    let chromium =
+        harness_e2e::tools::system_tool("the dashboard's browser tests", "/usr/bin/chromium", HOW)?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let driver = Driver(child, port);
+    let profile = root().join(format!("target/dashboard-profile-{port}"));
+    let _ = std::fs::remove_dir_all(&profile);
+    // Headless as root in a closed network: no sandbox, no background connections.
+    let args = [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect::<Vec<_>>();
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({"binary": chromium, "args": args}),
+    );
+    let url = format!("http://127.0.0.1:{}", driver.1);
+    let mut tries = 0;
+    let client = loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(capabilities.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(client) => break client,
+            Err(error) if tries < 100 => {
+                tries += 1;
+                let _ = error;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(error) => panic!("ChromeDriver does not start a session: {error}"),
+        }
+    };
+    Some((driver, client))
+}
+
+fn screenshots() -> PathBuf {
+    let dir = root().join("target/dashboard-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn screenshot(browser: &Client, name: &str) {
+    let png = browser.screenshot().await.unwrap();
+    std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
+}
+
+/// Waits (at most 10 s) for the element `css` matches.
+async fn wait_for(browser: &Client, css: &str) -> fantoccini::elements::Element {
+    browser
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no `{css}` appeared: {e}"))
+}
+
+/// The outcome the result section shows once a call answered.
+async fn outcome(browser: &Client) -> (String, String) {
+    let result = wait_for(browser, "#result[data-outcome]").await;
+    let kind = result.attr("data-outcome").await.unwrap().unwrap();
+    (kind, result.text().await.unwrap())
+}
+
+/// Clears the result, so the next call's outcome is waited for, not the last one's.
+async fn forget_result(browser: &Client) {
+    browser
+        .execute(
+            "const r = document.getElementById('result'); delete r.dataset.outcome; r.hidden = true;",
+            vec![],
+        )
+        .await
+        .unwrap();
+}
+
+async fn fill(browser: &Client, css: &str, text: &str) {
+    let input = browser.find(Locator::Css(css)).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(text).await.unwrap();
+}
+
+async fn submit(browser: &Client) {
+    browser
+        .find(Locator::Css("#call-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Every form control of the page that is shown has a label.
+async fn unlabelled(browser: &Client) -> Vec<String> {
+    let found = browser
+        .execute(
+            "return Array.from(document.querySelectorAll('input, select, textarea'))
+               .filter((e) => e.type !== 'hidden' && !(e.labels && e.labels.length) && !e.closest('[hidden]'))
+               .map((e) => e.id || e.name || e.outerHTML);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(found).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome() {
+    let Some((_driver, browser)) = browser().await else {
+        return;
+    };
+    let (server, home) = dashboard().await;
+
+    // The index lists the dashboard-audience tools only; the filter finds one.
+    browser.goto(&home).await.unwrap();
+    wait_for(&browser, "#tools").await;
+    let tools: Vec<String> = serde_json::from_value(
+        browser
+            .execute(
+                "return Array.from(document.querySelectorAll('[data-tool]')).map((e) => e.dataset.tool);",
+                vec![],
+            )
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(tools.contains(&"list_pets".to_owned()), "{tools:?}");
+    assert!(tools.contains(&"delete_pet".to_owned()), "{tools:?}");
+    assert!(!tools.contains(&"get_inventory".to_owned()), "{tools:?}");
+    assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
+    screenshot(&browser, "index").await;
+    fill(&browser, "#tool-filter", "name").await;
+    let shown = browser
+        .find(Locator::Css("[data-tool='get_pet_name']"))
+        .await
+        .unwrap();
+    assert!(shown.is_displayed().await.unwrap());
+    let hidden = browser
+        .find(Locator::Css("[data-tool='list_pets']"))
+        .await
+        .unwrap();
+    assert!(!hidden.is_displayed().await.unwrap());
+    browser
+        .find(Locator::Css("[data-tool='get_pet_name'] a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(&browser, "#fields input").await;
+    assert!(
+        browser
+            .current_url()
+            .await
+            .unwrap()
+            .path()
+            .ends_with("/tools/get_pet_name")
+    );
+
+    // A form from the input schema: a number with its bounds and default, a multiple choice
+    // of an enum; the result, an array of objects, as a table.
+    browser
+        .goto(&format!("{home}/tools/list_pets"))
+        .await
+        .unwrap();
+    let limit = wait_for(&browser, "input[name='/limit']").await;
+    assert_eq!(limit.prop("value").await.unwrap().as_deref(), Some("20"));
+    assert_eq!(limit.attr("min").await.unwrap().as_deref(), Some("1"));
+    assert_eq!(limit.attr("max").await.unwrap().as_deref(), Some("100"));
+    assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
+    // A value the schema refuses is refused before any call.
+    fill(&browser, "input[name='/limit']", "0").await;
+    submit(&browser).await;
+    let error = wait_for(&browser, "[data-pointer='/limit'] .error:not([hidden])").await;
+    assert_eq!(error.text().await.unwrap(), "At least 1.");
+    assert_eq!(
+        limit.attr("aria-invalid").await.unwrap().as_deref(),
+        Some("true")
+    );
+    assert!(
+        !browser
+            .find(Locator::Css("#result"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    fill(&browser, "input[name='/limit']", "3").await;
+    // species: one item, a choice of the enum.
+    browser
+        .find(Locator::Css("[data-pointer='/species'] > button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let species = wait_for(&browser, "select[name='/species/0']").await;
+    species.select_by_label("dog").await.unwrap();
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "ok", "{text}");
+    let rows = browser
+        .find_all(Locator::Css("#result table.output tbody tr"))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(text.contains("Rex"), "{text}");
+    screenshot(&browser, "tool-table-result").await;
+
+    // A declared error renders as such, with its typed data.
+    browser
+        .goto(&format!("{home}/tools/get_pet"))
+        .await
+        .unwrap();
+    wait_for(&browser, "input[name='/pet_id']").await;
+    fill(&browser, "input[name='/pet_id']", "3").await;
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "application", "{text}");
+    assert!(text.contains("declared error"), "{text}");
+    assert!(text.contains("no such pet"), "{text}");
+    screenshot(&browser, "tool-declared-error").await;
+    // An object output as a tree.
+    forget_result(&browser).await;
+    fill(&browser, "input[name='/pet_id']", "1").await;
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "ok", "{text}");
+    assert!(
+        browser
+            .find(Locator::Css("#result ul.tree details"))
+            .await
+            .is_ok()
+    );
+    assert!(text.contains("\"Rex\""), "{text}");
+    screenshot(&browser, "tool-tree-result").await;
+
+    // Invalid input, written as JSON past the form's checks, is the server's invalid_input
+    // with its pointer.
+    forget_result(&browser).await;
+    browser
+        .find(Locator::Css("input[name='mode'][value='json']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let editor = wait_for(&browser, "#input-json").await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&editor.prop("value").await.unwrap().unwrap()).unwrap(),
+        json!({"pet_id": 1}),
+        "the JSON editor starts from the form's input"
+    );
+    fill(&browser, "#input-json", r#"{"pet_id": "three"}"#).await;
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "invalid_input", "{text}");
+    assert!(text.contains("/pet_id fails type"), "{text}");
+    screenshot(&browser, "tool-invalid-input").await;
+
+    // A destructive tool asks first: cancelled, nothing is called; confirmed, it is.
+    browser
+        .goto(&format!("{home}/tools/delete_pet"))
+        .await
+        .unwrap();
+    wait_for(&browser, "input[name='/pet_id']").await;
+    fill(&browser, "input[name='/pet_id']", "2").await;
+    submit(&browser).await;
+    let dialog = wait_for(&browser, "dialog#confirm[open]").await;
+    assert!(dialog.text().await.unwrap().contains("may destroy"));
+    screenshot(&browser, "tool-destructive-confirmation").await;
+    browser
+        .find(Locator::Css("#confirm-cancel"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    assert!(
+        browser
+            .find(Locator::Css("dialog#confirm[open]"))
+            .await
+            .is_err()
+    );
+    assert!(
+        !browser
+            .find(Locator::Css("#result"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    submit(&browser).await;
+    wait_for(&browser, "dialog#confirm[open]").await;
+    browser
+        .find(Locator::Css("#confirm-yes"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "ok", "{text}");
+
+    // Recent calls: each with its outcome; this session sees its inputs.
+    browser.goto(&format!("{home}/calls")).await.unwrap();
+    let table = wait_for(&browser, "#calls").await.text().await.unwrap();
+    for expected in [
+        "list_pets",
+        "get_pet",
+        "delete_pet",
+        "application",
+        "invalid_input",
+    ] {
+        assert!(table.contains(expected), "{expected}: {table}");
+    }
+    assert!(!table.contains(TOKEN));
+    screenshot(&browser, "recent-calls").await;
+    browser
+        .find(Locator::Css(
+            "#calls tbody tr:first-child a[href^='/dashboard/calls/']",
+        ))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let details = wait_for(&browser, "main pre").await;
+    assert!(details.text().await.unwrap().contains("\"pet_id\": 2"));
+    screenshot(&browser, "call-details").await;
+
+    // The embedded bundle: each role's agent surface and its realizations.
+    browser.goto(&format!("{home}/harness")).await.unwrap();
+    let page = wait_for(&browser, "main").await.text().await.unwrap();
+    assert!(page.contains("pet-store"), "{page}");
+    assert!(page.contains("hr_"), "{page}");
+    assert!(page.contains("clerk") && page.contains("keeper"), "{page}");
+    assert!(
+        page.contains("list_pets") && page.contains("pets.create"),
+        "{page}"
+    );
+    screenshot(&browser, "harness").await;
+
+    // Phone width: one column, nothing wider than the screen.
+    browser.set_window_size(390, 844).await.unwrap();
+    browser
+        .goto(&format!("{home}/tools/list_pets"))
+        .await
+        .unwrap();
+    wait_for(&browser, "#fields input").await;
+    let overflow = browser
+        .execute(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(overflow, json!(0));
+    screenshot(&browser, "tool-phone").await;
+
+    browser.close().await.unwrap();
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cross_site_post_is_refused_and_calls_nothing() {
+    let Some((_driver, browser)) = browser().await else {
+        return;
+    };
+    let (server, home) = dashboard().await;
+    // The operator's browser has a dashboard session (its cookie)...
+    browser.goto(&home).await.unwrap();
+    wait_for(&browser, "#tools").await;
+    // ...and visits another site's page, which posts to the dashboard (a form needs no CORS).
+    let target = format!("{home}/tools/delete_pet");
+    let page = format!(
+        "<!doctype html><title>elsewhere</title><form method=post action='{target}' enctype='text/plain'><input name='{{\"input\":{{\"pet_id\":1}},\"confirmed\":true,\"x\":\"' value='\"}}'><button id=go>go</button></form>"
+    );
+    let elsewhere = harness_e2e::listen(axum::Router::new().route(
+        "/",
+        axum::routing::get(move || async move { axum::response::Html(page) }),
+    ))
+    .await;
+    browser.goto(&elsewhere).await.unwrap();
+    wait_for(&browser, "#go").await.click().await.unwrap();
+    let answer = wait_for(&browser, "body").await.text().await.unwrap();
+    assert!(answer.contains("forbidden"), "{answer}");
+    browser.goto(&format!("{home}/calls")).await.unwrap();
+    let calls = wait_for(&browser, "main").await.text().await.unwrap();
+    assert!(calls.contains("No calls yet"), "{calls}");
+    browser.close().await.unwrap();
+    drop(server);
+}
+
+async fn json_of(response: reqwest::Response) -> Value {
+    serde_json::from_str(&response.text().await.unwrap()).unwrap()
+}
+
+/// A session as a script gets one: the cookie and the page's token.
+async fn session(http: &reqwest::Client, home: &str) -> (String, String) {
+    let page = http.get(home).send().await.unwrap();
+    let cookie = page.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let html = page.text().await.unwrap();
+    let token = html
+        .split("name=\"harness-token\" content=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    (cookie, token)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_dashboard_answers_its_own_sessions_on_its_own_hosts_only() {
+    let (_server, home) = dashboard().await;
+    let http = reqwest::Client::new();
+    let (cookie, token) = session(&http, &home).await;
+    let call = |tool: &str, headers: Vec<(&'static str, String)>, body: Value| {
+        let mut request = http
+            .post(format!("{home}/tools/{tool}"))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        request.send()
+    };
+    let own = || {
+        vec![
+            ("cookie", cookie.clone()),
+            ("x-harness-token", token.clone()),
+        ]
+    };
+
+    // Its own session calls; the answer is the CLI's envelope.
+    let answer = call("get_pet", own(), json!({"input": {"pet_id": 1}}))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let answer = json_of(answer).await;
+    assert_eq!(answer["ok"], true);
+    assert_eq!(answer["output"]["name"], "Rex");
+    assert_eq!(answer["call"]["id"], 1);
+    // A reply that breaks the tool's own output schema is its contract violation.
+    let answer = json_of(
+        call("get_pet", own(), json!({"input": {"pet_id": 7}}))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(answer["error"]["kind"], "contract_violation", "{answer}");
+    assert_eq!(answer["error"]["phase"], "output", "{answer}");
+
+    // Without the token, with another session's, or from another origin: refused.
+    let mut without = own();
+    without.pop();
+    for headers in [
+        without,
+        vec![("x-harness-token", token.clone())],
+        [own(), vec![("origin", "http://evil.example".into())]].concat(),
+    ] {
+        let answer = call("get_pet", headers, json!({"input": {"pet_id": 1}}))
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 403);
+        let answer = json_of(answer).await;
+        assert_eq!(answer["error"]["kind"], "forbidden");
+    }
+    // A Host the server does not serve (DNS rebinding) is refused for pages too.
+    let rebound = http
+        .get(&home)
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebound.status(), 403);
+
+    // A tool outside the dashboard audience is as absent as an unknown one.
+    for tool in ["get_inventory", "no_such_tool"] {
+        let page = http
+            .get(format!("{home}/tools/{tool}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), 404, "{tool}");
+        let answer = call(tool, own(), json!({"input": {}})).await.unwrap();
+        assert_eq!(answer.status(), 404, "{tool}");
+        let answer = json_of(answer).await;
+        assert_eq!(answer["error"]["kind"], "unknown_tool", "{tool}");
+    }
+    let index = http.get(&home).send().await.unwrap().text().await.unwrap();
+    assert!(index.contains("list_pets") && !index.contains("get_inventory"));
+
+    // A destructive tool's call must say it was confirmed.
+    let answer = call("delete_pet", own(), json!({"input": {"pet_id": 1}}))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 409);
+    let answer = json_of(answer).await;
+    assert_eq!(answer["error"]["kind"], "confirmation_required");
+
+    // Every page sets the policy: this server's script, styles and requests only.
+    let page = http
+        .get(format!("{home}/tools/get_pet"))
+        .send()
+        .await
+        .unwrap();
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        policy.contains("default-src 'none'") && policy.contains("script-src 'self'"),
+        "{policy}"
+    );
+    assert!(
+        !page.text().await.unwrap().contains(TOKEN),
+        "credentials never reach a page"
+    );
+
+    // Another session sees that a call was made, not what went in or came out.
+    let (other, _) = session(&http, &home).await;
+    let calls = http
+        .get(format!("{home}/calls"))
+        .header("cookie", &other)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        calls.contains("get_pet") && calls.contains("another session"),
+        "{calls}"
+    );
+    let details = |cookie: &str| {
+        http.get(format!("{home}/calls/1"))
+            .header("cookie", cookie.to_owned())
+            .send()
+    };
+    assert_eq!(details(&other).await.unwrap().status(), 404);
+    let mine = details(&cookie).await.unwrap();
+    assert_eq!(mine.status(), 200);
+    let mine = mine.text().await.unwrap();
+    assert!(mine.contains("&#34;pet_id&#34;: 1"), "{mine}");
+}
