@@ -456,3 +456,22 @@ struct NotFound;
 pub(super) fn not_found() -> String {
     render(&NotFound)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_in_a_script_element_cannot_end_it_and_reads_back_the_same() {
+        let value = json!({"description": "</script><script>alert(1)</script> & \u{2028}"});
+        let text = script_json(&value);
+        assert!(!text.contains(['<', '>', '&', '\u{2028}']), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+    }
+
+    #[test]
+    fn tool_paths_keep_names_readable_and_encode_anything_else() {
+        assert_eq!(tool_href("pets.create"), "/dashboard/tools/pets.create");
+        assert_eq!(tool_href("a b/c?d"), "/dashboard/tools/a%20b%2Fc%3Fd");
+    }
+}

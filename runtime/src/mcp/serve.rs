@@ -535,6 +535,17 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "dashboard")]
+    #[test]
+    fn the_dashboard_is_off_unless_asked_for_and_needs_http() {
+        assert!(!parse(&["--http"]).dashboard);
+        assert!(parse(&["--http", "--dashboard"]).dashboard);
+        let args = ["srv", "--dashboard"]
+            .map(std::ffi::OsString::from)
+            .to_vec();
+        assert!(options("srv", "1.0.0", args).is_err());
+    }
+
     #[test]
     fn discovery_is_automatic_unless_turned_on_or_off_and_pins_add_tools() {
         assert_eq!(parse(&[]).discovery, None);

@@ -325,6 +325,27 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     assert!(text.contains("/pet_id fails type"), "{text}");
     screenshot(&browser, "tool-invalid-input").await;
 
+    // A nested object (the request body) as a fieldset of its properties, an enum among them.
+    browser
+        .goto(&format!("{home}/tools/pets.create"))
+        .await
+        .unwrap();
+    wait_for(&browser, "fieldset[data-pointer='/body']").await;
+    fill(&browser, "input[name='/body/name']", "Whiskers").await;
+    browser
+        .find(Locator::Css("select[name='/body/species']"))
+        .await
+        .unwrap()
+        .select_by_label("cat")
+        .await
+        .unwrap();
+    assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "ok", "{text}");
+    assert!(text.contains("\"Whiskers\""), "{text}");
+    screenshot(&browser, "tool-nested-form").await;
+
     // A destructive tool asks first: cancelled, nothing is called; confirmed, it is.
     browser
         .goto(&format!("{home}/tools/delete_pet"))
@@ -426,8 +447,35 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     assert_eq!(overflow, json!(0));
     screenshot(&browser, "tool-phone").await;
 
+    // A runtime failure (here the API cannot be reached) is shown by its category only.
+    browser.set_window_size(1280, 1000).await.unwrap();
+    let (unreachable, elsewhere) = unreachable_dashboard();
+    browser
+        .goto(&format!("{elsewhere}/tools/get_pet"))
+        .await
+        .unwrap();
+    wait_for(&browser, "input[name='/pet_id']").await;
+    fill(&browser, "input[name='/pet_id']", "1").await;
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "runtime", "{text}");
+    assert!(text.contains("Category: transport"), "{text}");
+    screenshot(&browser, "tool-runtime-error").await;
+
     browser.close().await.unwrap();
-    drop(server);
+    drop((server, unreachable));
+}
+
+/// A dashboard whose API is a closed port on loopback.
+fn unreachable_dashboard() -> (McpHttp, String) {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let (server, mcp) = start_mcp_http_with(&base, &["--dashboard"], &[]);
+    (
+        server,
+        format!("{}/dashboard", mcp.trim_end_matches("/mcp")),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -451,6 +499,14 @@ async fn a_cross_site_post_is_refused_and_calls_nothing() {
     .await;
     browser.goto(&elsewhere).await.unwrap();
     wait_for(&browser, "#go").await.click().await.unwrap();
+    // The browser shows the dashboard's answer once it has navigated to it.
+    for _ in 0..100 {
+        if browser.current_url().await.unwrap().as_str() == target {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(browser.current_url().await.unwrap().as_str(), target);
     let answer = wait_for(&browser, "body").await.text().await.unwrap();
     assert!(answer.contains("forbidden"), "{answer}");
     browser.goto(&format!("{home}/calls")).await.unwrap();

@@ -190,7 +190,8 @@
         reader.readAsDataURL(file);
       });
     } else {
-      const long = s.maxLength === undefined || s.maxLength > 200;
+      // A text meant to be long (over 200 characters allowed, or a media type) gets a text area.
+      const long = (s.maxLength !== undefined && s.maxLength > 200) || s.contentMediaType !== undefined;
       const kinds = { email: 'email', uri: 'url', url: 'url', password: 'password', date: 'date' };
       control = long && !s.format
         ? el('textarea', { id, name: pointer, rows: 2, spellcheck: 'false' })
