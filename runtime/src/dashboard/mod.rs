@@ -34,7 +34,8 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use crate::harness::Bundle;
-use crate::mcp::{Access, Refusal};
+use crate::http::CallCredentials;
+use crate::mcp::{Access, CredentialHeaders, Refusal};
 use crate::{Audience, ToolRegistry};
 use guard::Sessions;
 pub use guard::TOKEN_HEADER;
@@ -57,6 +58,9 @@ pub struct Dashboard {
     tools: ToolRegistry,
     bundle: Option<Bundle>,
     access: Access,
+    /// Schemes whose credentials come from each request's headers (`--credential-header`),
+    /// never from the environment: a dashboard call carries them as an MCP request would.
+    credential_headers: CredentialHeaders,
     sessions: Sessions,
     calls: Mutex<Calls>,
 }
@@ -93,13 +97,7 @@ impl Dashboard {
         bundle: Option<&str>,
         access: Access,
     ) -> Result<Self, String> {
-        let bundle = bundle
-            .map(|json| {
-                serde_json::from_str(json).map_err(|e| {
-                    format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
-                })
-            })
-            .transpose()?;
+        let bundle = bundle.map(crate::harness::parse_embedded).transpose()?;
         Ok(Self {
             program: program.to_owned(),
             version: version.to_owned(),
@@ -107,9 +105,17 @@ impl Dashboard {
             registry: registry.clone(),
             bundle,
             access,
+            credential_headers: CredentialHeaders::default(),
             sessions: Sessions::default(),
             calls: Mutex::default(),
         })
+    }
+
+    /// Takes the credentials of the schemes `headers` maps from each call's request headers, as
+    /// the MCP endpoint does: a mapped scheme's credential never comes from the environment.
+    pub fn with_credential_headers(mut self, headers: CredentialHeaders) -> Self {
+        self.credential_headers = headers;
+        self
     }
 
     /// The dashboard's routes, all under `/dashboard`.
@@ -264,10 +270,11 @@ async fn call(
         Err(refusal) => return refused(refusal),
     };
     let Some(entry) = dashboard.tools.lookup(Audience::Dashboard, &name) else {
-        let error = crate::invoke::ToolError::UnknownTool { name };
-        let mut envelope = crate::render::cli_failure_envelope(&error);
-        envelope["error"]["kind"] = json!("unknown_tool");
-        return (StatusCode::NOT_FOUND, axum::Json(envelope)).into_response();
+        let message = crate::ToolError::UnknownTool { name }.to_string();
+        return failure(
+            StatusCode::NOT_FOUND,
+            json!({"kind": "unknown_tool", "message": message}),
+        );
     };
     let request: Value = match serde_json::from_slice(&body) {
         Ok(Value::Object(request)) => Value::Object(request),
@@ -286,13 +293,24 @@ async fn call(
                    "message": "this tool may destroy something: confirm the call"}),
         );
     }
+    let mapping = &dashboard.credential_headers;
+    let credentials = if mapping.is_empty() {
+        None
+    } else if let Some(why) = mapping.missing(entry, &headers) {
+        return failure(
+            StatusCode::UNAUTHORIZED,
+            json!({"kind": "unauthenticated", "tool": name, "message": why}),
+        );
+    } else {
+        Some(mapping.of_request(&headers))
+    };
     let input = request.get("input").cloned().unwrap_or_else(|| json!({}));
     let started = Instant::now();
     let at = SystemTime::now();
-    let outcome = dashboard
+    let invoked = dashboard
         .tools
-        .invoke(Audience::Dashboard, &name, input.clone())
-        .await;
+        .invoke(Audience::Dashboard, &name, input.clone());
+    let outcome = CallCredentials::scope_of(credentials, invoked).await;
     let duration = started.elapsed();
     let (kind, mut answer) = match outcome {
         Ok(output) => ("ok", json!({"ok": true, "output": output})),

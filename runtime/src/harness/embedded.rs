@@ -25,11 +25,7 @@ impl Embedded {
     /// hand: regenerate the crate).
     pub fn bundle(&self) -> Result<&Bundle, &str> {
         self.parsed
-            .get_or_init(|| {
-                serde_json::from_str(self.json).map_err(|e| {
-                    format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
-                })
-            })
+            .get_or_init(|| parse(self.json))
             .as_ref()
             .map_err(String::as_str)
     }
@@ -50,6 +46,14 @@ impl Embedded {
             )),
         }
     }
+}
+
+/// An embedded bundle's text read as a bundle, or why it is not one (only possible if it was
+/// edited by hand: regenerate the crate).
+pub fn parse(json: &str) -> Result<Bundle, String> {
+    serde_json::from_str(json).map_err(|e| {
+        format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
+    })
 }
 
 impl ToolRegistry {

@@ -12,7 +12,7 @@ pub mod ir;
 mod resolve;
 mod run;
 
-pub use embedded::Embedded;
+pub use embedded::{Embedded, parse as parse_embedded};
 pub use ir::{Bundle, ResolutionReport, Revision};
 pub use resolve::{
     PROMPT_PREAMBLE, Resolution, merge_permissions, resolve, resolve_all, revision_id_of,

@@ -339,7 +339,7 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
         .with_max_tool_name(options.max_tool_name)
         .with_max_result_bytes(options.max_result_bytes)
         .with_schema_profile(options.schema_profile)
-        .with_credential_headers(options.credential_headers)?;
+        .with_credential_headers(options.credential_headers.clone())?;
     let tools = registry.list(crate::Audience::Mcp).count();
     let server = if options
         .discovery
@@ -373,7 +373,8 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 // The dashboard's tools are the program's dashboard-audience ones: the
                 // selection options choose MCP tools.
                 let dashboard =
-                    crate::dashboard::Dashboard::new(&all, name, version, program.harness, access)?;
+                    crate::dashboard::Dashboard::new(&all, name, version, program.harness, access)?
+                        .with_credential_headers(options.credential_headers);
                 router.merge(Arc::new(dashboard).router()).route(
                     "/",
                     axum::routing::get(|| async { axum::response::Redirect::to("/dashboard") }),

@@ -676,3 +676,49 @@ async fn the_dashboard_answers_its_own_sessions_on_its_own_hosts_only() {
     let mine = mine.text().await.unwrap();
     assert!(mine.contains("&#34;pet_id&#34;: 1"), "{mine}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dashboard_call_takes_mapped_credentials_from_its_request_only() {
+    let base = serve().await;
+    // The server's environment holds the token; the mapping says it comes from each request.
+    let (_server, mcp) = start_mcp_http_with(
+        &base,
+        &[
+            "--dashboard",
+            "--credential-header",
+            "bearerAuth=X-Petstore-Token",
+        ],
+        &[],
+    );
+    let home = format!("{}/dashboard", mcp.trim_end_matches("/mcp"));
+    let http = reqwest::Client::new();
+    let (cookie, token) = session(&http, &home).await;
+    let call = |credential: Option<&str>| {
+        let mut request = http
+            .post(format!("{home}/tools/list_pets"))
+            .header("cookie", &cookie)
+            .header("x-harness-token", &token)
+            .header("content-type", "application/json")
+            .body(json!({"input": {"limit": 1}}).to_string());
+        if let Some(credential) = credential {
+            request = request.header("x-petstore-token", credential);
+        }
+        request.send()
+    };
+    let refused = call(None).await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let refused = json_of(refused).await;
+    assert_eq!(refused["error"]["kind"], "unauthenticated", "{refused}");
+    assert!(
+        refused.to_string().contains("x-petstore-token"),
+        "{refused}"
+    );
+    assert!(!refused.to_string().contains(TOKEN));
+    let answer = json_of(call(Some(TOKEN)).await.unwrap()).await;
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(
+        answer["output"].as_array().map(Vec::len),
+        Some(1),
+        "{answer}"
+    );
+}

@@ -506,6 +506,7 @@
     unknown_tool: 'Unknown tool',
     confirmation_required: 'Not called: confirmation needed',
     forbidden: 'Refused',
+    unauthenticated: 'Not called: no credentials',
     unreachable: 'No answer',
   };
 
@@ -539,7 +540,7 @@
         parts.push(list);
       }
     }
-    if (status >= 400 && status !== 404 && kind !== 'confirmation_required' && kind !== 'forbidden' && kind !== 'invalid_input') {
+    if (!(kind in HEADINGS) && status) {
       parts.push(el('p', { class: 'muted', text: 'HTTP status ' + status }));
     }
     resultBody.replaceChildren(...parts);
