@@ -47,6 +47,8 @@ struct ToolView<'a> {
     href: String,
     title: Option<&'a str>,
     description: Option<&'a str>,
+    /// The description's first paragraph, at most [`SUMMARY_CHARS`] characters.
+    summary: Option<String>,
     namespace: Option<&'a str>,
     tags: Vec<&'a str>,
     audiences: Vec<&'static str>,
@@ -96,10 +98,11 @@ fn view(entry: &Entry) -> ToolView<'_> {
         .or(entry.description.as_deref());
     let title = entry.title.as_deref();
     let tags: Vec<&str> = entry.tags().collect();
+    let summary = description.map(summary);
     let search = [entry.name.as_str(), title.unwrap_or_default()]
         .into_iter()
         .chain(tags.iter().copied())
-        .chain(description)
+        .chain(summary.as_deref())
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
@@ -108,6 +111,7 @@ fn view(entry: &Entry) -> ToolView<'_> {
         href: tool_href(&entry.name),
         title,
         description,
+        summary,
         namespace: entry.namespace.as_deref(),
         tags,
         audiences: Audience::ALL
@@ -146,6 +150,23 @@ fn view(entry: &Entry) -> ToolView<'_> {
             )
         }),
         search,
+    }
+}
+
+/// How much of a description the index shows.
+const SUMMARY_CHARS: usize = 240;
+
+/// The first paragraph of `description`, cut at [`SUMMARY_CHARS`] characters.
+fn summary(description: &str) -> String {
+    let first = description
+        .trim()
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .trim();
+    match first.char_indices().nth(SUMMARY_CHARS) {
+        Some((end, _)) => format!("{}…", first[..end].trim_end()),
+        None => first.to_owned(),
     }
 }
 
@@ -191,7 +212,9 @@ fn render(template: &impl Template) -> String {
 struct Index<'a> {
     frame: Frame<'a>,
     api: Option<String>,
-    tools: Vec<ToolView<'a>>,
+    /// The tools by namespace (else first tag), groups in the order their first tool comes.
+    groups: Vec<(String, Vec<ToolView<'a>>)>,
+    shown: usize,
     /// How many of the program's tools each audience has.
     audiences: Vec<(&'static str, usize)>,
     total: usize,
@@ -203,14 +226,24 @@ pub(super) fn index(dashboard: &Dashboard, session: &Session) -> String {
         None => info.name.to_string(),
     });
     let all: Vec<&Entry> = dashboard.registry.entries().collect();
+    let mut groups: Vec<(String, Vec<ToolView>)> = Vec::new();
+    let mut shown = 0;
+    for tool in dashboard.tools.list(Audience::Dashboard).map(view) {
+        let group = tool
+            .namespace
+            .or(tool.tags.first().copied())
+            .unwrap_or("other");
+        match groups.iter_mut().find(|(name, _)| name == group) {
+            Some((_, tools)) => tools.push(tool),
+            None => groups.push((group.to_owned(), vec![tool])),
+        }
+        shown += 1;
+    }
     render(&Index {
         frame: Frame::new(dashboard, session, "tools"),
         api,
-        tools: dashboard
-            .tools
-            .list(Audience::Dashboard)
-            .map(view)
-            .collect(),
+        groups,
+        shown,
         audiences: Audience::ALL
             .into_iter()
             .map(|a| (a.as_str(), all.iter().filter(|e| e.allows(a)).count()))
@@ -473,5 +506,14 @@ mod tests {
     fn tool_paths_keep_names_readable_and_encode_anything_else() {
         assert_eq!(tool_href("pets.create"), "/dashboard/tools/pets.create");
         assert_eq!(tool_href("a b/c?d"), "/dashboard/tools/a%20b%2Fc%3Fd");
+    }
+
+    #[test]
+    fn the_index_summarizes_a_description_by_its_first_paragraph_within_a_bound() {
+        assert_eq!(summary(" Lists pets.\n\nMore. "), "Lists pets.");
+        let long = "é".repeat(SUMMARY_CHARS + 10);
+        let cut = summary(&long);
+        assert_eq!(cut.chars().count(), SUMMARY_CHARS + 1);
+        assert!(cut.ends_with('…'));
     }
 }

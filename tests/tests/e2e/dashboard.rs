@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -22,12 +23,16 @@ async fn dashboard() -> (McpHttp, String) {
     (server, format!("{origin}/dashboard"))
 }
 
-/// A ChromeDriver process on a free port, killed when dropped.
+/// A ChromeDriver process on a free port in a process group of its own, killed with the
+/// browsers it started when dropped (a failing test leaves no Chromium behind).
 struct Driver(std::process::Child, u16);
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let group = format!("-{}", self.0.id());
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .status();
         let _ = self.0.wait();
     }
 }
@@ -51,6 +56,7 @@ async fn browser() -> Option<(Driver, Client)> {
         .port();
     let child = std::process::Command::new(driver)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -721,4 +727,254 @@ async fn a_dashboard_call_takes_mapped_credentials_from_its_request_only() {
         Some(1),
         "{answer}"
     );
+}
+
+/// A tool whose input schema uses what forms are made of; its handler answers with its input.
+fn echo_registry() -> harness_gen_runtime::ToolRegistry {
+    let doc = json!({
+        "schema_version": "harn-tools/2.0",
+        "tools": [{
+            "name": "echo",
+            "title": "Echo",
+            "description": "Answers with its input.",
+            "inputSchema": {
+                "type": "object",
+                "required": ["name", "when", "size", "kind", "enabled", "owner"],
+                "properties": {
+                    "name": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$", "description": "Lower-case letters."},
+                    "when": {"type": "string", "format": "date"},
+                    "size": {"type": "integer", "minimum": 1, "maximum": 9},
+                    "ratio": {"type": "number", "exclusiveMaximum": 1},
+                    "kind": {"$ref": "#/components/schemas/Kind"},
+                    "enabled": {"type": "boolean"},
+                    "verbose": {"type": "boolean"},
+                    "title": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                    "count": {"type": ["integer", "null"], "default": 3},
+                    "owner": {"allOf": [{"$ref": "#/components/schemas/Person"}], "description": "Who owns it."},
+                    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+                    "extra": {"type": "object", "additionalProperties": true},
+                    "either": {"oneOf": [{"$ref": "#/components/schemas/Person"}, {"type": "string"}]}
+                }
+            },
+            "governance": {"audiences": ["dashboard"]},
+            "cli": {"command": ["echo"], "hidden": false},
+            "deferLoading": false
+        }],
+        "components": {"schemas": {
+            "Kind": {"type": "string", "enum": ["small", "large"]},
+            "Person": {
+                "type": "object",
+                "required": ["login"],
+                "properties": {
+                    "login": {"type": "string"},
+                    "email": {"type": "string", "format": "email"},
+                    "age": {"type": "integer", "minimum": 0}
+                }
+            }
+        }}
+    });
+    let catalog = harness_gen_runtime::Catalog::from_value(doc).unwrap();
+    let handlers = [(
+        "echo".to_owned(),
+        harness_gen_runtime::Handler::new(|input| async move { Ok(input) }),
+    )]
+    .into_iter()
+    .collect();
+    harness_gen_runtime::ToolRegistry::publish(catalog, handlers).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_first() {
+    let Some((_driver, browser)) = browser().await else {
+        return;
+    };
+    let dashboard = harness_gen_runtime::dashboard::Dashboard::new(
+        &echo_registry(),
+        "echo-mcp",
+        "1.0.0",
+        None,
+        harness_gen_runtime::mcp::Access::new(&[], &[]),
+    )
+    .unwrap();
+    let home = format!(
+        "{}/dashboard",
+        harness_e2e::listen(std::sync::Arc::new(dashboard).router()).await
+    );
+    browser.goto(&format!("{home}/tools/echo")).await.unwrap();
+    wait_for(&browser, "input[name='/name']").await;
+    assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
+    let count = browser
+        .find(Locator::Css("input[name='/count']"))
+        .await
+        .unwrap();
+    assert_eq!(
+        count.prop("value").await.unwrap().as_deref(),
+        Some("3"),
+        "defaults are filled in"
+    );
+    assert_eq!(
+        browser
+            .find(Locator::Css("input[name='/when']"))
+            .await
+            .unwrap()
+            .attr("type")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("date")
+    );
+
+    // Each check the schema makes is made before calling, on its field.
+    fill(&browser, "input[name='/name']", "X1").await;
+    fill(&browser, "input[name='/size']", "12").await;
+    fill(&browser, "input[name='/ratio']", "1").await;
+    fill(&browser, "input[name='/owner/email']", "nobody").await;
+    submit(&browser).await;
+    let mut problems = Vec::new();
+    for pointer in [
+        "/name",
+        "/when",
+        "/size",
+        "/ratio",
+        "/kind",
+        "/owner/login",
+        "/owner/email",
+    ] {
+        let error = browser
+            .find(Locator::Css(&format!(
+                "[data-pointer='{pointer}'] > .error"
+            )))
+            .await
+            .unwrap();
+        problems.push((pointer, error.text().await.unwrap()));
+    }
+    assert_eq!(
+        problems,
+        [
+            ("/name", "Does not match the pattern ^[a-z]+$.".to_owned()),
+            ("/when", "Required.".to_owned()),
+            ("/size", "At most 9.".to_owned()),
+            ("/ratio", "Less than 1.".to_owned()),
+            ("/kind", "Required.".to_owned()),
+            ("/owner/login", "Required.".to_owned()),
+            ("/owner/email", "Not a valid email.".to_owned()),
+        ]
+    );
+    assert!(
+        !browser
+            .find(Locator::Css("#result"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    screenshot(&browser, "form-checks").await;
+
+    // Filled in right, the input is exactly what the fields say (absent ones left out).
+    fill(&browser, "input[name='/name']", "box").await;
+    browser
+        .execute(
+            "const d = document.querySelector(\"input[name='/when']\"); d.value = '2026-12-03';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    fill(&browser, "input[name='/size']", "4").await;
+    fill(&browser, "input[name='/ratio']", "0.5").await;
+    browser
+        .find(Locator::Css("select[name='/kind']"))
+        .await
+        .unwrap()
+        .select_by_label("large")
+        .await
+        .unwrap();
+    browser
+        .find(Locator::Css("input[name='/enabled']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .find(Locator::Css("select[name='/verbose']"))
+        .await
+        .unwrap()
+        .select_by_label("false")
+        .await
+        .unwrap();
+    fill(&browser, "input[name='/title']", "42").await;
+    fill(&browser, "input[name='/owner/login']", "ada").await;
+    fill(&browser, "input[name='/owner/email']", "ada@example.com").await;
+    for tag in ["red", "blue"] {
+        browser
+            .find(Locator::Css("[data-pointer='/tags'] > button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let index = if tag == "red" { 0 } else { 1 };
+        fill(&browser, &format!("input[name='/tags/{index}']"), tag).await;
+    }
+    fill(&browser, "textarea[name='/extra']", r#"{"a": [1, 2]}"#).await;
+    fill(&browser, "textarea[name='/either']", r#""plain""#).await;
+    submit(&browser).await;
+    let (kind, text) = outcome(&browser).await;
+    assert_eq!(kind, "ok", "{text}");
+    let raw = browser
+        .find(Locator::Css("#result .raw pre"))
+        .await
+        .unwrap();
+    let echoed: Value =
+        serde_json::from_str(&raw.prop("textContent").await.unwrap().unwrap()).unwrap();
+    assert_eq!(
+        echoed,
+        json!({
+            "name": "box", "when": "2026-12-03", "size": 4, "ratio": 0.5, "kind": "large",
+            "enabled": true, "verbose": false, "title": "42", "count": 3,
+            "owner": {"login": "ada", "email": "ada@example.com"},
+            "tags": ["red", "blue"], "extra": {"a": [1, 2]}, "either": "plain"
+        })
+    );
+    screenshot(&browser, "form-echo").await;
+
+    // The JSON editor starts from the form's input, and the form takes back what was edited.
+    forget_result(&browser).await;
+    browser
+        .find(Locator::Css("input[name='mode'][value='json']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let editor = wait_for(&browser, "#input-json").await;
+    let text = editor.prop("value").await.unwrap().unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), echoed);
+    let mut edited = echoed.clone();
+    edited["size"] = json!(7);
+    edited["tags"] = json!(["green"]);
+    fill(&browser, "#input-json", &edited.to_string()).await;
+    browser
+        .find(Locator::Css("input[name='mode'][value='form']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let size = browser
+        .find(Locator::Css("input[name='/size']"))
+        .await
+        .unwrap();
+    assert_eq!(size.prop("value").await.unwrap().as_deref(), Some("7"));
+    submit(&browser).await;
+    outcome(&browser).await;
+    let raw = browser
+        .find(Locator::Css("#result .raw pre"))
+        .await
+        .unwrap();
+    let echoed: Value =
+        serde_json::from_str(&raw.prop("textContent").await.unwrap().unwrap()).unwrap();
+    assert_eq!(echoed, edited);
+    browser.close().await.unwrap();
 }

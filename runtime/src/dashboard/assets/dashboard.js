@@ -19,6 +19,9 @@
         card.hidden = !hit;
         if (hit) shown += 1;
       }
+      for (const group of document.querySelectorAll('.group')) {
+        group.hidden = !group.querySelector('[data-tool-search]:not([hidden])');
+      }
       count.textContent = shown + (shown === 1 ? ' tool' : ' tools');
     });
   }
@@ -73,23 +76,33 @@
     return schema;
   }
 
-  // The schema with `type: [T, "null"]` or `anyOf: [S, {type: null}]` read as T or S.
+  const SCALARS = ['string', 'integer', 'number', 'boolean'];
+
+  // The schema with `type: [T, "null"]` or `anyOf: [S, {type: null}]` read as T or S; a union of
+  // plain scalar types (`oneOf: [string, integer]`, `type: [string, number]`) as `scalars`, one
+  // text box whose value is read as the first type that takes it.
   function shape(schema) {
     let s = deref(schema);
+    let union = null;
     for (const key of ['anyOf', 'oneOf']) {
       if (!Array.isArray(s[key])) continue;
-      const others = s[key].filter((b) => deref(b).type !== 'null');
+      const others = s[key].map((b) => deref(b)).filter((b) => b.type !== 'null');
+      const rest = Object.assign({}, s);
+      delete rest[key];
       if (others.length === 1 && others.length < s[key].length) {
-        const rest = Object.assign({}, s);
-        delete rest[key];
-        s = Object.assign({}, deref(others[0]), rest);
+        s = Object.assign({}, others[0], rest);
+      } else if (others.length > 1 && others.every((b) => SCALARS.includes(b.type) && !b.enum && !('const' in b))) {
+        union = others.map((b) => b.type);
+        s = rest;
       }
     }
     let type = s.type;
     if (Array.isArray(type)) {
       const real = type.filter((t) => t !== 'null');
+      if (real.length > 1 && real.every((t) => SCALARS.includes(t))) union = real;
       type = real.length === 1 ? real[0] : undefined;
     }
+    if (union) return { s: Object.assign({}, s, { types: union }), type: 'scalars' };
     if (type === undefined && s.properties) type = 'object';
     if (Array.isArray(s.enum) || 'const' in s) type = 'enum';
     if (type === undefined || s.anyOf || s.oneOf) type = 'json';
@@ -197,6 +210,7 @@
         ? el('textarea', { id, name: pointer, rows: 2, spellcheck: 'false' })
         : el('input', { id, name: pointer, type: kinds[s.format] || 'text', spellcheck: 'false' });
       if (s.format === 'date-time') control.setAttribute('placeholder', '2026-01-31T09:30:00Z');
+      if (type === 'scalars') control.setAttribute('placeholder', s.types.join(' or '));
       if (s.minLength !== undefined) control.setAttribute('minlength', s.minLength);
       if (s.maxLength !== undefined) control.setAttribute('maxlength', s.maxLength);
     }
@@ -221,6 +235,13 @@
         if (type === 'enum') {
           const choices = Array.isArray(s.enum) ? s.enum : [s.const];
           return choices[Number(raw)];
+        }
+        if (type === 'scalars') {
+          if (s.types.includes('string')) return raw;
+          const number = Number(raw.trim());
+          if ((s.types.includes('number') || (s.types.includes('integer') && Number.isInteger(number))) && raw.trim() !== '' && Number.isFinite(number)) return number;
+          if (s.types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+          return fail('Not a ' + s.types.join(' or ') + '.');
         }
         if (type === 'integer' || type === 'number') {
           const value = Number(raw);
