@@ -40,6 +40,15 @@ struct Hint {
     value: &'static str,
 }
 
+/// The four behaviour hints: name, CSS class, and where the annotations say it.
+type HintOf = fn(&Annotations) -> Option<bool>;
+const HINTS: [(&str, &str, HintOf); 4] = [
+    ("read-only", "read-only", |a| a.read_only_hint),
+    ("destructive", "destructive", |a| a.destructive_hint),
+    ("idempotent", "idempotent", |a| a.idempotent_hint),
+    ("open world", "open-world", |a| a.open_world_hint),
+];
+
 /// A tool as the index and its own page show it.
 struct ToolView<'a> {
     name: &'a str,
@@ -88,7 +97,7 @@ fn tool_href(name: &str) -> String {
 
 fn view(entry: &Entry) -> ToolView<'_> {
     let annotations = entry.annotations.as_ref();
-    let said = |pick: fn(&Annotations) -> Option<bool>| match annotations.and_then(pick) {
+    let said = |pick: HintOf| match annotations.and_then(pick) {
         Some(true) => "yes",
         Some(false) => "no",
         None => "unsaid",
@@ -119,28 +128,14 @@ fn view(entry: &Entry) -> ToolView<'_> {
             .filter(|a| entry.allows(*a))
             .map(Audience::as_str)
             .collect(),
-        hints: vec![
-            Hint {
-                name: "read-only",
-                slug: "read-only",
-                value: said(|a| a.read_only_hint),
-            },
-            Hint {
-                name: "destructive",
-                slug: "destructive",
-                value: said(|a| a.destructive_hint),
-            },
-            Hint {
-                name: "idempotent",
-                slug: "idempotent",
-                value: said(|a| a.idempotent_hint),
-            },
-            Hint {
-                name: "open world",
-                slug: "open-world",
-                value: said(|a| a.open_world_hint),
-            },
-        ],
+        hints: HINTS
+            .iter()
+            .map(|&(name, slug, pick)| Hint {
+                name,
+                slug,
+                value: said(pick),
+            })
+            .collect(),
         destructive: destructive(entry),
         policy: entry.policy.as_ref().map(|p| {
             format!(

@@ -24,8 +24,9 @@ async fn dashboard() -> (McpHttp, String) {
 }
 
 /// A ChromeDriver process on a free port in a process group of its own, killed with the
-/// browsers it started when dropped (a failing test leaves no Chromium behind).
-struct Driver(std::process::Child, u16);
+/// browsers it started when dropped (a failing test leaves no Chromium behind), and the
+/// browser's profile directory, removed then.
+struct Driver(std::process::Child, u16, PathBuf);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -34,6 +35,7 @@ impl Drop for Driver {
             .args(["-KILL", "--", &group])
             .status();
         let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.2);
     }
 }
 
@@ -61,9 +63,9 @@ async fn browser() -> Option<(Driver, Client)> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let driver = Driver(child, port);
     let profile = root().join(format!("target/dashboard-profile-{port}"));
     let _ = std::fs::remove_dir_all(&profile);
+    let driver = Driver(child, port, profile.clone());
     // Headless as root in a closed network: no sandbox, no background connections.
     let args = [
         "--headless=new",
@@ -135,6 +137,14 @@ async fn outcome(browser: &Client) -> (String, String) {
     (kind, result.text().await.unwrap())
 }
 
+/// Submits the form and returns the text of its outcome, which must be of kind `kind`.
+async fn called(browser: &Client, kind: &str) -> String {
+    submit(browser).await;
+    let (shown, text) = outcome(browser).await;
+    assert_eq!(shown, kind, "{text}");
+    text
+}
+
 /// Clears the result, so the next call's outcome is waited for, not the last one's.
 async fn forget_result(browser: &Client) {
     browser
@@ -152,14 +162,36 @@ async fn fill(browser: &Client, css: &str, text: &str) {
     input.send_keys(text).await.unwrap();
 }
 
+async fn click(browser: &Client, css: &str) {
+    let element = browser.find(Locator::Css(css)).await;
+    let element = element.unwrap_or_else(|e| panic!("no `{css}`: {e}"));
+    element.click().await.unwrap();
+}
+
+/// Chooses the option labelled `label` of the select `css` matches.
+async fn choose(browser: &Client, css: &str, label: &str) {
+    let select = browser.find(Locator::Css(css)).await.unwrap();
+    select.select_by_label(label).await.unwrap();
+}
+
 async fn submit(browser: &Client) {
-    browser
-        .find(Locator::Css("#call-button"))
-        .await
-        .unwrap()
-        .click()
+    click(browser, "#call-button").await;
+}
+
+/// The JSON value the result shows as raw JSON.
+async fn raw_output(browser: &Client) -> Value {
+    let raw = browser
+        .find(Locator::Css("#result .raw pre"))
         .await
         .unwrap();
+    serde_json::from_str(&raw.prop("textContent").await.unwrap().unwrap()).unwrap()
+}
+
+/// Switches the form to its JSON editor and returns the JSON it starts from.
+async fn json_mode(browser: &Client) -> Value {
+    click(browser, "input[name='mode'][value='json']").await;
+    let editor = wait_for(browser, "#input-json").await;
+    serde_json::from_str(&editor.prop("value").await.unwrap().unwrap()).unwrap()
 }
 
 /// Every form control of the page that is shown has a label.
@@ -212,13 +244,7 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
         .await
         .unwrap();
     assert!(!hidden.is_displayed().await.unwrap());
-    browser
-        .find(Locator::Css("[data-tool='get_pet_name'] a"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "[data-tool='get_pet_name'] a").await;
     wait_for(&browser, "#fields input").await;
     assert!(
         browser
@@ -260,18 +286,10 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     );
     fill(&browser, "input[name='/limit']", "3").await;
     // species: one item, a choice of the enum.
-    browser
-        .find(Locator::Css("[data-pointer='/species'] > button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let species = wait_for(&browser, "select[name='/species/0']").await;
-    species.select_by_label("dog").await.unwrap();
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "ok", "{text}");
+    click(&browser, "[data-pointer='/species'] > button").await;
+    wait_for(&browser, "select[name='/species/0']").await;
+    choose(&browser, "select[name='/species/0']", "dog").await;
+    let text = called(&browser, "ok").await;
     let rows = browser
         .find_all(Locator::Css("#result table.output tbody tr"))
         .await
@@ -287,18 +305,14 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
         .unwrap();
     wait_for(&browser, "input[name='/pet_id']").await;
     fill(&browser, "input[name='/pet_id']", "3").await;
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "application", "{text}");
+    let text = called(&browser, "application").await;
     assert!(text.contains("declared error"), "{text}");
     assert!(text.contains("no such pet"), "{text}");
     screenshot(&browser, "tool-declared-error").await;
     // An object output as a tree.
     forget_result(&browser).await;
     fill(&browser, "input[name='/pet_id']", "1").await;
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "ok", "{text}");
+    let text = called(&browser, "ok").await;
     assert!(
         browser
             .find(Locator::Css("#result ul.tree details"))
@@ -311,23 +325,13 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     // Invalid input, written as JSON past the form's checks, is the server's invalid_input
     // with its pointer.
     forget_result(&browser).await;
-    browser
-        .find(Locator::Css("input[name='mode'][value='json']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let editor = wait_for(&browser, "#input-json").await;
     assert_eq!(
-        serde_json::from_str::<Value>(&editor.prop("value").await.unwrap().unwrap()).unwrap(),
+        json_mode(&browser).await,
         json!({"pet_id": 1}),
         "the JSON editor starts from the form's input"
     );
     fill(&browser, "#input-json", r#"{"pet_id": "three"}"#).await;
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "invalid_input", "{text}");
+    let text = called(&browser, "invalid_input").await;
     assert!(text.contains("/pet_id fails type"), "{text}");
     screenshot(&browser, "tool-invalid-input").await;
 
@@ -338,17 +342,9 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
         .unwrap();
     wait_for(&browser, "fieldset[data-pointer='/body']").await;
     fill(&browser, "input[name='/body/name']", "Whiskers").await;
-    browser
-        .find(Locator::Css("select[name='/body/species']"))
-        .await
-        .unwrap()
-        .select_by_label("cat")
-        .await
-        .unwrap();
+    choose(&browser, "select[name='/body/species']", "cat").await;
     assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "ok", "{text}");
+    let text = called(&browser, "ok").await;
     assert!(text.contains("\"Whiskers\""), "{text}");
     screenshot(&browser, "tool-nested-form").await;
 
@@ -363,13 +359,7 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     let dialog = wait_for(&browser, "dialog#confirm[open]").await;
     assert!(dialog.text().await.unwrap().contains("may destroy"));
     screenshot(&browser, "tool-destructive-confirmation").await;
-    browser
-        .find(Locator::Css("#confirm-cancel"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "#confirm-cancel").await;
     assert!(
         browser
             .find(Locator::Css("dialog#confirm[open]"))
@@ -387,13 +377,7 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     );
     submit(&browser).await;
     wait_for(&browser, "dialog#confirm[open]").await;
-    browser
-        .find(Locator::Css("#confirm-yes"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "#confirm-yes").await;
     let (kind, text) = outcome(&browser).await;
     assert_eq!(kind, "ok", "{text}");
 
@@ -411,15 +395,11 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     }
     assert!(!table.contains(TOKEN));
     screenshot(&browser, "recent-calls").await;
-    browser
-        .find(Locator::Css(
-            "#calls tbody tr:first-child a[href^='/dashboard/calls/']",
-        ))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(
+        &browser,
+        "#calls tbody tr:first-child a[href^='/dashboard/calls/']",
+    )
+    .await;
     let details = wait_for(&browser, "main pre").await;
     assert!(details.text().await.unwrap().contains("\"pet_id\": 2"));
     screenshot(&browser, "call-details").await;
@@ -462,9 +442,7 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
         .unwrap();
     wait_for(&browser, "input[name='/pet_id']").await;
     fill(&browser, "input[name='/pet_id']", "1").await;
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "runtime", "{text}");
+    let text = called(&browser, "runtime").await;
     assert!(text.contains("Category: transport"), "{text}");
     screenshot(&browser, "tool-runtime-error").await;
 
@@ -882,52 +860,21 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
         .unwrap();
     fill(&browser, "input[name='/size']", "4").await;
     fill(&browser, "input[name='/ratio']", "0.5").await;
-    browser
-        .find(Locator::Css("select[name='/kind']"))
-        .await
-        .unwrap()
-        .select_by_label("large")
-        .await
-        .unwrap();
-    browser
-        .find(Locator::Css("input[name='/enabled']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    browser
-        .find(Locator::Css("select[name='/verbose']"))
-        .await
-        .unwrap()
-        .select_by_label("false")
-        .await
-        .unwrap();
+    choose(&browser, "select[name='/kind']", "large").await;
+    click(&browser, "input[name='/enabled']").await;
+    choose(&browser, "select[name='/verbose']", "false").await;
     fill(&browser, "input[name='/title']", "42").await;
     fill(&browser, "input[name='/owner/login']", "ada").await;
     fill(&browser, "input[name='/owner/email']", "ada@example.com").await;
     for tag in ["red", "blue"] {
-        browser
-            .find(Locator::Css("[data-pointer='/tags'] > button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&browser, "[data-pointer='/tags'] > button").await;
         let index = if tag == "red" { 0 } else { 1 };
         fill(&browser, &format!("input[name='/tags/{index}']"), tag).await;
     }
     fill(&browser, "textarea[name='/extra']", r#"{"a": [1, 2]}"#).await;
     fill(&browser, "textarea[name='/either']", r#""plain""#).await;
-    submit(&browser).await;
-    let (kind, text) = outcome(&browser).await;
-    assert_eq!(kind, "ok", "{text}");
-    let raw = browser
-        .find(Locator::Css("#result .raw pre"))
-        .await
-        .unwrap();
-    let echoed: Value =
-        serde_json::from_str(&raw.prop("textContent").await.unwrap().unwrap()).unwrap();
+    called(&browser, "ok").await;
+    let echoed = raw_output(&browser).await;
     assert_eq!(
         echoed,
         json!({
@@ -941,27 +888,12 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
 
     // The JSON editor starts from the form's input, and the form takes back what was edited.
     forget_result(&browser).await;
-    browser
-        .find(Locator::Css("input[name='mode'][value='json']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let editor = wait_for(&browser, "#input-json").await;
-    let text = editor.prop("value").await.unwrap().unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), echoed);
+    assert_eq!(json_mode(&browser).await, echoed);
     let mut edited = echoed.clone();
     edited["size"] = json!(7);
     edited["tags"] = json!(["green"]);
     fill(&browser, "#input-json", &edited.to_string()).await;
-    browser
-        .find(Locator::Css("input[name='mode'][value='form']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "input[name='mode'][value='form']").await;
     let size = browser
         .find(Locator::Css("input[name='/size']"))
         .await
@@ -969,12 +901,7 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
     assert_eq!(size.prop("value").await.unwrap().as_deref(), Some("7"));
     submit(&browser).await;
     outcome(&browser).await;
-    let raw = browser
-        .find(Locator::Css("#result .raw pre"))
-        .await
-        .unwrap();
-    let echoed: Value =
-        serde_json::from_str(&raw.prop("textContent").await.unwrap().unwrap()).unwrap();
+    let echoed = raw_output(&browser).await;
     assert_eq!(echoed, edited);
     browser.close().await.unwrap();
 }
