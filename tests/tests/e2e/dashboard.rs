@@ -714,7 +714,7 @@ fn echo_registry() -> harness_gen_runtime::ToolRegistry {
         "tools": [{
             "name": "echo",
             "title": "Echo",
-            "description": "Answers with its input.",
+            "description": "Answers with its input; see [the docs](https://example.com/docs), `echo` and [no link](javascript:alert(1)).",
             "inputSchema": {
                 "type": "object",
                 "required": ["name", "when", "size", "kind", "enabled", "owner"],
@@ -781,6 +781,28 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
     browser.goto(&format!("{home}/tools/echo")).await.unwrap();
     wait_for(&browser, "input[name='/name']").await;
     assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
+    // Markdown in descriptions: links to the web and code, nothing else as markup.
+    let link = browser
+        .find(Locator::Css(
+            ".description a[href='https://example.com/docs']",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(link.text().await.unwrap(), "the docs");
+    assert!(
+        browser
+            .find(Locator::Css(".description code"))
+            .await
+            .is_ok()
+    );
+    let description = browser.find(Locator::Css(".description")).await.unwrap();
+    assert!(
+        description
+            .text()
+            .await
+            .unwrap()
+            .contains("[no link](javascript:alert(1))")
+    );
     let count = browser
         .find(Locator::Css("input[name='/count']"))
         .await

@@ -7,6 +7,24 @@
 (function () {
   const token = document.querySelector('meta[name="harness-token"]').content;
 
+  // Descriptions are CommonMark in OpenAPI and catalogs: their inline links (to http and https
+  // only), code and strong emphasis are shown as such, built as elements, never read as HTML.
+  const INLINE = /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|`([^`]+)`|\*\*([^*]+)\*\*/g;
+  function inline(text) {
+    const out = document.createDocumentFragment();
+    let at = 0;
+    for (const m of text.matchAll(INLINE)) {
+      out.append(text.slice(at, m.index));
+      if (m[1] !== undefined) out.append(el('a', { href: m[2], rel: 'noopener noreferrer', target: '_blank', text: m[1] }));
+      else if (m[3] !== undefined) out.append(el('code', { text: m[3] }));
+      else out.append(el('strong', { text: m[4] }));
+      at = m.index + m[0].length;
+    }
+    out.append(text.slice(at));
+    return out;
+  }
+  for (const node of document.querySelectorAll('.description, .summary')) node.replaceChildren(inline(node.textContent));
+
   // --- The index: find a tool by any word of its name, title, tags or description.
   const filter = document.getElementById('tool-filter');
   if (filter) {
@@ -118,7 +136,7 @@
     const labelNode = el('label', { for: id }, label);
     if (required) labelNode.append(el('span', { class: 'required', 'aria-hidden': 'true', text: ' *' }), el('span', { class: 'sr-only', text: ' (required)' }));
     if (s.deprecated) labelNode.append(el('span', { class: 'muted', text: ' (deprecated)' }));
-    const help = s.description ? el('p', { class: 'help', id: id + '-help', text: s.description }) : null;
+    const help = s.description ? el('p', { class: 'help', id: id + '-help' }, inline(s.description)) : null;
     const error = el('p', { class: 'error', id: id + '-error', role: 'alert', hidden: true });
     control.setAttribute('aria-describedby', [help && help.id, error.id].filter(Boolean).join(' '));
     const node = el('div', { class: 'field', 'data-pointer': pointer }, labelNode, control, help, error);
@@ -307,7 +325,7 @@
     const list = el('ol', { class: 'items' });
     const add = el('button', { type: 'button', class: 'secondary', text: 'Add an item' });
     add.setAttribute('aria-label', 'Add an item to ' + label);
-    const help = s.description ? el('p', { class: 'help', text: s.description }) : null;
+    const help = s.description ? el('p', { class: 'help' }, inline(s.description)) : null;
     const error = el('p', { class: 'error', role: 'alert', hidden: true });
     const node = el('fieldset', { class: 'array', 'data-pointer': pointer }, legend, help, list, add, error);
     const entries = [];
@@ -374,7 +392,7 @@
     } else {
       const legend = el('legend', {}, label);
       if (required) legend.append(el('span', { class: 'required', 'aria-hidden': 'true', text: ' *' }), el('span', { class: 'sr-only', text: ' (required)' }));
-      node = el('fieldset', { class: 'object', 'data-pointer': pointer }, legend, s.description ? el('p', { class: 'help', text: s.description }) : null);
+      node = el('fieldset', { class: 'object', 'data-pointer': pointer }, legend, s.description ? el('p', { class: 'help' }, inline(s.description)) : null);
     }
     for (const [, child] of children) node.append(child.node);
     const field = {
