@@ -41,9 +41,14 @@ impl Drop for Driver {
 
 const HOW: &str = "install Debian's chromium and chromium-driver (`apt-get install chromium chromium-driver`; `.ci/run` does)";
 
-/// Starts ChromeDriver and a headless Chromium session with a fresh profile, or `None` (the
-/// tests are skipped, saying so) when they are not installed outside CI.
-async fn browser() -> Option<(Driver, Client)> {
+/// One browser at a time: on a 2-core CI machine, several Chromiums beside the other tests make
+/// every wait long.
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Starts ChromeDriver and a headless Chromium session with a fresh profile, once the other
+/// browser tests are done (the guard is the turn), or `None` (the tests are skipped, saying so)
+/// when they are not installed outside CI.
+async fn browser() -> Option<(tokio::sync::MutexGuard<'static, ()>, Driver, Client)> {
     let driver = harness_e2e::tools::system_tool(
         "the dashboard's browser tests",
         "/usr/bin/chromedriver",
@@ -51,6 +56,7 @@ async fn browser() -> Option<(Driver, Client)> {
     )?;
     let chromium =
         harness_e2e::tools::system_tool("the dashboard's browser tests", "/usr/bin/chromium", HOW)?;
+    let turn = TURN.lock().await;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -98,7 +104,7 @@ async fn browser() -> Option<(Driver, Client)> {
             .await
         {
             Ok(client) => break client,
-            Err(error) if tries < 100 => {
+            Err(error) if tries < 300 => {
                 tries += 1;
                 let _ = error;
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -106,7 +112,7 @@ async fn browser() -> Option<(Driver, Client)> {
             Err(error) => panic!("ChromeDriver does not start a session: {error}"),
         }
     };
-    Some((driver, client))
+    Some((turn, driver, client))
 }
 
 fn screenshots() -> PathBuf {
@@ -120,11 +126,11 @@ async fn screenshot(browser: &Client, name: &str) {
     std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
 }
 
-/// Waits (at most 10 s) for the element `css` matches.
+/// Waits (at most 30 s) for the element `css` matches.
 async fn wait_for(browser: &Client, css: &str) -> fantoccini::elements::Element {
     browser
         .wait()
-        .at_most(Duration::from_secs(10))
+        .at_most(Duration::from_secs(30))
         .for_element(Locator::Css(css))
         .await
         .unwrap_or_else(|e| panic!("no `{css}` appeared: {e}"))
@@ -210,7 +216,7 @@ async fn unlabelled(browser: &Client) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome() {
-    let Some((_driver, browser)) = browser().await else {
+    let Some((_turn, _driver, browser)) = browser().await else {
         return;
     };
     let (server, home) = dashboard().await;
@@ -464,7 +470,7 @@ fn unreachable_dashboard() -> (McpHttp, String) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_cross_site_post_is_refused_and_calls_nothing() {
-    let Some((_driver, browser)) = browser().await else {
+    let Some((_turn, _driver, browser)) = browser().await else {
         return;
     };
     let (server, home) = dashboard().await;
@@ -484,7 +490,7 @@ async fn a_cross_site_post_is_refused_and_calls_nothing() {
     browser.goto(&elsewhere).await.unwrap();
     wait_for(&browser, "#go").await.click().await.unwrap();
     // The browser shows the dashboard's answer once it has navigated to it.
-    for _ in 0..100 {
+    for _ in 0..300 {
         if browser.current_url().await.unwrap().as_str() == target {
             break;
         }
@@ -763,7 +769,7 @@ fn echo_registry() -> harness_gen_runtime::ToolRegistry {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_first() {
-    let Some((_driver, browser)) = browser().await else {
+    let Some((_turn, _driver, browser)) = browser().await else {
         return;
     };
     let dashboard = harness_gen_runtime::dashboard::Dashboard::new(
