@@ -737,7 +737,11 @@ fn echo_registry() -> harness_gen_runtime::ToolRegistry {
                     "owner": {"allOf": [{"$ref": "#/components/schemas/Person"}], "description": "Who owns it."},
                     "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
                     "extra": {"type": "object", "additionalProperties": true},
-                    "either": {"oneOf": [{"$ref": "#/components/schemas/Person"}, {"type": "string"}]}
+                    "either": {"oneOf": [{"$ref": "#/components/schemas/Person"}, {"type": "string"}]},
+                    "limit": {"anyOf": [
+                        {"type": "object", "properties": {"max": {"type": "integer"}}},
+                        {"type": "string", "enum": [""]}
+                    ]}
                 }
             },
             "governance": {"audiences": ["dashboard"]},
@@ -900,7 +904,9 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
         fill(&browser, &format!("input[name='/tags/{index}']"), tag).await;
     }
     fill(&browser, "textarea[name='/extra']", r#"{"a": [1, 2]}"#).await;
-    fill(&browser, "textarea[name='/either']", r#""plain""#).await;
+    // A union of an object and a string: a choice of the two, then the chosen one's field.
+    choose(&browser, "select[name='/either#kind']", "string").await;
+    fill(&browser, "input[name='/either']", "plain").await;
     called(&browser, "ok").await;
     let echoed = raw_output(&browser).await;
     assert_eq!(
@@ -920,6 +926,7 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
     let mut edited = echoed.clone();
     edited["size"] = json!(7);
     edited["tags"] = json!(["green"]);
+    edited["limit"] = json!({"max": 5});
     fill(&browser, "#input-json", &edited.to_string()).await;
     click(&browser, "input[name='mode'][value='form']").await;
     let size = browser
@@ -927,6 +934,17 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
         .await
         .unwrap();
     assert_eq!(size.prop("value").await.unwrap().as_deref(), Some("7"));
+    // A value of a union is shown in the branch it fits.
+    let kind = browser
+        .find(Locator::Css("select[name='/limit#kind']"))
+        .await
+        .unwrap();
+    assert_eq!(kind.prop("value").await.unwrap().as_deref(), Some("0"));
+    let max = browser
+        .find(Locator::Css("input[name='/limit/max']"))
+        .await
+        .unwrap();
+    assert_eq!(max.prop("value").await.unwrap().as_deref(), Some("5"));
     submit(&browser).await;
     outcome(&browser).await;
     let echoed = raw_output(&browser).await;

@@ -98,13 +98,15 @@
 
   // The schema with `type: [T, "null"]` or `anyOf: [S, {type: null}]` read as T or S; a union of
   // plain scalar types (`oneOf: [string, integer]`, `type: [string, number]`) as `scalars`, one
-  // text box whose value is read as the first type that takes it.
+  // text box whose value is read as the first type that takes it; any other union that is the
+  // whole schema as a `choice` of its branches, each with its own field.
   function shape(schema) {
     let s = deref(schema);
     let union = null;
     for (const key of ['anyOf', 'oneOf']) {
       if (!Array.isArray(s[key])) continue;
-      const others = s[key].map((b) => deref(b)).filter((b) => b.type !== 'null');
+      const branches = s[key].filter((b) => deref(b).type !== 'null');
+      const others = branches.map((b) => deref(b));
       const rest = Object.assign({}, s);
       delete rest[key];
       if (others.length === 1 && others.length < s[key].length) {
@@ -112,6 +114,8 @@
       } else if (others.length > 1 && others.every((b) => SCALARS.includes(b.type) && !b.enum && !('const' in b))) {
         union = others.map((b) => b.type);
         s = rest;
+      } else if (others.length > 1 && !rest.type && !rest.properties && !rest.anyOf && !rest.oneOf && !rest.allOf) {
+        return { s: Object.assign(rest, { branches }), type: 'choice' };
       }
     }
     let type = s.type;
@@ -415,9 +419,82 @@
     return field;
   }
 
+  // What a union's branch is called in its choice: its title, the component it names, its
+  // values or its type.
+  function branchLabel(branch, i) {
+    const b = deref(branch);
+    if (b.title) return b.title;
+    if (typeof branch.$ref === 'string') return decodeURIComponent(branch.$ref.split('/').pop());
+    if (Array.isArray(b.enum)) return b.enum.map((v) => JSON.stringify(v)).join(' | ');
+    if ('const' in b) return JSON.stringify(b.const);
+    if (b.type) return [].concat(b.type).join(' or ');
+    return 'variant ' + (i + 1);
+  }
+
+  // Whether `value` has the form of the branch `schema` describes (to show a value in its branch).
+  function fits(schema, value) {
+    const { s, type } = shape(schema);
+    const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    if (type === 'enum') return (Array.isArray(s.enum) ? s.enum : [s.const]).some((c) => JSON.stringify(c) === JSON.stringify(value));
+    if (type === 'integer') return Number.isInteger(value);
+    if (type === 'scalars') return s.types.some((t) => t === kind || (t === 'integer' && Number.isInteger(value)));
+    if (type === 'json' || type === 'choice') return true;
+    return type === kind;
+  }
+
+  // A union: a choice of its branches, and the chosen one's field (built when first chosen).
+  function choiceField(s, label, required, pointer, depth) {
+    const branches = s.branches;
+    const id = freshId(pointer + '-kind');
+    const select = el('select', { id, name: pointer + '#kind' });
+    select.append(el('option', { value: '', text: required ? 'Choose…' : '(none)' }));
+    branches.forEach((b, i) => select.append(el('option', { value: String(i), text: branchLabel(b, i) })));
+    const legend = el('legend', {}, label);
+    if (required) legend.append(el('span', { class: 'required', 'aria-hidden': 'true', text: ' *' }), el('span', { class: 'sr-only', text: ' (required)' }));
+    const error = el('p', { class: 'error', id: id + '-error', role: 'alert', hidden: true });
+    select.setAttribute('aria-describedby', error.id);
+    const slot = el('div', { class: 'variant' });
+    const node = el('fieldset', { class: 'choice', 'data-pointer': pointer }, legend,
+      s.description ? el('p', { class: 'help' }, inline(s.description)) : null,
+      el('div', { class: 'field' }, el('label', { for: id, text: 'Kind of ' + label }), select, error), slot);
+    const built = new Map();
+    let chosen = null;
+    function choose(index) {
+      if (index === '') {
+        chosen = null;
+        slot.replaceChildren();
+        return;
+      }
+      if (!built.has(index)) built.set(index, build(branches[Number(index)], label, true, pointer, depth + 1));
+      chosen = built.get(index);
+      fieldsByPointer.set(pointer, chosen);
+      slot.replaceChildren(chosen.node);
+    }
+    select.addEventListener('change', () => choose(select.value));
+    const field = {
+      node,
+      read(errors) {
+        clearProblem(select, error);
+        if (chosen) return chosen.read(errors);
+        if (required) errors.push(problem(field, select, error, 'Choose one.'));
+        return ABSENT;
+      },
+      set(value) {
+        const index = value === undefined || value === null ? -1 : Math.max(0, branches.findIndex((b) => fits(b, value)));
+        select.value = index < 0 ? '' : String(index);
+        choose(select.value);
+        if (chosen) chosen.set(value);
+      },
+      mark(message) { (chosen || { mark: () => problem(field, select, error, message) }).mark(message); },
+    };
+    if (s.default !== undefined) field.set(s.default);
+    return field;
+  }
+
   function build(schema, label, required, pointer, depth) {
     const { s, type } = shape(schema);
     if (s.title && label === undefined) label = s.title;
+    if (type === 'choice') return depth > 6 ? jsonField(s, label, required, pointer) : choiceField(s, label, required, pointer, depth);
     if (type === 'object') return objectField(s, label, required, pointer, depth, false);
     if (type === 'array') return arrayField(s, label, required, pointer, depth);
     if (type === 'json' || type === 'null') return jsonField(s, label, required, pointer);
