@@ -124,6 +124,7 @@ impl Dashboard {
             .route("/dashboard", get(index))
             .route("/dashboard/", get(index))
             .route("/dashboard/tools/{name}", get(tool_page).post(call))
+            .route("/dashboard/tools/{name}/schemas/{which}", get(schema))
             .route("/dashboard/calls", get(calls_page))
             .route("/dashboard/calls/{id}", get(call_page))
             .route("/dashboard/harness", get(harness_page))
@@ -219,6 +220,17 @@ async fn tool_page(
     headers: HeaderMap,
 ) -> Response {
     dashboard.page(&headers, |session| pages::tool(&dashboard, session, &name))
+}
+
+/// One of a dashboard tool's schemas, standalone, as JSON.
+async fn schema(
+    State(dashboard): State<Arc<Dashboard>>,
+    Path((name, which)): Path<(String, String)>,
+) -> Response {
+    match pages::schema(&dashboard, &name, &which) {
+        Some(schema) => axum::Json(schema).into_response(),
+        None => not_found(),
+    }
 }
 
 async fn calls_page(State(dashboard): State<Arc<Dashboard>>, headers: HeaderMap) -> Response {

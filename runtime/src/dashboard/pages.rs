@@ -254,37 +254,57 @@ struct ToolPage<'a> {
     tool: ToolView<'a>,
     /// What the page's script needs, as JSON for a `<script type="application/json">`.
     spec: String,
-    /// The schemas, pretty-printed: input, output, error.
+    /// The tool's schemas (label, path): each on a page of its own, since a big API's output
+    /// and error schemas, made standalone, run to megabytes (Stripe's: 1.3–1.5 MB each).
     schemas: Vec<(&'static str, String)>,
+}
+
+/// The schemas a tool may declare: label, and the path part that names it.
+const SCHEMAS: [(&str, &str); 3] = [
+    ("Input", "input"),
+    ("Output", "output"),
+    ("Declared errors", "error"),
+];
+
+/// `name`'s schema `which` (`input`, `output` or `error`) made standalone, if the dashboard
+/// tool declares it.
+pub(super) fn schema(dashboard: &Dashboard, name: &str, which: &str) -> Option<Value> {
+    let entry = dashboard.tools.lookup(Audience::Dashboard, name)?;
+    let (schema, at) = match which {
+        "input" => (entry.input_schema.as_value(), "inputSchema"),
+        "output" => (entry.output_schema.as_ref()?.as_value(), "outputSchema"),
+        "error" => (entry.error_schema.as_ref()?.as_value(), "errorSchema"),
+        _ => return None,
+    };
+    Some(
+        dashboard
+            .tools
+            .standalone(schema, &format!("{name}.{at}"))
+            .unwrap_or_else(|_| schema.clone()),
+    )
 }
 
 /// `name`'s page, if it is a dashboard tool.
 pub(super) fn tool(dashboard: &Dashboard, session: &Session, name: &str) -> Option<String> {
     let entry = dashboard.tools.lookup(Audience::Dashboard, name)?;
-    let standalone = |schema: &Value, at: &str| {
-        dashboard
-            .tools
-            .standalone(schema, &format!("{name}.{at}"))
-            .unwrap_or_else(|_| schema.clone())
-    };
-    let input = standalone(entry.input_schema.as_value(), "inputSchema");
     let tool = view(entry);
     let spec = json!({
         "name": entry.name.as_str(),
         "endpoint": tool.href,
         "destructive": tool.destructive,
-        "inputSchema": input,
+        "inputSchema": schema(dashboard, name, "input")?,
     });
-    let mut schemas = vec![("Input", pretty(&input))];
     let declared = [
-        ("Output", &entry.output_schema, "outputSchema"),
-        ("Declared errors", &entry.error_schema, "errorSchema"),
+        true,
+        entry.output_schema.is_some(),
+        entry.error_schema.is_some(),
     ];
-    for (label, schema, at) in declared {
-        if let Some(schema) = schema {
-            schemas.push((label, pretty(&standalone(schema.as_value(), at))));
-        }
-    }
+    let schemas = SCHEMAS
+        .iter()
+        .zip(declared)
+        .filter(|(_, declared)| *declared)
+        .map(|(&(label, which), _)| (label, format!("{}/schemas/{which}", tool.href)))
+        .collect();
     Some(render(&ToolPage {
         frame: Frame::new(dashboard, session, "tools"),
         tool,

@@ -610,6 +610,20 @@ async fn the_dashboard_answers_its_own_sessions_on_its_own_hosts_only() {
         let answer = json_of(answer).await;
         assert_eq!(answer["error"]["kind"], "unknown_tool", "{tool}");
     }
+    // Each declared schema on a page of its own, standalone; others are absent.
+    let schema = |path: &str| http.get(format!("{home}/tools/{path}")).send();
+    let output = schema("get_pet/schemas/output").await.unwrap();
+    assert_eq!(output.status(), 200);
+    let output = json_of(output).await;
+    assert_eq!(output["$ref"], "#/$defs/Pet", "{output}");
+    assert!(!output.to_string().contains("#/components/"), "{output}");
+    for absent in [
+        "get_inventory/schemas/input",
+        "delete_pet/schemas/output",
+        "get_pet/schemas/other",
+    ] {
+        assert_eq!(schema(absent).await.unwrap().status(), 404, "{absent}");
+    }
     let index = http.get(&home).send().await.unwrap().text().await.unwrap();
     assert!(index.contains("list_pets") && !index.contains("get_inventory"));
 
@@ -720,7 +734,7 @@ fn echo_registry() -> harness_gen_runtime::ToolRegistry {
         "tools": [{
             "name": "echo",
             "title": "Echo",
-            "description": "Answers with its input; see [the docs](https://example.com/docs), `echo` and [no link](javascript:alert(1)).",
+            "description": "<p>Answers with its input; see [the docs](https://example.com/docs), `echo` and [no link](javascript:alert(1)).</p><p>HTML as Stripe writes it: <a href=\"https://example.com/more\">more</a>.</p>",
             "inputSchema": {
                 "type": "object",
                 "required": ["name", "when", "size", "kind", "enabled", "owner"],
@@ -806,13 +820,18 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
             .is_ok()
     );
     let description = browser.find(Locator::Css(".description")).await.unwrap();
+    let description = description.text().await.unwrap();
     assert!(
-        description
-            .text()
-            .await
-            .unwrap()
-            .contains("[no link](javascript:alert(1))")
+        description.contains("[no link](javascript:alert(1))"),
+        "{description}"
     );
+    assert!(!description.contains("<p>"), "{description}");
+    let more = browser
+        .find(Locator::Css(
+            ".description a[href='https://example.com/more']",
+        ))
+        .await;
+    assert!(more.is_ok());
     let count = browser
         .find(Locator::Css("input[name='/count']"))
         .await

@@ -7,17 +7,31 @@
 (function () {
   const token = document.querySelector('meta[name="harness-token"]').content;
 
-  // Descriptions are CommonMark in OpenAPI and catalogs: their inline links (to http and https
-  // only), code and strong emphasis are shown as such, built as elements, never read as HTML.
-  const INLINE = /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|`([^`]+)`|\*\*([^*]+)\*\*/g;
+  // Descriptions are CommonMark in OpenAPI and catalogs (which allows HTML: Stripe's are
+  // `<p>…</p>`): their inline links (to http and https only), code and strong emphasis are shown
+  // as such, paragraphs as line breaks, other tags left out; built as elements, never read as
+  // HTML.
+  const INLINE = new RegExp([
+    '\\[([^\\]]+)\\]\\((https?:\\/\\/[^\\s)]+)\\)', // 1, 2: [text](url)
+    '`([^`]+)`', // 3: `code`
+    '\\*\\*([^*]+)\\*\\*', // 4: **strong**
+    '<a\\s+href="(https?:\\/\\/[^"]+)"[^>]*>([^<]*)<\\/a>', // 5, 6: <a href="url">text</a>
+    '<code>([^<]*)<\\/code>', // 7: <code>code</code>
+    '<\\/p>\\s*<p>|<br\\s*\\/?>', // a paragraph or line break
+    '<\\/?[a-zA-Z][^<>]*>', // any other tag
+  ].join('|'), 'g');
   function inline(text) {
     const out = document.createDocumentFragment();
     let at = 0;
     for (const m of text.matchAll(INLINE)) {
       out.append(text.slice(at, m.index));
-      if (m[1] !== undefined) out.append(el('a', { href: m[2], rel: 'noopener noreferrer', target: '_blank', text: m[1] }));
+      const link = (href, words) => el('a', { href, rel: 'noopener noreferrer', target: '_blank', text: words });
+      if (m[1] !== undefined) out.append(link(m[2], m[1]));
       else if (m[3] !== undefined) out.append(el('code', { text: m[3] }));
-      else out.append(el('strong', { text: m[4] }));
+      else if (m[4] !== undefined) out.append(el('strong', { text: m[4] }));
+      else if (m[5] !== undefined) out.append(link(m[5], m[6]));
+      else if (m[7] !== undefined) out.append(el('code', { text: m[7] }));
+      else if (m[0].startsWith('</p') || m[0].startsWith('<br')) out.append('\n');
       at = m.index + m[0].length;
     }
     out.append(text.slice(at));
