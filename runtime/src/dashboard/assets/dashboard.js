@@ -542,6 +542,10 @@
     } else if (top) {
       try {
         top.set(JSON.parse(jsonText.value || '{}'));
+        // What reading the form for the JSON editor found is not news on returning to it.
+        for (const node of fieldsNode.querySelectorAll('.error')) node.hidden = true;
+        for (const node of fieldsNode.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
+        jsonError.hidden = true;
       } catch (e) {
         jsonError.textContent = 'Not valid JSON: ' + e.message;
         jsonError.hidden = false;
