@@ -305,16 +305,17 @@ async fn call(
                    "message": "this tool may destroy something: confirm the call"}),
         );
     }
-    let mapping = &dashboard.credential_headers;
-    let credentials = if mapping.is_empty() {
-        None
-    } else if let Some(why) = mapping.missing(entry, &headers) {
-        return failure(
-            StatusCode::UNAUTHORIZED,
-            json!({"kind": "unauthenticated", "tool": name, "message": why}),
-        );
-    } else {
-        Some(mapping.of_request(&headers))
+    let credentials = match dashboard
+        .credential_headers
+        .for_call(|| Some(entry), &headers)
+    {
+        Ok(credentials) => credentials,
+        Err(why) => {
+            return failure(
+                StatusCode::UNAUTHORIZED,
+                json!({"kind": "unauthenticated", "tool": name, "message": why}),
+            );
+        }
     };
     let input = request.get("input").cloned().unwrap_or_else(|| json!({}));
     let started = Instant::now();

@@ -65,6 +65,25 @@ impl CredentialHeaders {
         }
     }
 
+    /// The credentials a call of the tool `entry` finds (`None`: not found, which the call path
+    /// reports; looked up only when something is mapped) takes from its request's `headers`:
+    /// none to set when nothing is mapped, else every mapped scheme's header value, or `Err`
+    /// naming the headers when the tool could not authenticate without them. The MCP endpoint
+    /// and the dashboard both ask this.
+    pub fn for_call<'a>(
+        &self,
+        entry: impl FnOnce() -> Option<&'a Entry>,
+        headers: &axum::http::HeaderMap,
+    ) -> Result<Option<CallCredentials>, String> {
+        if self.is_empty() {
+            return Ok(None);
+        }
+        if let Some(why) = entry().and_then(|entry| self.missing(entry, headers)) {
+            return Err(why);
+        }
+        Ok(Some(self.of_request(headers)))
+    }
+
     /// The credentials one request carries: every mapped scheme, with its header's value or
     /// none.
     pub fn of_request(&self, headers: &axum::http::HeaderMap) -> CallCredentials {

@@ -461,24 +461,13 @@ impl McpServer {
         name: &str,
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<crate::http::CallCredentials>, String> {
-        let mapping = &self.credential_headers;
-        if mapping.is_empty() {
-            return Ok(None);
-        }
         let empty = axum::http::HeaderMap::new();
         let headers = context
             .extensions
             .get::<axum::http::request::Parts>()
             .map_or(&empty, |parts| &parts.headers);
-        if let Some(why) = self
-            .inner
-            .registry
-            .lookup(Audience::Mcp, name)
-            .and_then(|entry| mapping.missing(entry, headers))
-        {
-            return Err(why);
-        }
-        Ok(Some(mapping.of_request(headers)))
+        let entry = || self.inner.registry.lookup(Audience::Mcp, name);
+        self.credential_headers.for_call(entry, headers)
     }
 }
 
