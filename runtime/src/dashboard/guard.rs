@@ -8,8 +8,6 @@ use std::sync::Mutex;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
-use crate::mcp::Refusal;
-
 /// The cookie that names a browser's session.
 const COOKIE: &str = "harness_dashboard";
 
@@ -29,20 +27,26 @@ pub struct Session {
 /// The header a call carries its session's token in.
 pub const TOKEN_HEADER: &str = "x-harness-token";
 
+/// Why a call without its session's token is refused: a cross-site request, or a page older
+/// than the server.
+pub const NO_TOKEN: &str =
+    "the request does not carry this session's token: reload the dashboard and call from it";
+
 /// The sessions this server has given out, oldest first.
 #[derive(Default)]
 pub struct Sessions(Mutex<VecDeque<Session>>);
 
 impl Sessions {
     /// The session of the browser that sent `headers`, or a new one with the `Set-Cookie`
-    /// value that gives it to the browser.
-    pub fn of_page(&self, headers: &HeaderMap) -> (Session, Option<HeaderValue>) {
+    /// value that gives it to the browser; `None` when the operating system gives no randomness
+    /// for a new one.
+    pub fn of_page(&self, headers: &HeaderMap) -> Option<(Session, Option<HeaderValue>)> {
         if let Some(session) = self.find(headers) {
-            return (session, None);
+            return Some((session, None));
         }
         let session = Session {
-            id: random_hex(),
-            token: random_hex(),
+            id: random_hex()?,
+            token: random_hex()?,
         };
         let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if all.len() >= MAX_SESSIONS {
@@ -53,22 +57,18 @@ impl Sessions {
             "{COOKIE}={}; Path=/dashboard; HttpOnly; SameSite=Strict",
             session.id
         );
-        (session, HeaderValue::from_str(&cookie).ok())
+        Some((session, HeaderValue::from_str(&cookie).ok()))
     }
 
     /// The session of a call: its cookie names a session and its token header is that
-    /// session's.
-    pub fn of_call(&self, headers: &HeaderMap) -> Result<Session, Refusal> {
-        let session = self.find(headers).ok_or(Refusal::Token)?;
+    /// session's ([`NO_TOKEN`] otherwise).
+    pub fn of_call(&self, headers: &HeaderMap) -> Option<Session> {
+        let session = self.find(headers)?;
         let token = headers
             .get(TOKEN_HEADER)
             .map(HeaderValue::as_bytes)
             .unwrap_or_default();
-        if same(token, session.token.as_bytes()) {
-            Ok(session)
-        } else {
-            Err(Refusal::Token)
-        }
+        same(token, session.token.as_bytes()).then_some(session)
     }
 
     /// The session of the browser that sent `headers`, if it has one this server knows.
@@ -93,13 +93,10 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// 128 random bits as hex (from the operating system; zeros never: a failure to read them
-/// stops the server rather than hand out guessable sessions).
-fn random_hex() -> String {
-    let mut bytes = [0u8; 16];
-    #[allow(clippy::expect_used)]
-    getrandom::getrandom(&mut bytes).expect("the operating system's random source works");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// 128 random bits from the operating system, as hex.
+fn random_hex() -> Option<String> {
+    let bytes = crate::http::random::<16>()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The headers every dashboard response carries: a Content-Security-Policy that allows only
@@ -128,23 +125,23 @@ mod tests {
     #[test]
     fn a_call_needs_the_cookie_of_a_known_session_and_its_token() {
         let sessions = Sessions::default();
-        let (session, cookie) = sessions.of_page(&HeaderMap::new());
+        let (session, cookie) = sessions.of_page(&HeaderMap::new()).unwrap();
         let cookie = cookie.unwrap().to_str().unwrap().to_owned();
         assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
         let pair = cookie.split(';').next().unwrap().to_owned();
         let again = sessions.of_page(&headers(&[("cookie", &format!("a=b; {pair}"))]));
-        assert_eq!(again, (session.clone(), None));
+        assert_eq!(again, Some((session.clone(), None)));
         let call = |pairs: &[(&str, &str)]| sessions.of_call(&headers(pairs));
         assert_eq!(
             call(&[("cookie", &pair), (TOKEN_HEADER, &session.token)]),
-            Ok(session.clone())
+            Some(session.clone())
         );
-        assert_eq!(call(&[("cookie", &pair)]), Err(Refusal::Token));
+        assert_eq!(call(&[("cookie", &pair)]), None);
         assert_eq!(
             call(&[("cookie", &pair), (TOKEN_HEADER, &session.id)]),
-            Err(Refusal::Token)
+            None
         );
-        assert_eq!(call(&[(TOKEN_HEADER, &session.token)]), Err(Refusal::Token));
+        assert_eq!(call(&[(TOKEN_HEADER, &session.token)]), None);
         assert_ne!(session.id, session.token);
     }
 }

@@ -35,10 +35,9 @@ use serde_json::{Value, json};
 
 use crate::harness::Bundle;
 use crate::http::CallCredentials;
-use crate::mcp::{Access, CredentialHeaders, Refusal};
+use crate::mcp::{Access, CredentialHeaders};
 use crate::{Audience, ToolRegistry};
 use guard::Sessions;
-pub use guard::TOKEN_HEADER;
 
 /// How many calls the dashboard remembers (the oldest are forgotten first).
 const RECENT_CALLS: usize = 100;
@@ -144,7 +143,12 @@ impl Dashboard {
         headers: &HeaderMap,
         render: impl FnOnce(&guard::Session) -> Option<String>,
     ) -> Response {
-        let (session, cookie) = self.sessions.of_page(headers);
+        let Some((session, cookie)) = self.sessions.of_page(headers) else {
+            return failure(
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"kind": "runtime", "message": "the operating system gives no randomness for a session"}),
+            );
+        };
         let Some(html) = render(&session) else {
             return not_found();
         };
@@ -183,16 +187,16 @@ async fn guarded(
 ) -> Response {
     let mut response = match dashboard.access.admits(request.headers()) {
         Ok(()) => next.run(request).await,
-        Err(refusal) => refused(refusal),
+        Err(refusal) => refused(refusal.message()),
     };
     guard::security_headers(response.headers_mut());
     response
 }
 
-fn refused(refusal: Refusal) -> Response {
+fn refused(why: &str) -> Response {
     failure(
         StatusCode::FORBIDDEN,
-        json!({"kind": "forbidden", "message": refusal.message()}),
+        json!({"kind": "forbidden", "message": why}),
     )
 }
 
@@ -277,9 +281,8 @@ async fn call(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let session = match dashboard.sessions.of_call(&headers) {
-        Ok(session) => session,
-        Err(refusal) => return refused(refusal),
+    let Some(session) = dashboard.sessions.of_call(&headers) else {
+        return refused(guard::NO_TOKEN);
     };
     let Some(entry) = dashboard.tools.lookup(Audience::Dashboard, &name) else {
         let message = crate::ToolError::UnknownTool { name }.to_string();

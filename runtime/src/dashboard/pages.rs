@@ -69,10 +69,7 @@ struct ToolView<'a> {
 }
 
 /// Whether `annotations` say yes to the hint `pick` reads.
-pub(super) fn hint(
-    annotations: Option<&Annotations>,
-    pick: impl Fn(&Annotations) -> Option<bool>,
-) -> bool {
+fn hint(annotations: Option<&Annotations>, pick: impl Fn(&Annotations) -> Option<bool>) -> bool {
     annotations.and_then(pick) == Some(true)
 }
 
@@ -85,13 +82,9 @@ pub(super) fn destructive(entry: &Entry) -> bool {
 /// The path of `name`'s page (tool names are `[A-Za-z0-9_.-]`, but a path is no place to trust
 /// that).
 fn tool_href(name: &str) -> String {
-    const PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-        .remove(b'_')
-        .remove(b'.')
-        .remove(b'-');
     format!(
         "/dashboard/tools/{}",
-        percent_encoding::utf8_percent_encode(name, PATH)
+        crate::http::encode::path_segment(name)
     )
 }
 
@@ -269,17 +262,30 @@ const SCHEMAS: [(&str, &str); 3] = [
 /// `name`'s schema `which` (`input`, `output` or `error`) made standalone, if the dashboard
 /// tool declares it.
 pub(super) fn schema(dashboard: &Dashboard, name: &str, which: &str) -> Option<Value> {
-    let entry = dashboard.tools.lookup(Audience::Dashboard, name)?;
-    let (schema, at) = match which {
-        "input" => (entry.input_schema.as_value(), "inputSchema"),
-        "output" => (entry.output_schema.as_ref()?.as_value(), "outputSchema"),
-        "error" => (entry.error_schema.as_ref()?.as_value(), "errorSchema"),
-        _ => return None,
-    };
+    standalone(
+        dashboard,
+        dashboard.tools.lookup(Audience::Dashboard, name)?,
+        which,
+    )
+}
+
+/// `entry`'s schema `which` and its field in the entry, if it declares it.
+fn declared<'e>(entry: &'e Entry, which: &str) -> Option<(&'e Value, &'static str)> {
+    match which {
+        "input" => Some((entry.input_schema.as_value(), "inputSchema")),
+        "output" => Some((entry.output_schema.as_ref()?.as_value(), "outputSchema")),
+        "error" => Some((entry.error_schema.as_ref()?.as_value(), "errorSchema")),
+        _ => None,
+    }
+}
+
+/// `entry`'s schema `which` made standalone, if it declares it.
+fn standalone(dashboard: &Dashboard, entry: &Entry, which: &str) -> Option<Value> {
+    let (schema, at) = declared(entry, which)?;
     Some(
         dashboard
             .tools
-            .standalone(schema, &format!("{name}.{at}"))
+            .standalone(schema, &format!("{}.{at}", entry.name.as_str()))
             .unwrap_or_else(|_| schema.clone()),
     )
 }
@@ -292,18 +298,12 @@ pub(super) fn tool(dashboard: &Dashboard, session: &Session, name: &str) -> Opti
         "name": entry.name.as_str(),
         "endpoint": tool.href,
         "destructive": tool.destructive,
-        "inputSchema": schema(dashboard, name, "input")?,
+        "inputSchema": standalone(dashboard, entry, "input")?,
     });
-    let declared = [
-        true,
-        entry.output_schema.is_some(),
-        entry.error_schema.is_some(),
-    ];
     let schemas = SCHEMAS
         .iter()
-        .zip(declared)
-        .filter(|(_, declared)| *declared)
-        .map(|(&(label, which), _)| (label, format!("{}/schemas/{which}", tool.href)))
+        .filter(|(_, which)| declared(entry, which).is_some())
+        .map(|&(label, which)| (label, format!("{}/schemas/{which}", tool.href)))
         .collect();
     Some(render(&ToolPage {
         frame: Frame::new(dashboard, session, "tools"),
@@ -424,7 +424,7 @@ fn revision_view(dashboard: &Dashboard, revision: &Revision) -> RevisionView {
                 .map(|r| {
                     [
                         r.capability_id.clone(),
-                        word(&r.capability_kind),
+                        r.capability_kind.as_str().to_owned(),
                         r.requested_minimum.as_str().to_owned(),
                         r.declared_strength.as_str().to_owned(),
                         r.realized.as_str().to_owned(),
@@ -467,26 +467,30 @@ struct HarnessPage<'a> {
 
 pub(super) fn harness(dashboard: &Dashboard, session: &Session) -> String {
     let mut revisions: Vec<RevisionView> = Vec::new();
+    // The default runtime is one of the declared ones: each revision (or the same failure of a
+    // harness) is shown once.
+    let mut shown = std::collections::BTreeSet::new();
     for (harness, runtime, resolution) in dashboard.bundle.iter().flat_map(resolve_all) {
-        let view = match resolution {
-            Ok(revision) => revision_view(dashboard, &revision),
-            Err(report) => RevisionView {
-                harness: harness.to_owned(),
-                runtime: runtime.unwrap_or("(default)").to_owned(),
-                revision_id: None,
-                adapter: String::new(),
-                workflow: String::new(),
-                roles: Vec::new(),
-                permissions: Vec::new(),
-                errors: report.errors,
-            },
+        let (key, view) = match resolution {
+            Ok(revision) => (
+                revision.revision_id.clone(),
+                revision_view(dashboard, &revision),
+            ),
+            Err(report) => (
+                format!("{harness}\n{}", report.errors.join("\n")),
+                RevisionView {
+                    harness: harness.to_owned(),
+                    runtime: runtime.unwrap_or("(default)").to_owned(),
+                    revision_id: None,
+                    adapter: String::new(),
+                    workflow: String::new(),
+                    roles: Vec::new(),
+                    permissions: Vec::new(),
+                    errors: report.errors,
+                },
+            ),
         };
-        // The default runtime is one of the declared ones: show each revision once.
-        let shown = revisions.iter().any(|r| {
-            (r.revision_id.is_some() && r.revision_id == view.revision_id)
-                || (r.harness == view.harness && r.errors == view.errors && !r.errors.is_empty())
-        });
-        if !shown {
+        if shown.insert(key) {
             revisions.push(view);
         }
     }

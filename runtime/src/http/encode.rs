@@ -17,6 +17,11 @@ const PATH: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'~');
 
+/// `text` as one path segment: everything but unreserved characters percent-encoded.
+pub(crate) fn path_segment(text: &str) -> impl std::fmt::Display + '_ {
+    utf8_percent_encode(text, PATH)
+}
+
 /// Query values: unreserved characters stay, everything else is encoded.
 const QUERY: &AsciiSet = PATH;
 

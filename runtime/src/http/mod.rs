@@ -1466,7 +1466,7 @@ fn retry_after(headers: &reqwest::header::HeaderMap, now: SystemTime) -> Option<
 }
 
 /// Random bytes from the operating system; `None` if it cannot give any.
-fn random<const N: usize>() -> Option<[u8; N]> {
+pub(crate) fn random<const N: usize>() -> Option<[u8; N]> {
     let mut bytes = [0; N];
     getrandom::getrandom(&mut bytes).ok()?;
     Some(bytes)

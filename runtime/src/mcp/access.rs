@@ -21,9 +21,6 @@ pub enum Refusal {
     Host,
     /// It comes from a page of another origin.
     Origin,
-    /// A dashboard call without its browser session's token: a cross-site request, or a page
-    /// older than the server (reload it).
-    Token,
 }
 
 impl Refusal {
@@ -35,9 +32,6 @@ impl Refusal {
             }
             Refusal::Origin => {
                 "requests from this origin are refused; start the server with --allow-origin to accept it"
-            }
-            Refusal::Token => {
-                "the request does not carry this session's token: reload the dashboard and call from it"
             }
         }
     }

@@ -126,6 +126,12 @@ async fn screenshot(browser: &Client, name: &str) {
     std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
 }
 
+/// Goes to `url` and waits for the element `css` matches there.
+async fn open(browser: &Client, url: &str, css: &str) -> fantoccini::elements::Element {
+    browser.goto(url).await.unwrap();
+    wait_for(browser, css).await
+}
+
 /// Waits (at most 30 s) for the element `css` matches.
 async fn wait_for(browser: &Client, css: &str) -> fantoccini::elements::Element {
     browser
@@ -222,8 +228,7 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     let (server, home) = dashboard().await;
 
     // The index lists the dashboard-audience tools only; the filter finds one.
-    browser.goto(&home).await.unwrap();
-    wait_for(&browser, "#tools").await;
+    open(&browser, &home, "#tools").await;
     let tools: Vec<String> = serde_json::from_value(
         browser
             .execute(
@@ -263,11 +268,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
 
     // A form from the input schema: a number with its bounds and default, a multiple choice
     // of an enum; the result, an array of objects, as a table.
-    browser
-        .goto(&format!("{home}/tools/list_pets"))
-        .await
-        .unwrap();
-    let limit = wait_for(&browser, "input[name='/limit']").await;
+    let limit = open(
+        &browser,
+        &format!("{home}/tools/list_pets"),
+        "input[name='/limit']",
+    )
+    .await;
     assert_eq!(limit.prop("value").await.unwrap().as_deref(), Some("20"));
     assert_eq!(limit.attr("min").await.unwrap().as_deref(), Some("1"));
     assert_eq!(limit.attr("max").await.unwrap().as_deref(), Some("100"));
@@ -305,11 +311,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     screenshot(&browser, "tool-table-result").await;
 
     // A declared error renders as such, with its typed data.
-    browser
-        .goto(&format!("{home}/tools/get_pet"))
-        .await
-        .unwrap();
-    wait_for(&browser, "input[name='/pet_id']").await;
+    open(
+        &browser,
+        &format!("{home}/tools/get_pet"),
+        "input[name='/pet_id']",
+    )
+    .await;
     fill(&browser, "input[name='/pet_id']", "3").await;
     let text = called(&browser, "application").await;
     assert!(text.contains("declared error"), "{text}");
@@ -342,11 +349,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     screenshot(&browser, "tool-invalid-input").await;
 
     // A nested object (the request body) as a fieldset of its properties, an enum among them.
-    browser
-        .goto(&format!("{home}/tools/pets.create"))
-        .await
-        .unwrap();
-    wait_for(&browser, "fieldset[data-pointer='/body']").await;
+    open(
+        &browser,
+        &format!("{home}/tools/pets.create"),
+        "fieldset[data-pointer='/body']",
+    )
+    .await;
     fill(&browser, "input[name='/body/name']", "Whiskers").await;
     choose(&browser, "select[name='/body/species']", "cat").await;
     assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
@@ -355,11 +363,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     screenshot(&browser, "tool-nested-form").await;
 
     // A destructive tool asks first: cancelled, nothing is called; confirmed, it is.
-    browser
-        .goto(&format!("{home}/tools/delete_pet"))
-        .await
-        .unwrap();
-    wait_for(&browser, "input[name='/pet_id']").await;
+    open(
+        &browser,
+        &format!("{home}/tools/delete_pet"),
+        "input[name='/pet_id']",
+    )
+    .await;
     fill(&browser, "input[name='/pet_id']", "2").await;
     submit(&browser).await;
     let dialog = wait_for(&browser, "dialog#confirm[open]").await;
@@ -388,8 +397,11 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     assert_eq!(kind, "ok", "{text}");
 
     // Recent calls: each with its outcome; this session sees its inputs.
-    browser.goto(&format!("{home}/calls")).await.unwrap();
-    let table = wait_for(&browser, "#calls").await.text().await.unwrap();
+    let table = open(&browser, &format!("{home}/calls"), "#calls")
+        .await
+        .text()
+        .await
+        .unwrap();
     for expected in [
         "list_pets",
         "get_pet",
@@ -411,8 +423,11 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     screenshot(&browser, "call-details").await;
 
     // The embedded bundle: each role's agent surface and its realizations.
-    browser.goto(&format!("{home}/harness")).await.unwrap();
-    let page = wait_for(&browser, "main").await.text().await.unwrap();
+    let page = open(&browser, &format!("{home}/harness"), "main")
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(page.contains("pet-store"), "{page}");
     assert!(page.contains("hr_"), "{page}");
     assert!(page.contains("clerk") && page.contains("keeper"), "{page}");
@@ -424,11 +439,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
 
     // Phone width: one column, nothing wider than the screen.
     browser.set_window_size(390, 844).await.unwrap();
-    browser
-        .goto(&format!("{home}/tools/list_pets"))
-        .await
-        .unwrap();
-    wait_for(&browser, "#fields input").await;
+    open(
+        &browser,
+        &format!("{home}/tools/list_pets"),
+        "#fields input",
+    )
+    .await;
     let overflow = browser
         .execute(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
@@ -442,11 +458,12 @@ async fn an_operator_finds_a_tool_fills_its_form_and_reads_each_kind_of_outcome(
     // A runtime failure (here the API cannot be reached) is shown by its category only.
     browser.set_window_size(1280, 1000).await.unwrap();
     let (unreachable, elsewhere) = unreachable_dashboard();
-    browser
-        .goto(&format!("{elsewhere}/tools/get_pet"))
-        .await
-        .unwrap();
-    wait_for(&browser, "input[name='/pet_id']").await;
+    open(
+        &browser,
+        &format!("{elsewhere}/tools/get_pet"),
+        "input[name='/pet_id']",
+    )
+    .await;
     fill(&browser, "input[name='/pet_id']", "1").await;
     let text = called(&browser, "runtime").await;
     assert!(text.contains("Category: transport"), "{text}");
@@ -475,8 +492,7 @@ async fn a_cross_site_post_is_refused_and_calls_nothing() {
     };
     let (server, home) = dashboard().await;
     // The operator's browser has a dashboard session (its cookie)...
-    browser.goto(&home).await.unwrap();
-    wait_for(&browser, "#tools").await;
+    open(&browser, &home, "#tools").await;
     // ...and visits another site's page, which posts to the dashboard (a form needs no CORS).
     let target = format!("{home}/tools/delete_pet");
     let page = format!(
@@ -487,8 +503,11 @@ async fn a_cross_site_post_is_refused_and_calls_nothing() {
         axum::routing::get(move || async move { axum::response::Html(page) }),
     ))
     .await;
-    browser.goto(&elsewhere).await.unwrap();
-    wait_for(&browser, "#go").await.click().await.unwrap();
+    open(&browser, &elsewhere, "#go")
+        .await
+        .click()
+        .await
+        .unwrap();
     // The browser shows the dashboard's answer once it has navigated to it.
     for _ in 0..300 {
         if browser.current_url().await.unwrap().as_str() == target {
@@ -499,8 +518,11 @@ async fn a_cross_site_post_is_refused_and_calls_nothing() {
     assert_eq!(browser.current_url().await.unwrap().as_str(), target);
     let answer = wait_for(&browser, "body").await.text().await.unwrap();
     assert!(answer.contains("forbidden"), "{answer}");
-    browser.goto(&format!("{home}/calls")).await.unwrap();
-    let calls = wait_for(&browser, "main").await.text().await.unwrap();
+    let calls = open(&browser, &format!("{home}/calls"), "main")
+        .await
+        .text()
+        .await
+        .unwrap();
     assert!(calls.contains("No calls yet"), "{calls}");
     browser.close().await.unwrap();
     drop(server);
@@ -802,8 +824,12 @@ async fn a_form_builds_exactly_the_input_its_schema_describes_and_checks_it_firs
         "{}/dashboard",
         harness_e2e::listen(std::sync::Arc::new(dashboard).router()).await
     );
-    browser.goto(&format!("{home}/tools/echo")).await.unwrap();
-    wait_for(&browser, "input[name='/name']").await;
+    open(
+        &browser,
+        &format!("{home}/tools/echo"),
+        "input[name='/name']",
+    )
+    .await;
     assert_eq!(unlabelled(&browser).await, Vec::<String>::new());
     // Markdown in descriptions: links to the web and code, nothing else as markup.
     let link = browser
