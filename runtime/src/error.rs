@@ -150,8 +150,9 @@ impl fmt::Display for ContractErrors {
 impl std::error::Error for ContractErrors {}
 
 /// A [`typed_value`] mismatch as the issue a schema validator reports: the pointer, and the
-/// JSON Schema keyword the reason (as `serde` words it) comes closest to.
-#[cfg(feature = "registry")]
+/// JSON Schema keyword the reason (as `serde` words it) comes closest to. The client's replies
+/// (with the registry) and the bridge's results use it.
+#[cfg(all(feature = "registry", any(feature = "client", feature = "bridge")))]
 pub(crate) fn mismatch_issue(pointer: String, reason: &str) -> crate::Issue {
     let keyword = if reason.starts_with("missing field") {
         "required"

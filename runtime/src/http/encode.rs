@@ -17,7 +17,9 @@ const PATH: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'~');
 
-/// `text` as one path segment: everything but unreserved characters percent-encoded.
+/// `text` as one path segment: everything but unreserved characters percent-encoded (the
+/// dashboard's links to tool pages).
+#[cfg(feature = "dashboard")]
 pub(crate) fn path_segment(text: &str) -> impl std::fmt::Display + '_ {
     utf8_percent_encode(text, PATH)
 }
