@@ -172,6 +172,9 @@ pub struct DocumentExt {
     /// The idempotency-key header of every operation whose method is not idempotent (POST,
     /// PATCH), unless the operation says otherwise.
     pub idempotency_key: Option<String>,
+    /// How arrays inside `deepObject` values (query parameters, form-body properties) are
+    /// written: `indexed` (`expand[0]=a`, the default) or `brackets` (`expand[]=a`).
+    pub deep_object_arrays: Option<harness_gen_runtime::binding::DeepArrays>,
 }
 
 /// `x-harn.annotationDefaults`.

@@ -349,7 +349,12 @@ pagination?: Pagination,
  * How the success response streams server-sent events, for an operation that offers
  * `text/event-stream` (its streaming call; `response` stays the buffered one, if any).
  */
-events?: EventStream, };
+events?: EventStream, 
+/**
+ * How an array inside a `deepObject` value is written (query parameters and form-body
+ * properties): `a[0]=x` (the default) or `a[]=x` (`x-harn.deepObjectArrays`).
+ */
+deepObjectArrays?: DeepArrays, };
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE" | "QUERY";
 
@@ -415,20 +420,35 @@ required: boolean,
  */
 alternatives?: Array<string>, 
 /**
- * The media types the document declares for parts of a multipart body (its `encoding`'s
- * `contentType`, else a property's `contentMediaType`), by property.
+ * How the document says each property of a form or multipart body is encoded (its
+ * `encoding` entry, else for multipart a property's `contentMediaType`), by property;
+ * properties not listed take OpenAPI's defaults.
  */
 parts?: Array<PartBinding>, };
 
 export type PartBinding = { 
 /**
- * The body's property sent as that part (its name in the form).
+ * The body's property it describes (its name in the form).
  */
 property: string, 
 /**
- * The part's media type (`image/png`, `application/json`, or a range like `image/*`).
+ * The part's media type (`image/png`, `application/json`, or a range like `image/*`); in
+ * a form body, a JSON media type sends the value as JSON text.
  */
-contentType: string, };
+contentType?: string, 
+/**
+ * How a form body writes the value (`form` when absent).
+ */
+style?: Style, 
+/**
+ * Whether a form body spreads arrays and objects into one pair per item (`true` exactly
+ * for `form` when absent).
+ */
+explode?: boolean, 
+/**
+ * Whether a form body leaves RFC 3986 reserved characters unencoded.
+ */
+allowReserved?: boolean, };
 
 export type Encoding = "json" | "form" | "multipart" | "text" | "bytes";
 

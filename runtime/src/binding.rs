@@ -137,6 +137,33 @@ pub struct Binding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "artifacts", ts(optional))]
     pub events: Option<EventStream>,
+    /// How an array inside a `deepObject` value is written (query parameters and form-body
+    /// properties): `a[0]=x` (the default) or `a[]=x` (`x-harn.deepObjectArrays`).
+    #[serde(default, skip_serializing_if = "DeepArrays::is_default")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<DeepArrays>"))]
+    pub deep_object_arrays: DeepArrays,
+}
+
+/// How an array inside a `deepObject` value is written. OpenAPI defines `deepObject` for flat
+/// objects only; nested objects and arrays follow the bracket convention servers read (Rails,
+/// PHP, `qs`, Stripe), with the array index written or left empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum DeepArrays {
+    /// `expand[0]=a&expand[1]=b`: the index written (order and item grouping survive any
+    /// server's parser).
+    #[default]
+    Indexed,
+    /// `expand[]=a&expand[]=b`.
+    Brackets,
+}
+
+impl DeepArrays {
+    /// Whether this is the default (left out of the binding).
+    pub fn is_default(&self) -> bool {
+        *self == DeepArrays::Indexed
+    }
 }
 
 /// How an operation streams server-sent events (`text/event-stream`).
@@ -749,34 +776,74 @@ pub struct BodyBinding {
     #[serde(default, skip_serializing_if = "is_empty")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<String>>"))]
     pub alternatives: List<Text>,
-    /// The media types the document declares for parts of a multipart body (its `encoding`'s
-    /// `contentType`, else a property's `contentMediaType`), by property.
+    /// How the document says each property of a form or multipart body is encoded (its
+    /// `encoding` entry, else for multipart a property's `contentMediaType`), by property;
+    /// properties not listed take OpenAPI's defaults.
     #[serde(default, skip_serializing_if = "is_empty")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<Vec<PartBinding>>"))]
     pub parts: List<PartBinding>,
 }
 
 impl BodyBinding {
+    /// How the property `property` of the body is encoded, if the document says.
+    pub fn part(&self, property: &str) -> Option<&PartBinding> {
+        self.parts.iter().find(|part| part.property == property)
+    }
+
     /// The media type declared for the multipart part of `property`, if any.
     pub fn part_type(&self, property: &str) -> Option<&str> {
-        self.parts
-            .iter()
-            .find(|part| part.property == property)
-            .map(|part| part.content_type.as_ref())
+        self.part(property)?.content_type.as_deref()
     }
 }
 
-/// The declared media type of one part of a multipart body.
+/// How one property of a form or multipart body is encoded (an OpenAPI Encoding Object).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartBinding {
-    /// The body's property sent as that part (its name in the form).
+    /// The body's property it describes (its name in the form).
     #[cfg_attr(feature = "artifacts", ts(as = "String"))]
     pub property: Text,
-    /// The part's media type (`image/png`, `application/json`, or a range like `image/*`).
-    #[cfg_attr(feature = "artifacts", ts(as = "String"))]
-    pub content_type: Text,
+    /// The part's media type (`image/png`, `application/json`, or a range like `image/*`); in
+    /// a form body, a JSON media type sends the value as JSON text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub content_type: Option<Text>,
+    /// How a form body writes the value (`form` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
+    pub style: Option<Style>,
+    /// Whether a form body spreads arrays and objects into one pair per item (`true` exactly
+    /// for `form` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional))]
+    pub explode: Option<bool>,
+    /// Whether a form body leaves RFC 3986 reserved characters unencoded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<bool>"))]
+    pub allow_reserved: bool,
+}
+
+impl PartBinding {
+    /// A property the document says nothing about (generated code updates it with what it
+    /// does say).
+    pub const DEFAULT: PartBinding = PartBinding {
+        property: Cow::Borrowed(""),
+        content_type: None,
+        style: None,
+        explode: None,
+        allow_reserved: false,
+    };
+
+    /// The style a form body writes this property in.
+    pub fn style(&self) -> Style {
+        self.style.unwrap_or(Style::Form)
+    }
+
+    /// Whether a form body spreads this property's arrays and objects.
+    pub fn explode(&self) -> bool {
+        self.explode.unwrap_or(self.style() == Style::Form)
+    }
 }
 
 /// The success response carrying the output.
@@ -965,6 +1032,7 @@ impl Binding {
         idempotency_key: None,
         pagination: None,
         events: None,
+        deep_object_arrays: DeepArrays::Indexed,
     };
 
     /// The declared error response for `status`, most specific first.

@@ -199,11 +199,13 @@ mod bindings {
                 &[
                     PartBinding {
                         property: Text::Borrowed("cover"),
-                        content_type: Text::Borrowed("image/*"),
+                        content_type: Some(Text::Borrowed("image/*")),
+                        ..PartBinding::DEFAULT
                     },
                     PartBinding {
                         property: Text::Borrowed("attributes"),
-                        content_type: Text::Borrowed("application/json"),
+                        content_type: Some(Text::Borrowed("application/json")),
+                        ..PartBinding::DEFAULT
                     },
                 ],
             ),

@@ -283,6 +283,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         idempotency_key,
         pagination,
         events,
+        deep_object_arrays,
     } = binding;
     let method = format_ident!("{}", format!("{method:?}"));
     let path = text(path);
@@ -303,15 +304,7 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         let (property, content_type) = (text(property), text(content_type));
         let encoding = encoding_tokens(*encoding);
         let alternatives = list(alternatives.iter().map(|a| text(a)));
-        let parts = list(parts.iter().map(
-            |PartBinding {
-                 property,
-                 content_type,
-             }| {
-                let (property, content_type) = (text(property), text(content_type));
-                quote!(PartBinding { property: #property, content_type: #content_type })
-            },
-        ));
+        let parts = list(parts.iter().map(part_tokens));
         fields.push(quote!(body: Some(BodyBinding {
             property: #property,
             content_type: #content_type,
@@ -389,7 +382,40 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
         let (flag, sentinel) = (optional(flag), optional(sentinel));
         fields.push(quote!(events: Some(EventStream { flag: #flag, sentinel: #sentinel })));
     }
+    if !deep_object_arrays.is_default() {
+        let variant = format_ident!("{}", format!("{deep_object_arrays:?}"));
+        fields.push(quote!(deep_object_arrays: DeepArrays::#variant));
+    }
     quote!(Binding { #(#fields,)* ..Binding::EMPTY })
+}
+
+/// One body property's encoding as its property and what the document says, updating
+/// `PartBinding::DEFAULT`.
+fn part_tokens(part: &PartBinding) -> TokenStream {
+    let PartBinding {
+        property,
+        content_type,
+        style,
+        explode,
+        allow_reserved,
+    } = part;
+    let property = text(property);
+    let mut fields = vec![quote!(property: #property)];
+    if let Some(content_type) = content_type {
+        let content_type = text(content_type);
+        fields.push(quote!(content_type: Some(#content_type)));
+    }
+    if let Some(style) = style {
+        let variant = format_ident!("{}", format!("{style:?}"));
+        fields.push(quote!(style: Some(Style::#variant)));
+    }
+    if let Some(explode) = explode {
+        fields.push(quote!(explode: Some(#explode)));
+    }
+    if *allow_reserved {
+        fields.push(quote!(allow_reserved: true));
+    }
+    quote!(PartBinding { #(#fields,)* ..PartBinding::DEFAULT })
 }
 
 /// One parameter as its name, property and what differs from OpenAPI's defaults at its

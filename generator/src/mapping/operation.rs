@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::Cx;
 use crate::diag::{Code, Severity};
-use crate::load::{Document, Loc};
+use crate::load::Loc;
 use crate::names::Unique;
 use crate::schemas::Normalizer;
 
@@ -382,7 +382,13 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
     let encoding = Encoding::of(&chosen);
     let schema_loc = body_loc.at("content").at(&chosen).at("schema");
     let parts = match encoding {
-        Encoding::Multipart => part_types(cx.doc, &content[&chosen], &schema_loc),
+        Encoding::Multipart | Encoding::Form => part_encodings(
+            cx,
+            &content[&chosen],
+            &body_loc.at("content").at(&chosen),
+            &schema_loc,
+            encoding,
+        ),
         _ => List::default(),
     };
     let schema = match (encoding, content[&chosen].get("schema")) {
@@ -410,32 +416,82 @@ fn request_body(cx: &mut Cx, op: &Value, op_loc: &Loc) -> Option<Body> {
     })
 }
 
-/// The declared media types of a multipart body's parts: the media type object's `encoding`
-/// (`contentType`, whose first entry is taken when it lists several), else a property's
-/// `contentMediaType`.
-fn part_types(doc: &Document, media: &Value, schema_loc: &Loc) -> List<PartBinding> {
-    let encoding = media.get("encoding").and_then(Value::as_object);
+/// How a form or multipart body's properties are encoded: the media type object's `encoding`
+/// (`contentType`, whose first entry is taken when it lists several; for a form body also
+/// `style`, `explode` and `allowReserved`), else for multipart a property's
+/// `contentMediaType`. Only what the document says is recorded; the rest are OpenAPI's
+/// defaults, which the client applies.
+fn part_encodings(
+    cx: &mut Cx,
+    media: &Value,
+    media_loc: &Loc,
+    schema_loc: &Loc,
+    encoding: Encoding,
+) -> List<PartBinding> {
+    let declared = media.get("encoding").and_then(Value::as_object);
     let properties = media
         .get("schema")
         // The schema was normalized (and its references reported) already.
-        .and_then(|schema| doc.deref(schema, schema_loc, &mut Default::default()))
+        .and_then(|schema| cx.doc.deref(schema, schema_loc, &mut Default::default()))
         .and_then(|(schema, _)| schema.get("properties")?.as_object());
     let mut parts: Vec<PartBinding> = Vec::new();
     for (property, schema) in properties.into_iter().flatten() {
-        let declared = encoding
-            .and_then(|e| e.get(property)?.get("contentType")?.as_str())
+        let entry = declared.and_then(|e| e.get(property));
+        let content_type = entry
+            .and_then(|e| e.get("contentType")?.as_str())
             .and_then(|types| types.split(',').next())
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .or_else(|| schema.get("contentMediaType")?.as_str());
-        if let Some(content_type) = declared {
-            parts.push(PartBinding {
-                property: property.clone().into(),
-                content_type: content_type.to_string().into(),
+            .or_else(|| match encoding {
+                Encoding::Multipart => schema.get("contentMediaType")?.as_str(),
+                _ => None,
             });
+        let mut part = PartBinding {
+            property: property.clone().into(),
+            content_type: content_type.map(|t| t.to_string().into()),
+            ..PartBinding::DEFAULT
+        };
+        if encoding == Encoding::Form
+            && let Some(entry) = entry
+        {
+            let loc = media_loc.at("encoding").at(property);
+            part.style = form_style(cx, entry, &loc, property);
+            part.explode = entry.get("explode").and_then(Value::as_bool);
+            part.allow_reserved = entry
+                .get("allowReserved")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+        }
+        if part
+            != (PartBinding {
+                property: part.property.clone(),
+                ..PartBinding::DEFAULT
+            })
+        {
+            parts.push(part);
         }
     }
     parts.into()
+}
+
+/// The `style` of a form body property's encoding: `form`, `spaceDelimited`, `pipeDelimited`
+/// or `deepObject` (the query's styles); another is reported and the default `form` used.
+fn form_style(cx: &mut Cx, entry: &Value, loc: &Loc, property: &str) -> Option<Style> {
+    let given = entry.get("style")?;
+    match given.as_str().and_then(Style::of) {
+        Some(style) if style.allowed_in(ParamIn::Query) => Some(style),
+        _ => {
+            cx.diags.push(cx.doc.diag(
+                Code::InvalidField,
+                Severity::Warning,
+                &loc.at("style"),
+                format!(
+                    "form property `{property}`: {given} is not a style a form body can use; it is sent in the default style `form` (OpenAPI allows `form`, `spaceDelimited`, `pipeDelimited`, `deepObject`)"
+                ),
+            ));
+            None
+        }
+    }
 }
 
 /// Raw bytes as they travel in JSON input and output: a base64 string.
@@ -624,6 +680,7 @@ pub fn binding(
         idempotency_key: idempotency_key.map(Into::into),
         pagination,
         events,
+        deep_object_arrays: Default::default(),
     }
 }
 

@@ -96,7 +96,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             &draft.parts,
             components,
         );
-        let binding = operation::binding(
+        let mut binding = operation::binding(
             draft.method,
             &draft.path,
             &draft.parts,
@@ -104,6 +104,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             pagination,
             events,
         );
+        binding.deep_object_arrays = ext.deep_object_arrays.unwrap_or_default();
         let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (

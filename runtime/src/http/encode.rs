@@ -7,7 +7,7 @@ use base64::Engine;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
-use crate::binding::{BodyBinding, Encoding, ParamBinding, Style};
+use crate::binding::{BodyBinding, DeepArrays, Encoding, ParamBinding, Style};
 use crate::upload::{Gathered, Upload};
 
 /// Everything but RFC 3986 unreserved characters is encoded in path values.
@@ -50,36 +50,69 @@ const QUERY_RESERVED: &AsciiSet = &QUERY
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused(pub String);
 
+/// A number as it is written on the wire: an integral value without a fraction (`927`, even
+/// when the SDK's `f64` holds `927.0`), others in their shortest exact form.
+fn number(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        // Below 2^53 every integral f64 is exact, and prints as the integer it is.
+        Some(f)
+            if !n.is_i64()
+                && !n.is_u64()
+                && f.fract() == 0.0
+                && f.abs() < 9_007_199_254_740_992.0 =>
+        {
+            format!("{}", f as i64)
+        }
+        _ => n.to_string(),
+    }
+}
+
+/// The text of a scalar (null is empty text); `None` for arrays and objects.
 fn scalar(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
+        Value::Number(n) => Some(number(n)),
         Value::Bool(b) => Some(b.to_string()),
         Value::Null => Some(String::new()),
         _ => None,
     }
 }
 
-/// Flat (key, value) pairs of an object, nested values as JSON text.
-fn pairs(map: &Map<String, Value>) -> Vec<(String, String)> {
-    map.iter()
-        .map(|(k, v)| (k.clone(), scalar(v).unwrap_or_else(|| v.to_string())))
-        .collect()
+/// A scalar's text, or the JSON text of a nested array or object where a style has no way to
+/// write it (an array inside an array in `simple` style, say).
+fn text(value: &Value) -> String {
+    scalar(value).unwrap_or_else(|| value.to_string())
 }
 
-fn items(value: &Value) -> Vec<String> {
+/// A value as RFC 6570 sees it: a list of items or of (name, value) pairs, or one string.
+enum Shape<'v> {
+    One(String),
+    Items(Vec<&'v Value>),
+    Pairs(Vec<(&'v str, &'v Value)>),
+}
+
+fn shape(value: &Value) -> Shape<'_> {
     match value {
-        Value::Array(items) => items
-            .iter()
-            .map(|v| scalar(v).unwrap_or_else(|| v.to_string()))
-            .collect(),
-        _ => Vec::new(),
+        Value::Array(items) => Shape::Items(items.iter().collect()),
+        Value::Object(map) => Shape::Pairs(map.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        other => Shape::One(text(other)),
     }
 }
 
-/// The text a path parameter takes in the path (`simple`, `label` or `matrix` style).
+fn path_escape(text: &str) -> String {
+    utf8_percent_encode(text, PATH).to_string()
+}
+
+/// The text a path parameter takes in the path, by the specification's style table:
+///
+/// | style | explode | `"blue"` | `[blue, black]` | `{R: 100, G: 200}` |
+/// |---|---|---|---|---|
+/// | simple | either | `blue` | `blue,black` | `R,100,G,200` / `R=100,G=200` |
+/// | label | false / true | `.blue` | `.blue,black` / `.blue.black` | `.R,100,G,200` / `.R=100.G=200` |
+/// | matrix | false / true | `;color=blue` | `;color=blue,black` / `;color=blue;color=black` | `;color=R,100,G,200` / `;R=100;G=200` |
+///
+/// An empty string is `;color` in matrix style and `.` in label style.
 pub fn path_value(param: &ParamBinding, value: &Value) -> Result<String, Refused> {
-    let enc = |s: &str| utf8_percent_encode(s, PATH).to_string();
     if let Some(text) = scalar(value)
         && (text == "." || text == "..")
     {
@@ -88,115 +121,228 @@ pub fn path_value(param: &ParamBinding, value: &Value) -> Result<String, Refused
             param.name
         )));
     }
-    let (prefix, sep) = match param.style {
-        Style::Label => (".".to_string(), if param.explode { "." } else { "," }),
-        Style::Matrix => (
-            format!(";{}=", enc(&param.name)),
-            if param.explode { ";" } else { "," },
-        ),
-        _ => (String::new(), ","),
-    };
-    let body = match value {
-        Value::Array(_) => items(value)
-            .iter()
-            .map(|i| enc(i))
-            .collect::<Vec<_>>()
-            .join(sep),
-        Value::Object(map) => {
-            let kv = pairs(map);
-            if param.explode {
-                kv.iter()
-                    .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-                    .collect::<Vec<_>>()
-                    .join(sep)
-            } else {
-                kv.iter()
-                    .flat_map(|(k, v)| [enc(k), enc(v)])
-                    .collect::<Vec<_>>()
-                    .join(",")
-            }
+    let name = path_escape(&param.name);
+    let explode = param.explode;
+    Ok(match param.style {
+        Style::Label => {
+            let sep = if explode { "." } else { "," };
+            format!(".{}", simple(value, sep, explode))
         }
-        other => enc(&scalar(other).unwrap_or_default()),
-    };
-    Ok(format!("{prefix}{body}"))
+        Style::Matrix => match shape(value) {
+            Shape::One(text) if text.is_empty() => format!(";{name}"),
+            Shape::One(text) => format!(";{name}={}", path_escape(&text)),
+            Shape::Items(items) if explode => items
+                .iter()
+                .map(|item| format!(";{name}={}", path_escape(&text(item))))
+                .collect(),
+            Shape::Pairs(pairs) if explode => pairs
+                .iter()
+                .map(|(k, v)| format!(";{}={}", path_escape(k), path_escape(&text(v))))
+                .collect(),
+            _ => format!(";{name}={}", simple(value, ",", false)),
+        },
+        _ => simple(value, ",", explode),
+    })
 }
 
-/// `name=value` pieces (already encoded) a query parameter adds to the query string.
-pub fn query_pieces(param: &ParamBinding, value: &Value) -> Vec<String> {
-    let set = if param.allow_reserved {
-        QUERY_RESERVED
-    } else {
-        QUERY
-    };
-    let enc = |s: &str| utf8_percent_encode(s, set).to_string();
-    let name = enc(&param.name);
+/// Items or pairs joined by `sep` (the `simple` and `label` rule; `explode` writes pairs as
+/// `k=v`), each piece percent-encoded for the path.
+fn simple(value: &Value, sep: &str, explode: bool) -> String {
+    match shape(value) {
+        Shape::One(text) => path_escape(&text),
+        Shape::Items(items) => items
+            .iter()
+            .map(|item| path_escape(&text(item)))
+            .collect::<Vec<_>>()
+            .join(sep),
+        Shape::Pairs(pairs) if explode => pairs
+            .iter()
+            .map(|(k, v)| format!("{}={}", path_escape(k), path_escape(&text(v))))
+            .collect::<Vec<_>>()
+            .join(sep),
+        Shape::Pairs(pairs) => pairs
+            .iter()
+            .flat_map(|(k, v)| [path_escape(k), path_escape(&text(v))])
+            .collect::<Vec<_>>()
+            .join(sep),
+    }
+}
+
+/// Where form pairs go: a query string (brackets of `deepObject` keys percent-encoded, as
+/// RFC 3986 wants in a query) or a form body (brackets as they are, as form servers and API
+/// references write them).
+#[derive(Clone, Copy)]
+struct Escape {
+    set: &'static AsciiSet,
+    open: &'static str,
+    close: &'static str,
+}
+
+impl Escape {
+    fn query(allow_reserved: bool) -> Self {
+        Self {
+            set: if allow_reserved {
+                QUERY_RESERVED
+            } else {
+                QUERY
+            },
+            open: "%5B",
+            close: "%5D",
+        }
+    }
+
+    fn body(allow_reserved: bool) -> Self {
+        Self {
+            open: "[",
+            close: "]",
+            ..Self::query(allow_reserved)
+        }
+    }
+
+    fn text(self, text: &str) -> String {
+        utf8_percent_encode(text, self.set).to_string()
+    }
+}
+
+/// How one named value is spread into `name=value` pairs.
+#[derive(Clone, Copy)]
+struct Form {
+    style: Style,
+    explode: bool,
+    arrays: DeepArrays,
+    escape: Escape,
+}
+
+impl Form {
+    /// The encoded `name=value` pieces of `value` under `name`, by the specification's style
+    /// table (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`); null is left out
+    /// (RFC 6570's undefined). Values nested deeper than a style defines (an object inside an
+    /// exploded form object, anything inside a `deepObject` value) are written in the bracket
+    /// form `name[key][0]=value`.
+    fn pieces(self, name: &str, value: &Value, out: &mut Vec<String>) {
+        let esc = |text: &str| self.escape.text(text);
+        let key = esc(name);
+        if value.is_null() {
+            return;
+        }
+        if self.style == Style::DeepObject {
+            return self.deep(key, value, out);
+        }
+        let sep = match self.style {
+            Style::SpaceDelimited => "%20",
+            Style::PipeDelimited => "%7C",
+            _ => ",",
+        };
+        match shape(value) {
+            Shape::One(text) => out.push(format!("{key}={}", esc(&text))),
+            Shape::Items(items) if self.explode => {
+                for item in items {
+                    self.nested(key.clone(), item, out);
+                }
+            }
+            Shape::Pairs(pairs) if self.explode => {
+                for (k, v) in pairs {
+                    self.nested(esc(k), v, out);
+                }
+            }
+            Shape::Items(items) => {
+                let joined: Vec<String> = items.iter().map(|item| esc(&text(item))).collect();
+                out.push(format!("{key}={}", joined.join(sep)));
+            }
+            Shape::Pairs(pairs) => {
+                let joined: Vec<String> = pairs
+                    .iter()
+                    .flat_map(|(k, v)| [esc(k), esc(&text(v))])
+                    .collect();
+                out.push(format!("{key}={}", joined.join(sep)));
+            }
+        }
+    }
+
+    /// An item or property of an exploded value: a scalar as `key=value`, anything deeper in
+    /// bracket form below `key`.
+    fn nested(self, key: String, value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Null => {}
+            Value::Array(_) | Value::Object(_) => self.deep(key, value, out),
+            other => out.push(format!("{key}={}", self.escape.text(&text(other)))),
+        }
+    }
+
+    /// `key[k]=v` for each property and `key[0]=v` (or `key[]=v`) for each item, to any depth.
+    fn deep(self, key: String, value: &Value, out: &mut Vec<String>) {
+        let (open, close) = (self.escape.open, self.escape.close);
+        match value {
+            Value::Null => {}
+            Value::Object(map) => {
+                for (k, v) in map {
+                    self.deep(format!("{key}{open}{}{close}", self.escape.text(k)), v, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    let index = match self.arrays {
+                        DeepArrays::Indexed => i.to_string(),
+                        DeepArrays::Brackets => String::new(),
+                    };
+                    self.deep(format!("{key}{open}{index}{close}"), v, out);
+                }
+            }
+            other => out.push(format!("{key}={}", self.escape.text(&text(other)))),
+        }
+    }
+}
+
+/// `name=value` pieces (already encoded) a query parameter adds to the query string:
+///
+/// | style | explode | `[blue, black]` | `{R: 100, G: 200}` |
+/// |---|---|---|---|
+/// | form | true | `color=blue&color=black` | `R=100&G=200` |
+/// | form | false | `color=blue,black` | `color=R,100,G,200` |
+/// | spaceDelimited | false | `color=blue%20black` | `color=R%20100%20G%20200` |
+/// | pipeDelimited | false | `color=blue%7Cblack` | `color=R%7C100%7CG%7C200` |
+/// | deepObject | true | `color%5B0%5D=blue&…` | `color%5BR%5D=100&color%5BG%5D=200` |
+///
+/// A scalar is `color=blue`; null is left out. `spaceDelimited` and `pipeDelimited` with
+/// `explode: true` repeat the name as `form` does.
+pub fn query_pieces(param: &ParamBinding, value: &Value, arrays: DeepArrays) -> Vec<String> {
+    let escape = Escape::query(param.allow_reserved);
     if let Some(content_type) = &param.content_type
         && Encoding::of(content_type) == Encoding::Json
     {
-        return vec![format!("{name}={}", enc(&value.to_string()))];
+        return vec![format!(
+            "{}={}",
+            escape.text(&param.name),
+            escape.text(&value.to_string())
+        )];
     }
-    match (param.style, value) {
-        (Style::DeepObject, Value::Object(map)) => pairs(map)
-            .iter()
-            .map(|(k, v)| format!("{name}%5B{}%5D={}", enc(k), enc(v)))
-            .collect(),
-        (_, Value::Object(map)) if param.explode => pairs(map)
-            .iter()
-            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-            .collect(),
-        (_, Value::Object(map)) => {
-            let joined = pairs(map)
-                .iter()
-                .flat_map(|(k, v)| [enc(k), enc(v)])
-                .collect::<Vec<_>>()
-                .join(",");
-            vec![format!("{name}={joined}")]
-        }
-        (style, Value::Array(_)) => {
-            let values = items(value);
-            if param.explode && style == Style::Form {
-                values
-                    .iter()
-                    .map(|v| format!("{name}={}", enc(v)))
-                    .collect()
-            } else {
-                let sep = match style {
-                    Style::SpaceDelimited => "%20",
-                    Style::PipeDelimited => "%7C",
-                    _ => ",",
-                };
-                vec![format!(
-                    "{name}={}",
-                    values.iter().map(|v| enc(v)).collect::<Vec<_>>().join(sep)
-                )]
-            }
-        }
-        (_, other) => vec![format!(
-            "{name}={}",
-            enc(&scalar(other).unwrap_or_default())
-        )],
+    let mut out = Vec::new();
+    Form {
+        style: param.style,
+        explode: param.explode,
+        arrays,
+        escape,
     }
+    .pieces(&param.name, value, &mut out);
+    out
 }
 
-/// A header value (`simple` style). CR and LF are refused.
+/// A header value (`simple` style: `blue,black`, `R,100,G,200` or exploded `R=100,G=200`). CR,
+/// LF and NUL are refused.
 pub fn header_value(param: &ParamBinding, value: &Value) -> Result<String, Refused> {
-    let text = match value {
-        Value::Array(_) => items(value).join(","),
-        Value::Object(map) => {
-            let kv = pairs(map);
-            if param.explode {
-                kv.iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            } else {
-                kv.iter()
-                    .flat_map(|(k, v)| [k.clone(), v.clone()])
-                    .collect::<Vec<_>>()
-                    .join(",")
-            }
-        }
-        other => scalar(other).unwrap_or_default(),
+    let text = match shape(value) {
+        Shape::One(text) => text,
+        Shape::Items(items) => items.iter().map(|v| text(v)).collect::<Vec<_>>().join(","),
+        Shape::Pairs(pairs) if param.explode => pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", text(v)))
+            .collect::<Vec<_>>()
+            .join(","),
+        Shape::Pairs(pairs) => pairs
+            .iter()
+            .flat_map(|(k, v)| [k.to_string(), text(v)])
+            .collect::<Vec<_>>()
+            .join(","),
     };
     check_header(&param.name, &text)?;
     Ok(text)
@@ -212,15 +358,55 @@ pub fn check_header(name: &str, value: &str) -> Result<(), Refused> {
     Ok(())
 }
 
-/// A `name=value` cookie pair.
-pub fn cookie_pair(param: &ParamBinding, value: &Value) -> Result<String, Refused> {
-    let text = match value {
-        Value::Array(_) => items(value).join(","),
-        other => scalar(other).unwrap_or_else(|| other.to_string()),
-    };
-    let encoded = utf8_percent_encode(&text, QUERY).to_string();
-    check_header(&param.name, &encoded)?;
-    Ok(format!("{}={encoded}", param.name))
+/// The `name=value` pairs a cookie parameter adds to the `Cookie` header (`form` style, values
+/// percent-encoded): `color=blue,black` and `color=R,100,G,200`, or exploded
+/// `color=blue; color=black` and `R=100; G=200` (the pairs joined by `; ` in the header).
+pub fn cookie_pairs(param: &ParamBinding, value: &Value) -> Result<Vec<String>, Refused> {
+    let mut out = Vec::new();
+    Form {
+        style: Style::Form,
+        explode: param.explode,
+        arrays: DeepArrays::Indexed,
+        escape: Escape::query(false),
+    }
+    .pieces(&param.name, value, &mut out);
+    for pair in &out {
+        check_header(&param.name, pair)?;
+    }
+    Ok(out)
+}
+
+/// An `application/x-www-form-urlencoded` body: each property by its encoding in `binding`
+/// (style `form` with `explode: true` where the document says nothing, so objects spread into
+/// their properties and arrays repeat the name; `deepObject` as `address[city]=X` and
+/// `expand[0]=a` to any depth; a property whose `contentType` is JSON as JSON text), joined by
+/// `&`. Spaces are `%20`.
+fn form_body(binding: &BodyBinding, map: &Map<String, Value>, arrays: DeepArrays) -> String {
+    let mut out = Vec::new();
+    for (name, value) in map {
+        let part = binding.part(name);
+        let escape = Escape::body(part.is_some_and(|p| p.allow_reserved));
+        if let Some(content_type) = part.and_then(|p| p.content_type.as_deref())
+            && Encoding::of(content_type) == Encoding::Json
+        {
+            out.push(format!(
+                "{}={}",
+                escape.text(name),
+                escape.text(&value.to_string())
+            ));
+            continue;
+        }
+        let defaults = crate::binding::PartBinding::DEFAULT;
+        let part = part.unwrap_or(&defaults);
+        Form {
+            style: part.style(),
+            explode: part.explode(),
+            arrays,
+            escape,
+        }
+        .pieces(name, value, &mut out);
+    }
+    out.join("&")
 }
 
 /// A request body as encoded: its media type, and its bytes in order, where an upload's bytes
@@ -273,8 +459,14 @@ impl Payload {
     }
 }
 
-/// The body for `value` as `binding` says to send it; `uploads` are those the input held.
-pub fn body(binding: &BodyBinding, value: &Value, uploads: &Gathered) -> Result<Payload, Refused> {
+/// The body for `value` as `binding` says to send it (`arrays`: how `deepObject` form
+/// properties write arrays); `uploads` are those the input held.
+pub fn body(
+    binding: &BodyBinding,
+    value: &Value,
+    uploads: &Gathered,
+    arrays: DeepArrays,
+) -> Result<Payload, Refused> {
     let property = binding.property.as_ref();
     let content_type = binding.content_type.as_ref();
     // Only multipart parts and whole binary bodies send an upload as itself; elsewhere it is
@@ -294,18 +486,10 @@ pub fn body(binding: &BodyBinding, value: &Value, uploads: &Gathered) -> Result<
                     "`{property}` must be an object to be sent as a form"
                 )));
             };
-            let text = pairs(map)
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "{}={}",
-                        utf8_percent_encode(k, QUERY),
-                        utf8_percent_encode(v, QUERY)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("&");
-            Ok(Payload::whole(content_type, text))
+            Ok(Payload::whole(
+                content_type,
+                form_body(binding, map, arrays),
+            ))
         }
         Encoding::Multipart => {
             let Value::Object(map) = value else {
@@ -405,7 +589,7 @@ fn multipart(
                 _ if as_json => (item.to_string(), declared.unwrap_or("application/json")),
                 Value::String(s) => (s.clone(), declared.unwrap_or("text/plain; charset=utf-8")),
                 Value::Object(_) | Value::Array(_) => (item.to_string(), "application/json"),
-                scalar => (scalar.to_string(), declared.unwrap_or("text/plain")),
+                scalar => (text(scalar), declared.unwrap_or("text/plain")),
             };
             parts.push((name, None, kind.to_string(), Piece::Bytes(text.into())));
         }
@@ -466,6 +650,28 @@ mod tests {
         }
     }
 
+    /// The specification's style-table values: `color` as a string, an array and an object.
+    fn blue() -> Value {
+        json!("blue")
+    }
+    fn colors() -> Value {
+        json!(["blue", "black", "brown"])
+    }
+    fn rgb() -> Value {
+        json!({"R": 100, "G": 200, "B": 150})
+    }
+
+    /// `path_value` for `color` in each of the three shapes.
+    fn path_row(style: &str, explode: bool) -> [String; 3] {
+        let mut p = param("color", style, explode);
+        p.location = crate::binding::ParamIn::Path;
+        [blue(), colors(), rgb()].map(|v| path_value(&p, &v).unwrap())
+    }
+
+    fn query_row(style: &str, explode: bool, value: Value) -> String {
+        query_pieces(&param("color", style, explode), &value, DeepArrays::Indexed).join("&")
+    }
+
     #[test]
     fn path_values_cannot_change_the_path() {
         let p = param("id", "simple", false);
@@ -477,63 +683,194 @@ mod tests {
     }
 
     #[test]
-    fn path_styles_follow_the_specification() {
+    fn path_simple_style_follows_the_specification_table() {
         assert_eq!(
-            path_value(&param("c", "label", false), &json!(["a", "b"])).unwrap(),
-            ".a,b"
+            path_row("simple", false),
+            ["blue", "blue,black,brown", "R,100,G,200,B,150"]
         );
         assert_eq!(
-            path_value(&param("c", "label", true), &json!(["a", "b"])).unwrap(),
-            ".a.b"
-        );
-        assert_eq!(
-            path_value(&param("c", "matrix", false), &json!("x")).unwrap(),
-            ";c=x"
-        );
-        assert_eq!(
-            path_value(&param("c", "simple", true), &json!({"a": 1, "b": 2})).unwrap(),
-            "a=1,b=2"
+            path_row("simple", true),
+            ["blue", "blue,black,brown", "R=100,G=200,B=150"]
         );
     }
 
     #[test]
-    fn query_styles_follow_the_specification() {
+    fn path_label_style_follows_the_specification_table() {
         assert_eq!(
-            query_pieces(&param("t", "form", true), &json!(["a", "b c"])),
-            ["t=a", "t=b%20c"]
+            path_row("label", false),
+            [".blue", ".blue,black,brown", ".R,100,G,200,B,150"]
         );
         assert_eq!(
-            query_pieces(&param("t", "form", false), &json!(["a", "b"])),
-            ["t=a,b"]
+            path_row("label", true),
+            [".blue", ".blue.black.brown", ".R=100.G=200.B=150"]
         );
         assert_eq!(
-            query_pieces(&param("t", "spaceDelimited", false), &json!(["a", "b"])),
-            ["t=a%20b"]
+            path_value(&param("color", "label", false), &json!("")).unwrap(),
+            "."
+        );
+    }
+
+    #[test]
+    fn path_matrix_style_follows_the_specification_table() {
+        assert_eq!(
+            path_row("matrix", false),
+            [
+                ";color=blue",
+                ";color=blue,black,brown",
+                ";color=R,100,G,200,B,150"
+            ]
         );
         assert_eq!(
-            query_pieces(&param("t", "pipeDelimited", false), &json!(["a", "b"])),
-            ["t=a%7Cb"]
+            path_row("matrix", true),
+            [
+                ";color=blue",
+                ";color=blue;color=black;color=brown",
+                ";R=100;G=200;B=150"
+            ]
         );
         assert_eq!(
-            query_pieces(&param("f", "deepObject", true), &json!({"x": 1})),
-            ["f%5Bx%5D=1"]
+            path_value(&param("color", "matrix", false), &json!("")).unwrap(),
+            ";color"
+        );
+    }
+
+    #[test]
+    fn query_form_style_follows_the_specification_table() {
+        assert_eq!(query_row("form", false, blue()), "color=blue");
+        assert_eq!(query_row("form", false, colors()), "color=blue,black,brown");
+        assert_eq!(query_row("form", false, rgb()), "color=R,100,G,200,B,150");
+        assert_eq!(query_row("form", true, blue()), "color=blue");
+        assert_eq!(
+            query_row("form", true, colors()),
+            "color=blue&color=black&color=brown"
+        );
+        assert_eq!(query_row("form", true, rgb()), "R=100&G=200&B=150");
+        assert_eq!(query_row("form", true, json!("")), "color=");
+        assert_eq!(query_row("form", true, json!("a&b=c")), "color=a%26b%3Dc");
+        // RFC 6570: null is undefined, so the parameter is left out.
+        assert_eq!(query_row("form", true, Value::Null), "");
+    }
+
+    #[test]
+    fn query_space_delimited_style_follows_the_specification_table() {
+        assert_eq!(
+            query_row("spaceDelimited", false, colors()),
+            "color=blue%20black%20brown"
         );
         assert_eq!(
-            query_pieces(&param("f", "form", true), &json!({"x": 1, "y": "z"})),
-            ["x=1", "y=z"]
+            query_row("spaceDelimited", false, rgb()),
+            "color=R%20100%20G%20200%20B%20150"
         );
         assert_eq!(
-            query_pieces(&param("q", "form", true), &json!("a&b=c")),
-            ["q=a%26b%3Dc"]
+            query_row("spaceDelimited", true, colors()),
+            "color=blue&color=black&color=brown"
+        );
+    }
+
+    #[test]
+    fn query_pipe_delimited_style_follows_the_specification_table() {
+        assert_eq!(
+            query_row("pipeDelimited", false, colors()),
+            "color=blue%7Cblack%7Cbrown"
+        );
+        assert_eq!(
+            query_row("pipeDelimited", false, rgb()),
+            "color=R%7C100%7CG%7C200%7CB%7C150"
+        );
+        assert_eq!(
+            query_row("pipeDelimited", true, colors()),
+            "color=blue&color=black&color=brown"
+        );
+    }
+
+    #[test]
+    fn query_deep_object_style_follows_the_specification_table() {
+        assert_eq!(
+            query_row("deepObject", true, rgb()),
+            "color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150"
+        );
+        // Beyond the table: arrays indexed, nesting to any depth (Stripe's `created[gt]`).
+        assert_eq!(
+            query_row("deepObject", true, json!({"gt": 5, "in": [1, 2]})),
+            "color%5Bgt%5D=5&color%5Bin%5D%5B0%5D=1&color%5Bin%5D%5B1%5D=2"
+        );
+        assert_eq!(
+            query_pieces(
+                &param("expand", "deepObject", true),
+                &json!(["a", "b"]),
+                DeepArrays::Brackets
+            ),
+            ["expand%5B%5D=a", "expand%5B%5D=b"]
+        );
+    }
+
+    #[test]
+    fn header_simple_style_follows_the_specification_table() {
+        let row = |explode| {
+            let p = param("X-Color", "simple", explode);
+            [blue(), colors(), rgb()].map(|v| header_value(&p, &v).unwrap())
+        };
+        assert_eq!(
+            row(false),
+            ["blue", "blue,black,brown", "R,100,G,200,B,150"]
+        );
+        assert_eq!(row(true), ["blue", "blue,black,brown", "R=100,G=200,B=150"]);
+    }
+
+    #[test]
+    fn cookie_form_style_follows_the_specification_table() {
+        let row = |explode| {
+            let p = param("color", "form", explode);
+            [blue(), colors(), rgb()].map(|v| cookie_pairs(&p, &v).unwrap().join("; "))
+        };
+        assert_eq!(
+            row(false),
+            [
+                "color=blue",
+                "color=blue,black,brown",
+                "color=R,100,G,200,B,150"
+            ]
+        );
+        assert_eq!(
+            row(true),
+            [
+                "color=blue",
+                "color=blue; color=black; color=brown",
+                "R=100; G=200; B=150"
+            ]
+        );
+        // A value cannot end the pair or the header.
+        assert_eq!(
+            cookie_pairs(&param("c", "form", true), &json!("a; b=c")).unwrap(),
+            ["c=a%3B%20b%3Dc"]
+        );
+    }
+
+    #[test]
+    fn integral_numbers_are_written_without_a_fraction() {
+        let p = param("channel_id", "simple", false);
+        assert_eq!(path_value(&p, &json!(927.0)).unwrap(), "927");
+        assert_eq!(path_value(&p, &json!(927)).unwrap(), "927");
+        assert_eq!(path_value(&p, &json!(1.5)).unwrap(), "1.5");
+        assert_eq!(path_value(&p, &json!(-3.0)).unwrap(), "-3");
+        assert_eq!(
+            query_row("form", true, json!([2.0, 2.25])),
+            "color=2&color=2.25"
         );
     }
 
     #[test]
     fn reserved_characters_stay_only_when_allowed() {
         let mut p = param("u", "form", true);
-        assert_eq!(query_pieces(&p, &json!("a/b:c")), ["u=a%2Fb%3Ac"]);
+        assert_eq!(
+            query_pieces(&p, &json!("a/b:c"), DeepArrays::Indexed),
+            ["u=a%2Fb%3Ac"]
+        );
         p.allow_reserved = true;
-        assert_eq!(query_pieces(&p, &json!("a/b:c&d")), ["u=a/b:c%26d"]);
+        assert_eq!(
+            query_pieces(&p, &json!("a/b:c&d"), DeepArrays::Indexed),
+            ["u=a/b:c%26d"]
+        );
     }
 
     #[test]
@@ -561,9 +898,136 @@ mod tests {
             &binding(encoding, content_type),
             value,
             &Gathered::default(),
+            DeepArrays::Indexed,
         )
         .unwrap();
         (payload.in_memory().unwrap().to_vec(), payload.content_type)
+    }
+
+    /// A form body's text, with `parts` as the document's `encoding`.
+    fn form(parts: Vec<crate::binding::PartBinding>, value: Value, arrays: DeepArrays) -> String {
+        let mut binding = binding(Encoding::Form, "application/x-www-form-urlencoded");
+        binding.parts = parts.into();
+        let payload = body(&binding, &value, &Gathered::default(), arrays).unwrap();
+        String::from_utf8(payload.in_memory().unwrap().to_vec()).unwrap()
+    }
+
+    fn deep(property: &'static str) -> crate::binding::PartBinding {
+        crate::binding::PartBinding {
+            property: property.into(),
+            style: Some(Style::DeepObject),
+            explode: Some(true),
+            ..crate::binding::PartBinding::DEFAULT
+        }
+    }
+
+    #[test]
+    fn form_bodies_without_encoding_spread_objects_and_repeat_arrays() {
+        // OpenAPI's default for a form body's property: style `form`, explode `true`.
+        assert_eq!(
+            form(
+                vec![],
+                json!({"color": ["blue", "black"], "rgb": {"R": 100, "G": 200}, "n": 1.0, "none": null}),
+                DeepArrays::Indexed
+            ),
+            "color=blue&color=black&R=100&G=200&n=1"
+        );
+    }
+
+    #[test]
+    fn form_body_properties_follow_their_encoding_style() {
+        let part = |style: Style, explode: bool| crate::binding::PartBinding {
+            property: "color".into(),
+            style: Some(style),
+            explode: Some(explode),
+            ..crate::binding::PartBinding::DEFAULT
+        };
+        let rows = [
+            (part(Style::Form, false), "color=blue,black"),
+            (part(Style::SpaceDelimited, false), "color=blue%20black"),
+            (part(Style::PipeDelimited, false), "color=blue%7Cblack"),
+            (
+                part(Style::DeepObject, true),
+                "color[0]=blue&color[1]=black",
+            ),
+        ];
+        for (part, expected) in rows {
+            assert_eq!(
+                form(
+                    vec![part],
+                    json!({"color": ["blue", "black"]}),
+                    DeepArrays::Indexed
+                ),
+                expected
+            );
+        }
+        let json_part = crate::binding::PartBinding {
+            property: "meta".into(),
+            content_type: Some("application/json".into()),
+            ..crate::binding::PartBinding::DEFAULT
+        };
+        assert_eq!(
+            form(
+                vec![json_part],
+                json!({"meta": {"k": "v"}}),
+                DeepArrays::Indexed
+            ),
+            "meta=%7B%22k%22%3A%22v%22%7D"
+        );
+        let reserved = crate::binding::PartBinding {
+            property: "url".into(),
+            allow_reserved: true,
+            ..crate::binding::PartBinding::DEFAULT
+        };
+        assert_eq!(
+            form(
+                vec![reserved],
+                json!({"url": "https://x/y?z&w"}),
+                DeepArrays::Indexed
+            ),
+            "url=https://x/y?z%26w"
+        );
+    }
+
+    #[test]
+    fn form_body_deep_objects_nest_objects_and_arrays_to_any_depth() {
+        // Stripe's `post_customers`, as Stripe's API reference writes it.
+        let value = json!({
+            "address": {"city": "X", "line1": "1 Main"},
+            "metadata": {"k": "v"},
+            "expand": ["default_source", "tax"],
+            "email": "a@b.c",
+        });
+        let parts = vec![deep("address"), deep("metadata"), deep("expand")];
+        assert_eq!(
+            form(parts.clone(), value.clone(), DeepArrays::Indexed),
+            "address[city]=X&address[line1]=1%20Main&metadata[k]=v\
+             &expand[0]=default_source&expand[1]=tax&email=a%40b.c"
+        );
+        assert_eq!(
+            form(parts, value, DeepArrays::Brackets),
+            "address[city]=X&address[line1]=1%20Main&metadata[k]=v\
+             &expand[]=default_source&expand[]=tax&email=a%40b.c"
+        );
+        // Checkout's line items: objects in an array in an object.
+        assert_eq!(
+            form(
+                vec![deep("line_items")],
+                json!({"line_items": [{"price": "p_1", "quantity": 2}, {"price_data": {"currency": "usd", "recurring": {"interval": "month"}}}]}),
+                DeepArrays::Indexed
+            ),
+            "line_items[0][price]=p_1&line_items[0][quantity]=2\
+             &line_items[1][price_data][currency]=usd&line_items[1][price_data][recurring][interval]=month"
+        );
+        // Stripe's empty string ("unset") is a value like any other.
+        assert_eq!(
+            form(
+                vec![deep("metadata")],
+                json!({"metadata": ""}),
+                DeepArrays::Indexed
+            ),
+            "metadata="
+        );
     }
 
     #[test]
@@ -578,7 +1042,16 @@ mod tests {
         let (bytes, _) = encoded(Encoding::Bytes, "image/png", &json!("aGk="));
         assert_eq!(bytes, b"hi");
         let none = Gathered::default();
-        assert!(body(&binding(Encoding::Bytes, "image/png"), &json!("%%%"), &none).is_err());
+        let arrays = DeepArrays::Indexed;
+        assert!(
+            body(
+                &binding(Encoding::Bytes, "image/png"),
+                &json!("%%%"),
+                &none,
+                arrays
+            )
+            .is_err()
+        );
         let (bytes, ct) = encoded(
             Encoding::Multipart,
             "multipart/form-data",
@@ -630,10 +1103,11 @@ mod tests {
         let mut binding = binding(Encoding::Multipart, "multipart/form-data");
         binding.parts = vec![crate::binding::PartBinding {
             property: "raw".into(),
-            content_type: "audio/*".into(),
+            content_type: Some("audio/*".into()),
+            ..crate::binding::PartBinding::DEFAULT
         }]
         .into();
-        let payload = body(&binding, &value, &uploads).unwrap();
+        let payload = body(&binding, &value, &uploads, DeepArrays::Indexed).unwrap();
         let text = String::from_utf8(payload.in_memory().unwrap().to_vec()).unwrap();
         let b = payload
             .content_type
@@ -663,6 +1137,7 @@ mod tests {
             &binding(Encoding::Json, "application/json"),
             &value,
             &uploads,
+            DeepArrays::Indexed,
         )
         .unwrap();
         assert_eq!(&payload.in_memory().unwrap()[..], br#"{"image":"aGk="}"#);
@@ -671,6 +1146,7 @@ mod tests {
             &binding(Encoding::Json, "application/json"),
             &value,
             &uploads,
+            DeepArrays::Indexed,
         );
         assert!(refused.unwrap_err().0.contains("/body/image"));
     }
@@ -683,6 +1159,7 @@ mod tests {
             &binding(Encoding::Multipart, "multipart/form-data"),
             &value,
             &uploads,
+            DeepArrays::Indexed,
         );
         assert!(refused.unwrap_err().0.contains("line break"));
     }
@@ -691,7 +1168,13 @@ mod tests {
     fn an_upload_body_keeps_its_file_for_sending_and_takes_its_media_type() {
         let upload = Upload::path("/data/song.mp3");
         let (value, uploads) = crate::upload::collect(|| serde_json::to_value(&upload).unwrap());
-        let payload = body(&binding(Encoding::Bytes, "audio/*"), &value, &uploads).unwrap();
+        let payload = body(
+            &binding(Encoding::Bytes, "audio/*"),
+            &value,
+            &uploads,
+            DeepArrays::Indexed,
+        )
+        .unwrap();
         assert_eq!(payload.content_type, "audio/mpeg");
         assert!(payload.in_memory().is_none());
         assert!(matches!(&payload.pieces[..], [Piece::Upload { at, .. }] if at == "/body"));
@@ -699,6 +1182,7 @@ mod tests {
             &binding(Encoding::Bytes, "application/pdf"),
             &value,
             &uploads,
+            DeepArrays::Indexed,
         );
         assert_eq!(declared.unwrap().content_type, "application/pdf");
     }

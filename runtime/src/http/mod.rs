@@ -1080,13 +1080,17 @@ impl HttpClient {
                     let text = encode::path_value(param, value).map_err(refused)?;
                     path = path.replace(&format!("{{{}}}", param.name), &text);
                 }
-                ParamIn::Query => query.extend(encode::query_pieces(param, value)),
+                ParamIn::Query => query.extend(encode::query_pieces(
+                    param,
+                    value,
+                    binding.deep_object_arrays,
+                )),
                 ParamIn::Header => headers.push((
                     param.name.to_string(),
                     encode::header_value(param, value).map_err(refused)?,
                 )),
                 ParamIn::Cookie => {
-                    cookies.push(encode::cookie_pair(param, value).map_err(refused)?)
+                    cookies.extend(encode::cookie_pairs(param, value).map_err(refused)?)
                 }
             }
         }
@@ -1140,7 +1144,8 @@ impl HttpClient {
         if let Some(body) = &binding.body
             && let Some(value) = input.get(body.property.as_ref())
         {
-            let payload = encode::body(body, value, uploads).map_err(refused)?;
+            let payload =
+                encode::body(body, value, uploads, binding.deep_object_arrays).map_err(refused)?;
             builder = builder.header("Content-Type", &payload.content_type);
             match payload.in_memory() {
                 Some(bytes) => builder = builder.body(bytes),
@@ -1243,9 +1248,11 @@ impl HttpClient {
                     };
                     let value = Value::String(key.expose().to_string());
                     match location {
-                        ParamIn::Query => query.extend(encode::query_pieces(&param, &value)),
-                        ParamIn::Cookie => cookies.push(
-                            encode::cookie_pair(&param, &value).map_err(|_| secret_refused())?,
+                        ParamIn::Query => {
+                            query.extend(encode::query_pieces(&param, &value, Default::default()))
+                        }
+                        ParamIn::Cookie => cookies.extend(
+                            encode::cookie_pairs(&param, &value).map_err(|_| secret_refused())?,
                         ),
                         _ => headers.push((name.clone(), key.expose().to_string())),
                     }
