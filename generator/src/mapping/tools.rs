@@ -376,7 +376,16 @@ fn entry(
         cli.arguments = argument_specs(cx, draft, &cli_ext.arguments);
     }
     positional_path_parameters(draft, &mut cli.arguments);
-    settle_option_names(&input, &mut cli.arguments);
+    for (property, long) in settle_option_names(&input, &mut cli.arguments) {
+        cx.diags.push(cx.doc.diag(
+            Code::Renamed,
+            Severity::Note,
+            &draft.loc,
+            format!(
+                "tool `{name}`: input `{property}` is the CLI option `--{long}`, since its own name is one of the CLI's options or already used (set x-harn.cli.arguments.{property}.long to choose)"
+            ),
+        ));
+    }
     Entry {
         name: non_blank(name, "tool"),
         title,
@@ -649,10 +658,15 @@ fn positional_path_parameters(draft: &Draft, arguments: &mut BTreeMap<String, Ar
 }
 
 /// Gives every property whose default option name is reserved or already used another
-/// `long`, recorded in its argument spec: `<name>-value`, then numbered.
-fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentSpec>) {
+/// `long`, recorded in its argument spec: `<name>-value`, then numbered. Returns each renamed
+/// property with its option name.
+fn settle_option_names(
+    input: &Value,
+    arguments: &mut BTreeMap<String, ArgumentSpec>,
+) -> Vec<(String, String)> {
+    let mut renamed_ones = Vec::new();
     let Some(Value::Object(properties)) = input.get("properties") else {
-        return;
+        return renamed_ones;
     };
     let mut taken = Unique::default();
     for name in cli_names::RESERVED_LONG {
@@ -683,9 +697,11 @@ fn settle_option_names(input: &Value, arguments: &mut BTreeMap<String, ArgumentS
             continue;
         }
         let renamed = taken.claim(&format!("{default}-value"), "-");
+        renamed_ones.push((property.clone(), renamed.clone()));
         let long = harness_gen_runtime::catalog::OptionName::new(renamed).ok();
         arguments.entry(property.clone()).or_default().long = long;
     }
+    renamed_ones
 }
 
 /// Parent-command metadata: one per tag used as a CLI parent (title from `x-displayName` or the

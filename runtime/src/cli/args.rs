@@ -9,6 +9,13 @@ use crate::ToolRegistry;
 use crate::catalog::{ArgumentSpec, BooleanStyle, Entry, ValueHint};
 use crate::cli_names::default_long;
 
+/// The clap id of the argument of input property `property`: `/` and the property, which no
+/// global option's id (a kebab-case word) can be, so a property named like one of the CLI's own
+/// options (`include`, `output`) never reads that option's value.
+fn id(property: &str) -> String {
+    format!("/{property}")
+}
+
 /// The property's schema with a top-level component reference followed.
 fn schema_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a Value {
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
@@ -82,7 +89,7 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
 }
 
 fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool) -> Arg {
-    let mut arg = Arg::new(property.to_string());
+    let mut arg = Arg::new(id(property));
     arg = match spec.position {
         Some(position) => arg.index(position as usize + 1),
         None => {
@@ -152,8 +159,11 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
         help.push_str(&format!(" [default: {default}]"));
     }
     arg = arg.help(help.trim().to_string()).hide(spec.hidden);
+    // Shown as `<property>` unless the spec names the value (the id is not for people).
     if let Some(name) = &spec.value_name {
         arg = arg.value_name(name.to_string());
+    } else if arg.get_action().takes_values() {
+        arg = arg.value_name(property.to_string());
     }
     if let Some(hint) = spec.value_hint {
         arg = arg.value_hint(match hint {
@@ -194,7 +204,7 @@ pub fn values(
         let schema = schema_of(schema, registry);
         let ty = type_of(schema);
         if ty == "boolean" && spec.position.is_none() && spec.boolean_style != BooleanStyle::Value {
-            if matches.get_flag(property) {
+            if matches.get_flag(&id(property)) {
                 out.push((
                     property.clone(),
                     Value::Bool(spec.boolean_style == BooleanStyle::SetTrue),
@@ -202,7 +212,7 @@ pub fn values(
             }
             continue;
         }
-        let Some(raw) = matches.get_many::<String>(property) else {
+        let Some(raw) = matches.get_many::<String>(&id(property)) else {
             continue;
         };
         let raw: Vec<&String> = raw.collect();

@@ -39,6 +39,22 @@ fn sample() -> ToolRegistry {
             "boom",
             json!({"cli": {"command": ["boom"], "hidden": false}}),
         ),
+        // Properties named like the CLI's own options, renamed as the generator renames them.
+        entry_with(
+            "create_filter",
+            json!({
+                "inputSchema": {"type": "object", "properties": {
+                    "include": {"type": "string"},
+                    "output": {"type": "string"},
+                    "paginate": {"type": "boolean"}
+                }},
+                "cli": {"command": ["filters", "create"], "hidden": false, "arguments": {
+                    "include": {"long": "include-value"},
+                    "output": {"long": "output-value"},
+                    "paginate": {"long": "paginate-value"}
+                }}
+            }),
+        ),
         entry_with(
             "secret_op",
             json!({"governance": {"audiences": ["mcp"]}, "cli": {"command": ["secret"], "hidden": false}}),
@@ -52,6 +68,7 @@ fn sample() -> ToolRegistry {
         ("list_pets", Answer::Echo),
         ("get_pet", Answer::Throw(json!({"kind": "http_404"}))),
         ("boom", Answer::Throw(json!({"token": "tok_cli_secret_77"}))),
+        ("create_filter", Answer::Echo),
         ("secret_op", Answer::Echo),
     ]
     .into_iter()
@@ -157,6 +174,31 @@ fn values_are_parsed_by_schema_type() {
         json_out(&run),
         json!({"limit": 5, "species": ["dog", "cat"], "verbose": true, "filter": {"a": 1}, "kind": "small"})
     );
+}
+
+#[test]
+fn a_property_named_like_a_cli_option_reads_its_own_value() {
+    let run = cli(&[
+        "filters",
+        "create",
+        "--include-value",
+        "body",
+        "--output-value",
+        "x",
+        "--paginate-value",
+        "true",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(
+        json_out(&run),
+        json!({"include": "body", "output": "x", "paginate": true})
+    );
+    // The CLI's own options keep their meaning beside them.
+    let run = cli(&["filters", "create", "--input-json", "{}", "--include"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(json_out(&run), json!({}));
+    let help = cli(&["filters", "create", "--help"]);
+    assert!(help.out.contains("--include-value <include>"), "{}", help.out);
 }
 
 #[test]
