@@ -107,6 +107,14 @@ pub enum Error<E> {
     Api(E),
     /// The request could not be built from the input (the message names the parameter).
     InvalidRequest(String),
+    /// A value of the input cannot go on the wire as the binding says (a header value with a
+    /// line break, a path parameter `..`): the caller's input, refused at its pointer.
+    InvalidValue {
+        /// The JSON pointer into the call's input (`/X-Trace`, `/body`).
+        pointer: String,
+        /// Why, naming the parameter, never the value.
+        reason: String,
+    },
     /// The server could not be reached, or the connection failed.
     Transport,
     /// No answer within the timeout.
@@ -161,6 +169,11 @@ impl<E: Serialize> Error<E> {
                 phase: crate::Phase::Output,
                 issues: vec![crate::error::mismatch_issue(pointer, &reason)],
             },
+            // The schema allowed the value but the wire cannot carry it: the caller's input.
+            Error::InvalidValue { pointer, .. } => Thrown::InvalidInput(vec![crate::Issue {
+                pointer,
+                keyword: "format".into(),
+            }]),
             other => Thrown::Fault(other.category()),
         }
     }
@@ -171,6 +184,9 @@ impl<E> fmt::Display for Error<E> {
         match self {
             Error::Api(_) => f.write_str("the API answered with an error response"),
             Error::InvalidRequest(why) => write!(f, "invalid request: {why}"),
+            Error::InvalidValue { pointer, reason } => {
+                write!(f, "invalid input at `{pointer}`: {reason}")
+            }
             Error::Transport => f.write_str("could not reach the server"),
             Error::Timeout => f.write_str("the server did not answer in time"),
             Error::TooLarge => f.write_str("the response was larger than the configured bound"),
@@ -1063,7 +1079,14 @@ impl HttpClient {
         input: &Value,
         uploads: &Gathered,
     ) -> Result<Outgoing, Error<std::convert::Infallible>> {
-        let refused = |r: encode::Refused| Error::InvalidRequest(r.0);
+        // A value the wire cannot carry is the caller's input, refused where it is.
+        let refused_at = |property: &str| {
+            let pointer = format!("/{}", crate::pointer::escape(property));
+            move |r: encode::Refused| Error::InvalidValue {
+                pointer,
+                reason: r.0,
+            }
+        };
         let mut path = binding.path.to_string();
         let mut query = Vec::new();
         let mut headers: Vec<(String, String)> = Vec::new();
@@ -1077,7 +1100,8 @@ impl HttpClient {
                 .map_err(Error::InvalidRequest)?;
             match param.location {
                 ParamIn::Path => {
-                    let text = encode::path_value(param, value).map_err(refused)?;
+                    let text =
+                        encode::path_value(param, value).map_err(refused_at(&param.property))?;
                     path = path.replace(&format!("{{{}}}", param.name), &text);
                 }
                 ParamIn::Query => query.extend(encode::query_pieces(
@@ -1087,11 +1111,11 @@ impl HttpClient {
                 )),
                 ParamIn::Header => headers.push((
                     param.name.to_string(),
-                    encode::header_value(param, value).map_err(refused)?,
+                    encode::header_value(param, value).map_err(refused_at(&param.property))?,
                 )),
-                ParamIn::Cookie => {
-                    cookies.extend(encode::cookie_pairs(param, value).map_err(refused)?)
-                }
+                ParamIn::Cookie => cookies.extend(
+                    encode::cookie_pairs(param, value).map_err(refused_at(&param.property))?,
+                ),
             }
         }
         // One key per call: the request is built once and cloned for each attempt.
@@ -1144,8 +1168,8 @@ impl HttpClient {
         if let Some(body) = &binding.body
             && let Some(value) = input.get(body.property.as_ref())
         {
-            let payload =
-                encode::body(body, value, uploads, binding.deep_object_arrays).map_err(refused)?;
+            let payload = encode::body(body, value, uploads, binding.deep_object_arrays)
+                .map_err(refused_at(&body.property))?;
             builder = builder.header("Content-Type", &payload.content_type);
             match payload.in_memory() {
                 Some(bytes) => builder = builder.body(bytes),
@@ -1452,6 +1476,7 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
     match error {
         Error::Api(never) => match never {},
         Error::InvalidRequest(why) => Error::InvalidRequest(why),
+        Error::InvalidValue { pointer, reason } => Error::InvalidValue { pointer, reason },
         Error::Transport => Error::Transport,
         Error::Timeout => Error::Timeout,
         Error::TooLarge => Error::TooLarge,

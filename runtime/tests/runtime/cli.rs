@@ -198,7 +198,11 @@ fn a_property_named_like_a_cli_option_reads_its_own_value() {
     assert_eq!(run.code, 0, "{}", run.err);
     assert_eq!(json_out(&run), json!({}));
     let help = cli(&["filters", "create", "--help"]);
-    assert!(help.out.contains("--include-value <include>"), "{}", help.out);
+    assert!(
+        help.out.contains("--include-value <include>"),
+        "{}",
+        help.out
+    );
 }
 
 #[test]

@@ -189,11 +189,11 @@ async fn a_path_value_cannot_change_the_path() {
         .send(&b, &json!({"id": ".."}))
         .await
         .unwrap_err();
-    assert!(matches!(refused, Error::InvalidRequest(_)));
+    assert!(matches!(refused, Error::InvalidValue { ref pointer, .. } if pointer == "/id"));
 }
 
 #[tokio::test]
-async fn a_header_value_with_a_line_break_is_refused() {
+async fn a_header_value_with_a_line_break_is_refused_as_invalid_input() {
     let (base, seen) = serve().await;
     let b = binding(
         "GET",
@@ -206,8 +206,17 @@ async fn a_header_value_with_a_line_break_is_refused() {
         .send(&b, &json!({"x": "1\r\nInjected: yes"}))
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::InvalidRequest(_)));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 0, "nothing was sent");
+    let Error::InvalidValue { pointer, reason } = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(pointer, "/x");
+    // A tool reports it as the caller's invalid input at its pointer, not an internal failure.
+    let thrown = Error::<Value>::InvalidValue { pointer, reason }.into_thrown();
+    assert!(
+        matches!(&thrown, harness_gen_runtime::Thrown::InvalidInput(issues) if issues[0].pointer == "/x"),
+        "{thrown:?}"
+    );
 }
 
 #[tokio::test]
