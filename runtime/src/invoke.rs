@@ -401,7 +401,8 @@ impl ToolRegistry {
         let Some(schema) = schema else {
             return Checked::Valid;
         };
-        let Some(validator) = cell.get_or_init(|| self.compile(schema)) else {
+        let input = matches!(slot, Slot::Input);
+        let Some(validator) = cell.get_or_init(|| self.compile(schema, input)) else {
             return Checked::Uncompilable;
         };
         let issues: Vec<Issue> = validator

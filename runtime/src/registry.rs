@@ -431,8 +431,17 @@ impl ToolRegistry {
     }
 
     /// Compiles the validator for `schema`: from its standalone projection, or, when a keyword
-    /// makes the move unsafe, from the schema with the catalog's components beside it.
-    pub(crate) fn compile(&self, schema: &Value) -> Option<jsonschema::Validator> {
+    /// makes the move unsafe, from the schema with the catalog's components beside it. With
+    /// `input_formats`, the formats whose text has one unambiguous grammar
+    /// (`ipv4`, `ipv6`, `uuid`, `date`, `date-time`) are asserted, so a `oneOf` whose branches differ only
+    /// by format (an IPv4 or an IPv6 range) matches one branch; the other formats stay
+    /// annotations, as 2020-12 makes them (servers read `uri`, `email` and `hostname` more
+    /// loosely than their RFCs).
+    pub(crate) fn compile(
+        &self,
+        schema: &Value,
+        input_formats: bool,
+    ) -> Option<jsonschema::Validator> {
         let source = match self.standalone(schema, "") {
             Ok(standalone) => standalone,
             Err(_) => {
@@ -448,9 +457,35 @@ impl ToolRegistry {
                 doc
             }
         };
-        jsonschema::draft202012::options().build(&source).ok()
+        let mut options = jsonschema::draft202012::options();
+        if input_formats {
+            options = options.should_validate_formats(true);
+            for name in ANNOTATION_FORMATS {
+                options = options.with_format(*name, |_: &str| true);
+            }
+        }
+        options.build(&source).ok()
     }
 }
+
+/// The validator's built-in formats other than those a tool's input is checked for (`ipv4`,
+/// `ipv6`, `uuid`, `date`, `date-time`), kept as annotations on input as everywhere else.
+const ANNOTATION_FORMATS: &[&str] = &[
+    "duration",
+    "email",
+    "hostname",
+    "idn-email",
+    "idn-hostname",
+    "iri",
+    "iri-reference",
+    "json-pointer",
+    "regex",
+    "relative-json-pointer",
+    "time",
+    "uri",
+    "uri-reference",
+    "uri-template",
+];
 
 /// Builds a registry in code: add tools with their handlers, then [`RegistryBuilder::build`].
 #[derive(Default)]

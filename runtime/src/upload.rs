@@ -332,6 +332,25 @@ pub fn file_reference(path: &str) -> String {
     format!("{FILE_REFERENCE}{path}")
 }
 
+/// The JSON pointer (below `at`) of a [`file_reference`] left in `value` as text: a CLI `@path`
+/// given where the document declares no binary value, so no file was read for it. Such text is
+/// never sent (it would send the local path instead of the file).
+#[cfg(feature = "client")]
+pub(crate) fn unread_file(value: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::String(text) if text.starts_with(FILE_REFERENCE) => Some(at.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| unread_file(item, &format!("{at}/{i}"))),
+        Value::Object(fields) => fields.iter().find_map(|(key, item)| {
+            unread_file(item, &format!("{at}/{}", crate::pointer::escape(key)))
+        }),
+        _ => None,
+    }
+}
+
 /// Runs `f` with [`file_reference`]s read as the files they name. Only the CLI does, for the
 /// files its user named; anywhere else (an MCP client's input) such text is not base64 and
 /// fails as invalid input.

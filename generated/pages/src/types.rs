@@ -18,18 +18,22 @@ pub mod formats {
 pub struct Customer {
     pub id: String,
     pub email: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Customer { 0 id "id" required, 1 email "email" optional }
+    Customer { 0 id "id" required, 1 email "email" optional } + additional_properties
 }
 /// Named like the SDK's own `Event` (of event streams), which the client module imports: a page of these must still name this type.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Event {
     pub seq: i64,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Event { 0 seq "seq" required }
+    Event { 0 seq "seq" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -39,28 +43,36 @@ pub struct FileList {
     pub first_id: Option<Option<String>>,
     pub last_id: Option<Option<String>>,
     pub has_more: bool,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     FileList { 0 object "object" optional, 1 data "data" required, 2 first_id "first_id"
-    present, 3 last_id "last_id" present, 4 has_more "has_more" required }
+    present, 3 last_id "last_id" present, 4 has_more "has_more" required } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Toy {
     pub id: i64,
     pub name: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Toy { 0 id "id" required, 1 name "name" required }
+    Toy { 0 id "id" required, 1 name "name" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileListDataItem {
     pub id: String,
     pub bytes: Option<i64>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    FileListDataItem { 0 id "id" required, 1 bytes "bytes" optional }
+    FileListDataItem { 0 id "id" required, 1 bytes "bytes" optional } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -95,10 +107,12 @@ pub struct ListCustomersOutput {
     pub object: ListCustomersOutputObject,
     pub data: Vec<Customer>,
     pub has_more: bool,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     ListCustomersOutput { 0 object "object" required, 1 data "data" required, 2 has_more
-    "has_more" required }
+    "has_more" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -168,10 +182,12 @@ harness_gen_runtime::builder! {
 pub struct ListReportsOutput {
     pub reports: Option<Vec<String>>,
     pub next_page_token: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     ListReportsOutput { 0 reports "reports" optional, 1 next_page_token "nextPageToken"
-    optional }
+    optional } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -191,9 +207,12 @@ harness_gen_runtime::builder! {
 pub struct ListEventsOutput {
     pub events: Vec<Event>,
     pub total: i64,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListEventsOutput { 0 events "events" required, 1 total "total" required }
+    ListEventsOutput { 0 events "events" required, 1 total "total" required } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -215,18 +234,23 @@ pub struct ListMessagesOutput {
     pub iterator: Option<String>,
     pub prev_iterator: Option<Option<String>>,
     pub done: bool,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     ListMessagesOutput { 0 data "data" required, 1 iterator "iterator" nullable, 2
-    prev_iterator "prevIterator" present, 3 done "done" required }
+    prev_iterator "prevIterator" present, 3 done "done" required } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListMessagesOutputDataItem {
     pub id: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListMessagesOutputDataItem { 0 id "id" required }
+    ListMessagesOutputDataItem { 0 id "id" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -246,10 +270,12 @@ harness_gen_runtime::builder! {
 pub struct ListHistoryOutput {
     pub entries: Option<Vec<String>>,
     pub next_cursor: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     ListHistoryOutput { 0 entries "entries" optional, 1 next_cursor "next_cursor"
-    optional }
+    optional } + additional_properties
 }
 pub type ListToysOutput = Vec<Toy>;
 pub type ListFilesOutput = FileList;

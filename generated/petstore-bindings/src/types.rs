@@ -19,12 +19,16 @@ pub struct NewPet {
     pub name: String,
     pub species: Species,
     pub tag: Option<Option<String>>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
+    + additional_properties
 }
 harness_gen_runtime::builder! {
-    NewPet { new(name : String, species : Species) set tag : Option < String >; }
+    NewPet { new(name : String, species : Species) set tag : Option < String >; +
+    additional_properties }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -34,19 +38,24 @@ pub struct Pet {
     pub tag: Option<Option<String>>,
     pub id: i64,
     pub born: Option<formats::Date>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     Pet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present, 3 id
-    "id" required, 4 born "born" optional }
+    "id" required, 4 born "born" optional } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
     pub title: String,
     pub detail: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Problem { 0 title "title" required, 1 detail "detail" optional }
+    Problem { 0 title "title" required, 1 detail "detail" optional } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]

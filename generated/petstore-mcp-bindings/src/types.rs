@@ -19,12 +19,16 @@ pub struct NewPet {
     pub name: String,
     pub species: Species2,
     pub tag: Option<Option<String>>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
+    + additional_properties
 }
 harness_gen_runtime::builder! {
-    NewPet { new(name : String, species : Species2) set tag : Option < String >; }
+    NewPet { new(name : String, species : Species2) set tag : Option < String >; +
+    additional_properties }
 }
 /// The same shape as [`NewPet`], so the same type.
 pub type NewPet2 = NewPet;
@@ -40,10 +44,12 @@ pub struct Pet {
     pub tag: Option<Option<String>>,
     pub id: i64,
     pub born: Option<formats::Date>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     Pet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present, 3 id
-    "id" required, 4 born "born" optional }
+    "id" required, 4 born "born" optional } + additional_properties
 }
 /// The same shape as [`Pet`], so the same type.
 pub type Pet2 = Pet;

@@ -18,18 +18,24 @@ pub mod formats {
 pub struct Completion {
     pub id: String,
     pub content: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Completion { 0 id "id" required, 1 content "content" required }
+    Completion { 0 id "id" required, 1 content "content" required } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CompletionChunk {
     pub id: String,
     pub delta: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    CompletionChunk { 0 id "id" required, 1 delta "delta" required }
+    CompletionChunk { 0 id "id" required, 1 delta "delta" required } +
+    additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -38,42 +44,51 @@ pub struct CompletionRequest {
     pub messages: Vec<Message>,
     /// Whether to answer as server-sent events.
     pub stream: Option<bool>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     CompletionRequest { 0 model "model" required, 1 messages "messages" required, 2
-    stream "stream" optional }
+    stream "stream" optional } + additional_properties
 }
 harness_gen_runtime::builder! {
     CompletionRequest { new(model : String, messages : Vec < Message >) set stream :
-    bool; }
+    bool; + additional_properties }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Message {
     pub role: MessageRole,
     pub content: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Message { 0 role "role" required, 1 content "content" required }
+    Message { 0 role "role" required, 1 content "content" required } +
+    additional_properties
 }
 harness_gen_runtime::builder! {
-    Message { new(role : MessageRole, content : String) }
+    Message { new(role : MessageRole, content : String) + additional_properties }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
     pub title: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Problem { 0 title "title" required }
+    Problem { 0 title "title" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Received {
     pub parts: Vec<ReceivedPart>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Received { 0 parts "parts" required }
+    Received { 0 parts "parts" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -85,19 +100,23 @@ pub struct ReceivedPart {
     pub length: i64,
     /// The part's bytes when they are short UTF-8.
     pub text: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     ReceivedPart { 0 name "name" required, 1 file_name "file_name" optional, 2
     content_type "content_type" optional, 3 sha256 "sha256" required, 4 length "length"
-    required, 5 text "text" optional }
+    required, 5 text "text" optional } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Tick {
     pub seq: i64,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Tick { 0 seq "seq" required }
+    Tick { 0 seq "seq" required } + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -114,16 +133,18 @@ pub struct UploadRequest {
     pub attributes: Option<std::collections::BTreeMap<String, String>>,
     /// One text part per tag.
     pub tags: Option<Vec<String>>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     UploadRequest { 0 purpose "purpose" required, 1 file "file" required, 2 extras
     "extras" optional, 3 cover "cover" optional, 4 attributes "attributes" optional, 5
-    tags "tags" optional }
+    tags "tags" optional } + additional_properties
 }
 harness_gen_runtime::builder! {
     UploadRequest { new(purpose : String, file : formats::Upload) set extras : Vec <
     formats::Upload >, cover : formats::Upload, attributes : std::collections::BTreeMap <
-    String, String >, tags : Vec < String >; }
+    String, String >, tags : Vec < String >; + additional_properties }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]

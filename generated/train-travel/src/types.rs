@@ -29,17 +29,19 @@ pub struct Booking {
     pub has_bicycle: Option<bool>,
     /// Indicates whether the passenger has a dog.
     pub has_dog: Option<bool>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     Booking { 0 id "id" optional, 1 trip_id "trip_id" optional, 2 passenger_name
     "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4 has_dog "has_dog"
-    optional }
+    optional } + additional_properties
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::builder! {
     Booking { new() set id : formats::Uuid, trip_id : formats::Uuid, passenger_name :
-    String, has_bicycle : bool, has_dog : bool; }
+    String, has_bicycle : bool, has_dog : bool; + additional_properties }
 }
 /// A payment for a booking.
 #[cfg(feature = "payments")]
@@ -57,17 +59,20 @@ pub struct BookingPayment {
     pub source: Option<BookingPaymentSource>,
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
     pub status: Option<BookingPaymentStatus>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     BookingPayment { 0 id "id" optional, 1 amount "amount" optional, 2 currency
-    "currency" optional, 3 source "source" optional, 4 status "status" optional }
+    "currency" optional, 3 source "source" optional, 4 status "status" optional } +
+    additional_properties
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
     BookingPayment { new() set id : formats::Uuid, amount : f64, currency :
     BookingPaymentCurrency, source : BookingPaymentSource, status : BookingPaymentStatus;
-    }
+    + additional_properties }
 }
 /// The link to the booking resource.
 #[cfg(feature = "payments")]
@@ -76,10 +81,12 @@ harness_gen_runtime::builder! {
 #[derive(Default)]
 pub struct LinksBooking {
     pub booking: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
-    LinksBooking { 0 booking "booking" optional }
+    LinksBooking { 0 booking "booking" optional } + additional_properties
 }
 /// The link to the destination station resource.
 #[cfg(feature = "bookings")]
@@ -88,10 +95,12 @@ harness_gen_runtime::object! {
 #[derive(Default)]
 pub struct LinksDestination {
     pub self_: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
-    LinksDestination { 0 self_ "self" optional }
+    LinksDestination { 0 self_ "self" optional } + additional_properties
 }
 /// The link to the origin station resource.
 #[cfg(feature = "all-operations")]
@@ -104,10 +113,13 @@ pub type LinksOrigin = LinksDestination;
 pub struct LinksPagination {
     pub next: Option<String>,
     pub prev: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
-    LinksPagination { 0 next "next" optional, 1 prev "prev" optional }
+    LinksPagination { 0 next "next" optional, 1 prev "prev" optional } +
+    additional_properties
 }
 /// The link to the current resource.
 #[cfg(feature = "bookings")]
@@ -127,10 +139,13 @@ pub struct Problem {
     pub instance: Option<String>,
     /// The HTTP status code
     pub status: Option<i64>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
     Problem { 0 type_ "type" optional, 1 title "title" optional, 2 detail "detail"
-    optional, 3 instance "instance" optional, 4 status "status" optional }
+    optional, 3 instance "instance" optional, 4 status "status" optional } +
+    additional_properties
 }
 /// A train station.
 #[cfg(feature = "all-operations")]
@@ -147,11 +162,14 @@ pub struct Station {
     pub country_code: String,
     /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
     pub timezone: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
     Station { 0 id "id" required, 1 name "name" required, 2 address "address" required, 3
-    country_code "country_code" required, 4 timezone "timezone" optional }
+    country_code "country_code" required, 4 timezone "timezone" optional } +
+    additional_properties
 }
 /// A train trip.
 #[cfg(feature = "all-operations")]
@@ -177,6 +195,8 @@ pub struct Trip {
     pub bicycles_allowed: Option<bool>,
     /// Indicates whether dogs are allowed on the trip
     pub dogs_allowed: Option<bool>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "all-operations")]
 harness_gen_runtime::object! {
@@ -184,7 +204,7 @@ harness_gen_runtime::object! {
     optional, 3 departure_time "departure_time" optional, 4 arrival_time "arrival_time"
     optional, 5 operator "operator" optional, 6 price "price" optional, 7
     bicycles_allowed "bicycles_allowed" optional, 8 dogs_allowed "dogs_allowed" optional
-    }
+    } + additional_properties
 }
 /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
@@ -196,10 +216,13 @@ pub struct WrapperCollection {
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// A set of hypermedia links which serve as controls for the client.
     pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
 harness_gen_runtime::object! {
-    WrapperCollection { 0 data "data" optional, 1 links "links" optional }
+    WrapperCollection { 0 data "data" optional, 1 links "links" optional } +
+    additional_properties
 }
 /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
 #[cfg(feature = "payments")]
@@ -306,6 +329,8 @@ pub struct BookingPaymentSourceCard {
     pub address_city: Option<String>,
     pub address_country: String,
     pub address_post_code: Option<String>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
@@ -314,7 +339,7 @@ harness_gen_runtime::object! {
     exp_year "exp_year" required, 6 address_line1 "address_line1" optional, 7
     address_line2 "address_line2" optional, 8 address_city "address_city" optional, 9
     address_country "address_country" required, 10 address_post_code "address_post_code"
-    optional }
+    optional } + additional_properties
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
@@ -322,7 +347,7 @@ harness_gen_runtime::builder! {
     exp_month : i64, exp_year : i64, address_country : String) fix object =
     ::core::option::Option::Some(BookingPaymentSourceCardObject::Card); set address_line1
     : String, address_line2 : String, address_city : String, address_post_code : String;
-    }
+    + additional_properties }
 }
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
@@ -382,13 +407,15 @@ pub struct BookingPaymentSourceBankAccount {
     pub bank_name: String,
     /// Two-letter country code (ISO 3166-1 alpha-2).
     pub country: String,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     BookingPaymentSourceBankAccount { 0 object "object" optional, 1 name "name" required,
     2 number "number" required, 3 sort_code "sort_code" optional, 4 account_type
     "account_type" required, 5 bank_name "bank_name" required, 6 country "country"
-    required }
+    required } + additional_properties
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::builder! {
@@ -396,7 +423,7 @@ harness_gen_runtime::builder! {
     BookingPaymentSourceBankAccountAccountType, bank_name : String, country : String) fix
     object =
     ::core::option::Option::Some(BookingPaymentSourceBankAccountObject::BankAccount); set
-    sort_code : String; }
+    sort_code : String; + additional_properties }
 }
 #[cfg(feature = "payments")]
 #[derive(Debug, Clone)]
@@ -642,12 +669,14 @@ pub struct CreateBookingOutput {
     /// Indicates whether the passenger has a dog.
     pub has_dog: Option<bool>,
     pub links: Option<LinksSelf>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "bookings")]
 harness_gen_runtime::object! {
     CreateBookingOutput { 0 id "id" optional, 1 trip_id "trip_id" optional, 2
     passenger_name "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4
-    has_dog "has_dog" optional, 5 links "links" optional }
+    has_dog "has_dog" optional, 5 links "links" optional } + additional_properties
 }
 #[cfg(feature = "bookings")]
 #[derive(Debug, Clone)]
@@ -703,12 +732,14 @@ pub struct CreateBookingPaymentOutput {
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
     pub status: Option<BookingPaymentStatus>,
     pub links: Option<LinksBooking>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(feature = "payments")]
 harness_gen_runtime::object! {
     CreateBookingPaymentOutput { 0 id "id" optional, 1 amount "amount" optional, 2
     currency "currency" optional, 3 source "source" optional, 4 status "status" optional,
-    5 links "links" optional }
+    5 links "links" optional } + additional_properties
 }
 /// How `GetStationsError`'s operation, and 3 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]

@@ -469,6 +469,11 @@ pub fn body(
 ) -> Result<Payload, Refused> {
     let property = binding.property.as_ref();
     let content_type = binding.content_type.as_ref();
+    if let Some(at) = crate::upload::unread_file(value, &format!("/{property}")) {
+        return Err(Refused(format!(
+            "a file (`@path`) was given at {at}, where the document declares no binary value, so it was not read; give the value itself"
+        )));
+    }
     // Only multipart parts and whole binary bodies send an upload as itself; elsewhere it is
     // the base64 text JSON carries.
     let value = match binding.encoding {
@@ -1149,6 +1154,26 @@ mod tests {
             DeepArrays::Indexed,
         );
         assert!(refused.unwrap_err().0.contains("/body/image"));
+    }
+
+    #[test]
+    fn a_file_named_where_no_binary_value_is_declared_is_refused_never_sent_as_its_path() {
+        let value = json!({"doc": crate::upload::file_reference("/etc/passwd")});
+        for (encoding, content_type) in [
+            (Encoding::Multipart, "multipart/form-data"),
+            (Encoding::Json, "application/json"),
+            (Encoding::Form, "application/x-www-form-urlencoded"),
+        ] {
+            let refused = body(
+                &binding(encoding, content_type),
+                &value,
+                &Gathered::default(),
+                DeepArrays::Indexed,
+            )
+            .unwrap_err();
+            assert!(refused.0.contains("/body/doc"), "{}", refused.0);
+            assert!(!refused.0.contains("passwd"));
+        }
     }
 
     #[test]

@@ -278,3 +278,34 @@ fn every_tool_needs_exactly_one_handler() {
         "{errors}"
     );
 }
+
+#[test]
+fn input_formats_with_one_grammar_are_asserted_so_a_one_of_by_format_matches_one_branch() {
+    // nexus's IP pool range: IPv4 or IPv6, the branches told apart by `format` alone.
+    let range = |format: &str| {
+        json!({"type": "object", "required": ["first"], "properties": {
+            "first": {"type": "string", "format": format}
+        }})
+    };
+    let registry = registry(
+        vec![entry_with(
+            "add_range",
+            json!({"inputSchema": {
+                "type": "object",
+                "properties": {
+                    "body": {"oneOf": [range("ipv4"), range("ipv6")]},
+                    "site": {"type": "string", "format": "uri"}
+                },
+                "required": ["body"]
+            }}),
+        )],
+        vec![("add_range", Answer::Echo)],
+    );
+    let call = |input: Value| block_on(registry.invoke(Audience::Cli, "add_range", input));
+    assert!(call(json!({"body": {"first": "10.0.0.1"}})).is_ok());
+    assert!(call(json!({"body": {"first": "fd00::1"}})).is_ok());
+    let error = call(json!({"body": {"first": "not an address"}})).unwrap_err();
+    assert!(matches!(error, ToolError::InvalidInput { .. }), "{error:?}");
+    // Formats servers read loosely stay annotations: a relative `uri` is the server's to judge.
+    assert!(call(json!({"body": {"first": "10.0.0.1"}, "site": "/relative"})).is_ok());
+}

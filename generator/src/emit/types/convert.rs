@@ -48,6 +48,26 @@ impl<'a> TypeSpace<'a> {
             if !siblings {
                 return self.reference(reference, hint, pointer, depth);
             }
+            // Object keywords beside a reference (a 3.0 document restating the component's
+            // `required` and an empty `properties`): the reference and its siblings both apply,
+            // as 2020-12 says, so the type is the component's fields with the siblings' added.
+            let object_siblings = ["properties", "required", "additionalProperties"]
+                .iter()
+                .any(|k| map.contains_key(*k));
+            let other_shapes = [
+                "allOf", "oneOf", "anyOf", "enum", "const", "items", "nullable",
+            ]
+            .iter()
+            .any(|k| map.contains_key(*k));
+            if object_siblings && !other_shapes {
+                let own: Map<String, Value> = map
+                    .iter()
+                    .filter(|(k, _)| *k != "$ref")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let parts = [serde_json::json!({ "$ref": reference })];
+                return self.all_of(&parts, &own, target, hint, pointer, depth);
+            }
         }
         if let Some(ty) = self.nullable_union(map, hint, pointer, depth) {
             return ty;
@@ -467,9 +487,12 @@ impl<'a> TypeSpace<'a> {
     ) -> Ty {
         let properties = map.get("properties").and_then(Value::as_object);
         let additional = map.get("additionalProperties");
+        // Where the schema does not forbid them, properties beyond the declared ones are kept
+        // (read into, and written from, the struct's `additional_properties`): a value a user
+        // gives or a server sends is never dropped in silence.
         let extra = match additional {
-            Some(Value::Bool(false)) | None => None,
-            Some(Value::Bool(true)) => Some(Ty::Value),
+            Some(Value::Bool(false)) => None,
+            Some(Value::Bool(true)) | None => Some(Ty::Value),
             Some(schema) => Some(self.convert(
                 schema,
                 None,
@@ -489,6 +512,9 @@ impl<'a> TypeSpace<'a> {
         let id = self.claim(target, hint);
         let struct_name = self.defs[id].name.clone();
         let mut idents = Unique::default();
+        if extra.is_some() {
+            idents.reserve("additional_properties");
+        }
         let mut fields = Vec::new();
         for (wire, schema) in properties {
             let base = field_name(wire);
@@ -511,6 +537,27 @@ impl<'a> TypeSpace<'a> {
                 ty,
                 required: required.contains(wire.as_str()),
                 doc: doc_of(schema),
+            });
+        }
+        // A property the schema requires without declaring it (a document's slip) is still a
+        // field, of any JSON value: validation demands it, so the request must carry it.
+        for wire in required {
+            if properties.contains_key(wire) {
+                continue;
+            }
+            let at = format!("{pointer}/required");
+            self.warnings.push((
+                at,
+                format!("`{wire}` is required but not declared in `properties`; it is a field of any JSON value"),
+            ));
+            let base = field_name(wire);
+            let sep = if base.ends_with('_') { "" } else { "_" };
+            fields.push(Field {
+                ident: idents.claim(&base, sep),
+                wire: wire.to_string(),
+                ty: Ty::Value,
+                required: true,
+                doc: None,
             });
         }
         self.define(id, Kind::Struct { fields, extra }, map, false)
