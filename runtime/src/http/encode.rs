@@ -171,11 +171,17 @@ fn simple(value: &Value, sep: &str, explode: bool) -> String {
 /// Where form pairs go: a query string (brackets of `deepObject` keys percent-encoded, as
 /// RFC 3986 wants in a query) or a form body (brackets as they are, as form servers and API
 /// references write them).
+///
+/// In a form body the `,` that joins unexploded items is percent-encoded too, as the WHATWG
+/// form serializer writes it and OpenAPI 3.1.1 asks of form media types: a form parser decodes
+/// before it splits, so it reads the same items, and a validator never sees a reserved
+/// character the value did not have.
 #[derive(Clone, Copy)]
 struct Escape {
     set: &'static AsciiSet,
     open: &'static str,
     close: &'static str,
+    comma: &'static str,
 }
 
 impl Escape {
@@ -188,6 +194,7 @@ impl Escape {
             },
             open: "%5B",
             close: "%5D",
+            comma: ",",
         }
     }
 
@@ -195,6 +202,7 @@ impl Escape {
         Self {
             open: "[",
             close: "]",
+            comma: "%2C",
             ..Self::query(allow_reserved)
         }
     }
@@ -231,7 +239,7 @@ impl Form {
         let sep = match self.style {
             Style::SpaceDelimited => "%20",
             Style::PipeDelimited => "%7C",
-            _ => ",",
+            _ => self.escape.comma,
         };
         match shape(value) {
             Shape::One(text) => out.push(format!("{key}={}", esc(&text))),
@@ -948,7 +956,7 @@ mod tests {
             ..crate::binding::PartBinding::DEFAULT
         };
         let rows = [
-            (part(Style::Form, false), "color=blue,black"),
+            (part(Style::Form, false), "color=blue%2Cblack"),
             (part(Style::SpaceDelimited, false), "color=blue%20black"),
             (part(Style::PipeDelimited, false), "color=blue%7Cblack"),
             (

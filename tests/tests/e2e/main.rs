@@ -18,3 +18,4 @@ mod secrets;
 mod streams;
 mod types;
 mod uploads;
+mod wire;

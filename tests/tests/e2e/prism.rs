@@ -17,11 +17,11 @@ fn root() -> PathBuf {
 }
 
 /// The Prism binary installed by `.ci/run` (`npm ci --prefix tools/prism`).
-fn prism() -> Option<PathBuf> {
+pub(super) fn prism() -> Option<PathBuf> {
     harness_e2e::tools::tool("the Prism tests", "tools/prism/node_modules/.bin/prism")
 }
 
-struct Mock(Child);
+pub(super) struct Mock(Child);
 
 impl Drop for Mock {
     fn drop(&mut self) {
@@ -31,7 +31,7 @@ impl Drop for Mock {
 }
 
 /// Starts `prism mock spec` on a free loopback port and waits until it accepts connections.
-fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
+pub(super) fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

@@ -1,0 +1,847 @@
+//! The wire-conformance harness: every operation of a document called with an input built from
+//! the document (its examples first, else a small valid instance of each schema), through a
+//! registry whose handlers send each call with the runtime's HTTP client as the catalog's
+//! binding says, against Stoplight Prism, which validates every request against the document
+//! and names each violation in its `sl-violations` reply header. Any request Prism rejects fails
+//! the test with the operation and Prism's violation.
+//!
+//! In CI: the purpose-written `specs/wire.yaml` (every parameter style × explode × location
+//! Prism can parse, form and multipart bodies with `encoding`, `readOnly`/`writeOnly`, nullable,
+//! binary and text bodies) and small corpus documents. The whole corpus, the large documents
+//! included, runs in the heavy checks (`scripts/wire-conformance.sh`, an ignored test here),
+//! which print the summary table. Byte-exact checks of every style row, including those Prism
+//! cannot parse, are the unit tests of `runtime/src/http/encode.rs`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use harness_gen_runtime::http::{
+    CallOptions, ClientBuilder, Credential, HttpClient, Replies, Scheme, Secret,
+};
+use harness_gen_runtime::{Audience, Catalog, Handler, Thrown, ToolError, ToolRegistry};
+use serde_json::{Map, Value, json};
+
+use super::prism::{mock, prism};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// What one document's run found.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// The document, as given.
+    pub document: String,
+    /// Operations in its catalog.
+    pub operations: usize,
+    /// Requests Prism found conforming.
+    pub accepted: usize,
+    /// Requests Prism rejected: (tool, Prism's violations).
+    pub rejected: Vec<(String, String)>,
+    /// Calls that never left the process: (tool, why).
+    pub not_sent: Vec<(String, String)>,
+}
+
+impl Tally {
+    /// One row of the summary table.
+    pub fn row(&self) -> String {
+        format!(
+            "| {} | {} | {} | {} | {} |",
+            self.document,
+            self.operations,
+            self.accepted,
+            self.rejected.len(),
+            self.not_sent.len()
+        )
+    }
+}
+
+/// The document's security schemes as the runtime's client takes them, each with a credential
+/// (a bearer token for OAuth 2 and OpenID Connect).
+fn schemes(doc: &Value) -> Vec<(String, Scheme, Credential)> {
+    let Some(Value::Object(schemes)) = doc.pointer("/components/securitySchemes") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, scheme) in schemes {
+        let kind = scheme
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let http = scheme
+            .get("scheme")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let (scheme, credential) = match kind {
+            "http" if http == "basic" => (
+                Scheme::Basic,
+                Credential::Basic {
+                    username: "user".into(),
+                    password: Secret::new("password"),
+                },
+            ),
+            "http" | "oauth2" | "openIdConnect" => {
+                (Scheme::Bearer, Credential::Token(Secret::new("token")))
+            }
+            "apiKey" => {
+                let location = match scheme.get("in").and_then(Value::as_str) {
+                    Some("query") => harness_gen_runtime::binding::ParamIn::Query,
+                    Some("cookie") => harness_gen_runtime::binding::ParamIn::Cookie,
+                    _ => harness_gen_runtime::binding::ParamIn::Header,
+                };
+                let key = scheme.get("name").and_then(Value::as_str).unwrap_or("key");
+                (
+                    Scheme::ApiKey {
+                        location,
+                        name: key.to_string(),
+                    },
+                    Credential::ApiKey(Secret::new("key-value")),
+                )
+            }
+            _ => continue,
+        };
+        out.push((name.clone(), scheme, credential));
+    }
+    out
+}
+
+/// Builds inputs from schemas: the document's examples where it gives them, else a small valid
+/// instance (required properties, formats, enums, bounds).
+struct Sampler<'a> {
+    components: &'a Map<String, Value>,
+    examples: bool,
+}
+
+impl Sampler<'_> {
+    fn resolve<'s>(&'s self, schema: &'s Value) -> &'s Value {
+        let mut current = schema;
+        for _ in 0..16 {
+            let Some(name) = current
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+            else {
+                break;
+            };
+            match self
+                .components
+                .get(&harness_gen_runtime::schema::unescape(name))
+            {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        current
+    }
+
+    fn sample(&self, schema: &Value, depth: usize) -> Value {
+        let schema = self.resolve(schema);
+        if depth > 12 {
+            return Value::Null;
+        }
+        if let Some(v) = schema
+            .get("const")
+            .or_else(|| schema.get("enum").and_then(|e| e.get(0)))
+        {
+            return v.clone();
+        }
+        if self.examples
+            && let Some(v) = schema
+                .get("examples")
+                .and_then(|e| e.get(0))
+                .or_else(|| schema.get("example"))
+                .or_else(|| schema.get("default"))
+        {
+            return v.clone();
+        }
+        for k in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(branches)) = schema.get(k) {
+                // The first branch that is not only `null`.
+                let branch = branches
+                    .iter()
+                    .find(|b| self.resolve(b).get("type") != Some(&json!("null")))
+                    .or(branches.first());
+                if let Some(branch) = branch {
+                    let mut value = self.sample(branch, depth + 1);
+                    // Properties beside the union apply too.
+                    if let (Value::Object(own), Some(Value::Object(_))) =
+                        (&mut value, schema.get("properties"))
+                        && let Value::Object(rest) = self.object(schema, depth)
+                    {
+                        own.extend(rest);
+                    }
+                    return value;
+                }
+            }
+        }
+        if let Some(Value::Array(parts)) = schema.get("allOf") {
+            let mut out = Map::new();
+            for part in parts {
+                if let Value::Object(m) = self.sample(part, depth + 1) {
+                    out.extend(m);
+                }
+            }
+            if let Value::Object(m) = self.object(schema, depth) {
+                out.extend(m);
+            }
+            return Value::Object(out);
+        }
+        let ty = match schema.get("type") {
+            Some(Value::Array(t)) => t
+                .iter()
+                .find(|t| *t != "null")
+                .and_then(Value::as_str)
+                .unwrap_or("null")
+                .to_string(),
+            Some(Value::String(t)) => t.clone(),
+            _ if schema.get("properties").is_some() => "object".into(),
+            _ if schema.get("items").is_some() => "array".into(),
+            _ => "string".into(),
+        };
+        match ty.as_str() {
+            "object" => self.object(schema, depth),
+            "array" => {
+                let count = schema.get("minItems").and_then(Value::as_u64).unwrap_or(1);
+                let item = self.sample(schema.get("items").unwrap_or(&json!({})), depth + 1);
+                // Unique items of one value cannot be more than one.
+                let count = if schema.get("uniqueItems") == Some(&json!(true)) {
+                    count.min(1)
+                } else {
+                    count
+                };
+                Value::Array((0..count.max(1)).map(|_| item.clone()).collect())
+            }
+            "integer" | "number" => json!(number(schema)),
+            "boolean" => json!(true),
+            "null" => Value::Null,
+            _ => json!(string(schema)),
+        }
+    }
+
+    fn object(&self, schema: &Value, depth: usize) -> Value {
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for name in &required {
+            let property = properties
+                .and_then(|p| p.get(*name))
+                .unwrap_or(&Value::Null);
+            let property = if property.is_null() {
+                &json!({})
+            } else {
+                property
+            };
+            out.insert(name.to_string(), self.sample(property, depth + 1));
+        }
+        Value::Object(out)
+    }
+}
+
+/// A number within the schema's bounds, a multiple of its `multipleOf`, integral where it can be.
+fn number(schema: &Value) -> f64 {
+    let get = |k: &str| schema.get(k).and_then(Value::as_f64);
+    let step = get("multipleOf").unwrap_or(1.0);
+    let mut low = get("minimum").unwrap_or(1.0_f64.min(get("maximum").unwrap_or(1.0)));
+    if let Some(x) = get("exclusiveMinimum") {
+        low = low.max(x + step);
+    }
+    let mut value = (low / step).ceil() * step;
+    if let Some(max) = get("maximum").or(get("exclusiveMaximum").map(|m| m - step)) {
+        value = value.min(max);
+    }
+    value
+}
+
+/// A string of the schema's format and length.
+fn string(schema: &Value) -> String {
+    let text = match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => "2024-01-02T03:04:05Z",
+        Some("date") => "2024-01-02",
+        Some("time") => "03:04:05Z",
+        Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
+        Some("email") => "a@example.com",
+        Some("uri" | "url" | "iri") => "https://example.com/x",
+        Some("hostname") => "example.com",
+        Some("ipv4") => "10.0.0.1",
+        Some("ipv6") => "fd00::1",
+        Some("byte" | "binary") => "aGk=",
+        _ if schema.get("contentEncoding").is_some() => "aGk=",
+        _ => "sample",
+    };
+    let mut text = text.to_string();
+    let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    while text.chars().count() < min {
+        text.push('x');
+    }
+    if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
+        text = text.chars().take(max as usize).collect();
+    }
+    text
+}
+
+/// The second judge, for form bodies (Prism reads their `deepObject` properties loosely, and
+/// never loads Stripe's document): the body's pairs decoded as the document's `encoding` says,
+/// written here independently of the runtime's encoder, must give back exactly the value sent.
+mod form_judge {
+    use harness_gen_runtime::binding::{BodyBinding, Style};
+    use serde_json::{Map, Value};
+
+    use super::Sampler;
+
+    fn percent_decoded(text: &str) -> String {
+        let bytes = text.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'%' if i + 2 < bytes.len() => {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                    match u8::from_str_radix(hex, 16) {
+                        Ok(b) => {
+                            out.push(b);
+                            i += 3;
+                            continue;
+                        }
+                        Err(_) => out.push(b'%'),
+                    }
+                }
+                b'+' => out.push(b' '),
+                b => out.push(b),
+            }
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// `a[b][0]` as `a` and `[b, 0]`.
+    fn key_path(key: &str) -> (String, Vec<String>) {
+        match key.find('[') {
+            Some(open) if key.ends_with(']') => {
+                let inner = &key[open + 1..key.len() - 1];
+                (
+                    key[..open].to_string(),
+                    inner.split("][").map(str::to_string).collect(),
+                )
+            }
+            _ => (key.to_string(), Vec::new()),
+        }
+    }
+
+    /// The schema of an object's property or an array's items, through references and unions.
+    fn below<'s>(sampler: &'s Sampler, schema: &'s Value, segment: &str) -> &'s Value {
+        let schema = sampler.resolve(schema);
+        for k in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(branches)) = schema.get(k) {
+                for branch in branches {
+                    let found = below(sampler, branch, segment);
+                    if !found.is_null() {
+                        return found;
+                    }
+                }
+            }
+        }
+        if let Some(found) = schema.get("properties").and_then(|p| p.get(segment)) {
+            return found;
+        }
+        if segment.is_empty() || segment.parse::<usize>().is_ok() {
+            if let Some(items) = schema.get("items") {
+                return items;
+            }
+        }
+        schema
+            .get("additionalProperties")
+            .filter(|a| a.is_object())
+            .unwrap_or(&Value::Null)
+    }
+
+    fn types(sampler: &Sampler, schema: &Value, out: &mut Vec<String>) {
+        let schema = sampler.resolve(schema);
+        match schema.get("type") {
+            Some(Value::String(t)) => out.push(t.clone()),
+            Some(Value::Array(ts)) => {
+                out.extend(ts.iter().filter_map(Value::as_str).map(String::from))
+            }
+            _ if schema.get("properties").is_some() => out.push("object".into()),
+            _ => {}
+        }
+        for k in ["anyOf", "oneOf", "allOf"] {
+            for branch in schema
+                .get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                types(sampler, branch, out);
+            }
+        }
+    }
+
+    /// A decoded text as the JSON value the schema there says it is.
+    fn typed(sampler: &Sampler, schema: &Value, text: String) -> Value {
+        let mut kinds = Vec::new();
+        types(sampler, schema, &mut kinds);
+        let has = |t: &str| kinds.iter().any(|k| k == t);
+        if has("string") || kinds.is_empty() {
+            return Value::String(text);
+        }
+        if (has("integer") || has("number"))
+            && let Ok(n) = text.parse::<f64>()
+        {
+            return serde_json::Number::from_f64(n).map_or(Value::String(text), Value::Number);
+        }
+        if has("boolean") && (text == "true" || text == "false") {
+            return Value::Bool(text == "true");
+        }
+        Value::String(text)
+    }
+
+    fn insert(sampler: &Sampler, slot: &mut Value, schema: &Value, path: &[String], text: String) {
+        let Some((first, rest)) = path.split_first() else {
+            *slot = typed(sampler, schema, text);
+            return;
+        };
+        let inner = below(sampler, schema, first);
+        let is_index = first.is_empty() || first.parse::<usize>().is_ok();
+        if is_index {
+            if !slot.is_array() {
+                *slot = Value::Array(Vec::new());
+            }
+            let items = slot.as_array_mut().expect("an array");
+            let at = match first.parse::<usize>() {
+                Ok(i) => i,
+                // `a[]=x`, or `a[][k]=x` continuing the last item unless it has `k` already.
+                Err(_) => match (rest.first(), items.last()) {
+                    (Some(k), Some(Value::Object(last))) if !last.contains_key(k) => {
+                        items.len() - 1
+                    }
+                    _ => items.len(),
+                },
+            };
+            while items.len() <= at {
+                items.push(Value::Null);
+            }
+            insert(sampler, &mut items[at], inner, rest, text);
+        } else {
+            if !slot.is_object() {
+                *slot = Value::Object(Map::new());
+            }
+            let fields = slot.as_object_mut().expect("an object");
+            let field = fields.entry(first.clone()).or_insert(Value::Null);
+            insert(sampler, field, inner, rest, text);
+        }
+    }
+
+    /// The value a form body's text stands for, read by the encoding `body` records.
+    pub fn decode(sampler: &Sampler, body: &BodyBinding, schema: &Value, text: &str) -> Value {
+        let mut out = Map::new();
+        for pair in text.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (key, value) = (percent_decoded(key), value.to_string());
+            let (base, path) = key_path(&key);
+            let declared = below(sampler, schema, &base);
+            let part = body.part(&base);
+            let style = part.map_or(Style::Form, |p| p.style());
+            let explode = part.is_none_or(|p| p.explode());
+            let mut kinds = Vec::new();
+            types(sampler, declared, &mut kinds);
+            let array = kinds.iter().any(|k| k == "array");
+            let object = kinds.iter().any(|k| k == "object");
+            let slot = out.entry(base.clone()).or_insert(Value::Null);
+            if !path.is_empty() {
+                insert(sampler, slot, declared, &path, percent_decoded(&value));
+            } else if !explode && (array || object) {
+                let delimiter = match style {
+                    Style::SpaceDelimited => ' ',
+                    Style::PipeDelimited => '|',
+                    _ => ',',
+                };
+                let pieces: Vec<String> = percent_decoded(&value)
+                    .split(delimiter)
+                    .map(str::to_string)
+                    .collect();
+                if array {
+                    let items = below(sampler, declared, "0");
+                    *slot = Value::Array(
+                        pieces
+                            .into_iter()
+                            .map(|p| typed(sampler, items, p))
+                            .collect(),
+                    );
+                } else {
+                    let mut fields = Map::new();
+                    for pair in pieces.chunks(2) {
+                        if let [k, v] = pair {
+                            fields.insert(
+                                k.clone(),
+                                typed(sampler, below(sampler, declared, k), v.clone()),
+                            );
+                        }
+                    }
+                    *slot = Value::Object(fields);
+                }
+            } else if array {
+                let items = below(sampler, declared, "0");
+                let item = typed(sampler, items, percent_decoded(&value));
+                match slot {
+                    Value::Array(list) => list.push(item),
+                    _ => *slot = Value::Array(vec![item]),
+                }
+            } else {
+                *slot = typed(sampler, declared, percent_decoded(&value));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Whether two values are the same JSON (numbers compared by value: `1` and `1.0` are one).
+    pub fn same(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                // Null is not written in a form (RFC 6570's undefined): absent and null are one.
+                let present =
+                    |m: &Map<String, Value>| m.iter().filter(|(_, v)| !v.is_null()).count();
+                present(x) == present(y)
+                    && x.iter()
+                        .filter(|(_, v)| !v.is_null())
+                        .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+}
+
+/// What Prism said of each request, by tool: its `sl-violations` header, if any.
+type Verdicts = Arc<Mutex<BTreeMap<String, Option<String>>>>;
+
+/// A registry of `catalog` whose handlers send each call with `client` as its binding says,
+/// keeping Prism's verdict on the request.
+fn registry(
+    catalog: Catalog,
+    client: &HttpClient,
+    verdicts: &Verdicts,
+    components: &Arc<Map<String, Value>>,
+) -> ToolRegistry {
+    let mut handlers = BTreeMap::new();
+    for entry in &catalog.tools {
+        let Some(binding) = entry
+            .source
+            .as_ref()
+            .and_then(|s| s.openapi_binding())
+            .cloned()
+        else {
+            continue;
+        };
+        let (client, verdicts, components) = (client.clone(), verdicts.clone(), components.clone());
+        let name = entry.name.to_string();
+        let body_schema = binding
+            .body
+            .as_ref()
+            .and_then(|b| {
+                entry
+                    .input_schema
+                    .as_value()
+                    .pointer(&format!("/properties/{}", b.property))
+            })
+            .cloned()
+            .unwrap_or(Value::Null);
+        handlers.insert(
+            name.clone(),
+            Handler::new(move |input: Value| {
+                let (client, verdicts, binding, name, components, body_schema) = (
+                    client.clone(),
+                    verdicts.clone(),
+                    binding.clone(),
+                    name.clone(),
+                    components.clone(),
+                    body_schema.clone(),
+                );
+                async move {
+                    if let Some(wrong) = form_mismatch(&binding, &input, &components, &body_schema)
+                    {
+                        verdicts.lock().unwrap().insert(name, Some(wrong));
+                        return Ok(Value::Null);
+                    }
+                    let replies = Replies::new();
+                    let sent = client
+                        .with(CallOptions::new().record(&replies))
+                        .send(&binding, &input)
+                        .await;
+                    // Prism names violations in `sl-violations` when it answers with the
+                    // document's own error response, and otherwise in a 4xx problem body of its
+                    // own (`…/prism/errors#UNPROCESSABLE_ENTITY`, `#NO_PATH_MATCHED_ERROR`,
+                    // `#UNAUTHORIZED`, …); its 5xx problems are about the document's responses.
+                    let violations = replies.last().and_then(|reply| {
+                        reply
+                            .header("sl-violations")
+                            .map(str::to_string)
+                            .or_else(|| {
+                                reply.body.clone().filter(|body| {
+                                    (400..500).contains(&reply.status)
+                                        && body.contains("stoplight.io/prism/errors#")
+                                })
+                            })
+                    });
+                    verdicts.lock().unwrap().insert(name, violations);
+                    match sent {
+                        // The reply's shape is Prism's; only the request is judged here.
+                        Ok(_) => Ok(Value::Null),
+                        Err(error) => Err(error_thrown(error)),
+                    }
+                }
+            }),
+        );
+    }
+    // Replies are Prism's examples, not judged here: outputs are left unchecked.
+    let mut catalog = catalog;
+    for entry in &mut catalog.tools {
+        entry.output_schema = None;
+        entry.error_schema = None;
+    }
+    ToolRegistry::publish(catalog, handlers).unwrap()
+}
+
+/// For a form body: how the pairs the runtime encodes for `input` differ from the value given,
+/// read back by [`form_judge`]; `None` when they are the same (or the body is not a form).
+fn form_mismatch(
+    binding: &harness_gen_runtime::binding::Binding,
+    input: &Value,
+    components: &Map<String, Value>,
+    schema: &Value,
+) -> Option<String> {
+    use harness_gen_runtime::binding::Encoding;
+    let body = binding
+        .body
+        .as_ref()
+        .filter(|b| b.encoding == Encoding::Form)?;
+    let value = input.get(body.property.as_ref())?;
+    let payload = harness_gen_runtime::http::encode::body(
+        body,
+        value,
+        &Default::default(),
+        binding.deep_object_arrays,
+    )
+    .ok()?;
+    let text = String::from_utf8(payload.in_memory()?.to_vec()).ok()?;
+    let sampler = Sampler {
+        components,
+        examples: false,
+    };
+    let read = form_judge::decode(&sampler, body, schema, &text);
+    (!form_judge::same(&read, value))
+        .then(|| format!("the form body `{text}` reads as {read}, not {value}"))
+}
+
+fn error_thrown(error: harness_gen_runtime::http::Error<std::convert::Infallible>) -> Thrown {
+    use harness_gen_runtime::http::Error;
+    match error {
+        Error::InvalidValue { pointer, .. } => {
+            Thrown::InvalidInput(vec![harness_gen_runtime::Issue {
+                pointer,
+                keyword: "format".into(),
+            }])
+        }
+        other => Thrown::Fault(other.category()),
+    }
+}
+
+/// Runs the harness over `spec` (a path under the repository or `../shared`).
+pub async fn conformance(spec: &Path) -> Tally {
+    conformance_with(spec, |_| {}).await
+}
+
+/// [`conformance`] with the catalog changed by `tamper` first (to show the judge has teeth).
+async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tally {
+    let prism = prism().expect("Prism is installed by scripts/test.sh");
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let mut catalog =
+        harness_gen::generate_catalog(spec, None, &mut diags).expect("the document generates");
+    tamper(&mut catalog);
+    let document = harness_gen::load::Document::load(spec, &mut diags).expect("it was read");
+    let components: Arc<Map<String, Value>> = Arc::new(
+        catalog
+            .components
+            .as_ref()
+            .map(|c| {
+                c.schemas
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_value().clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    );
+    let (_mock, base) = mock(&prism, spec);
+    let mut builder = ClientBuilder::new(&base).max_retries(0);
+    for (name, scheme, credential) in schemes(document.root()) {
+        builder = builder.scheme(&name, scheme).credential(&name, credential);
+    }
+    let client = builder.build().unwrap();
+    let verdicts: Verdicts = Arc::default();
+    let entries: Vec<_> = catalog.tools.clone();
+    let registry = registry(catalog, &client, &verdicts, &components);
+    let mut tally = Tally {
+        document: spec
+            .strip_prefix(root())
+            .unwrap_or(spec)
+            .display()
+            .to_string(),
+        operations: entries.len(),
+        ..Tally::default()
+    };
+    for entry in entries {
+        let name = entry.name.to_string();
+        let schema = entry.input_schema.as_value();
+        let mut outcome = None;
+        for examples in [true, false] {
+            let input = Sampler {
+                components: &components,
+                examples,
+            }
+            .sample(schema, 0);
+            verdicts.lock().unwrap().remove(&name);
+            let result = registry.invoke(Audience::Catalog, &name, input).await;
+            let refused = matches!(result, Err(ToolError::InvalidInput { .. }));
+            outcome = Some(result);
+            if !refused {
+                break;
+            }
+        }
+        let verdict = verdicts.lock().unwrap().remove(&name);
+        match (verdict, outcome.expect("tried")) {
+            (Some(None), _) => tally.accepted += 1,
+            (Some(Some(violations)), _) => tally.rejected.push((name, violations)),
+            (None, Err(error)) => tally.not_sent.push((name, format!("{error}"))),
+            (None, Ok(_)) => tally.not_sent.push((name, "no request was made".into())),
+        }
+    }
+    tally
+}
+
+/// Fails with every rejected request (tool and Prism's violations) and every call that was not
+/// sent.
+fn assert_conforms(tally: &Tally) {
+    assert!(
+        tally.rejected.is_empty() && tally.not_sent.is_empty() && tally.accepted > 0,
+        "{}\nrejected by Prism:\n{}\nnot sent:\n{}",
+        tally.row(),
+        tally
+            .rejected
+            .iter()
+            .map(|(tool, why)| format!("  {tool}: {why}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        tally
+            .not_sent
+            .iter()
+            .map(|(tool, why)| format!("  {tool}: {why}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_serialization_of_the_wire_document_conforms() {
+    if prism().is_none() {
+        return;
+    }
+    let tally = conformance(&root().join("specs/wire.yaml")).await;
+    assert_conforms(&tally);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_judge_rejects_a_form_body_that_ignores_its_encoding() {
+    if prism().is_none() {
+        return;
+    }
+    // The form body's encoding forgotten: `address` spreads into `city=X&line1=…`.
+    let tally = conformance_with(&root().join("specs/wire.yaml"), |catalog| {
+        for entry in &mut catalog.tools {
+            if let Some(harness_gen_runtime::catalog::SourceBinding::OpenApi(binding)) =
+                entry.source.as_mut().and_then(|s| s.binding.as_mut())
+                && let Some(body) = &mut binding.body
+            {
+                body.parts = Default::default();
+            }
+        }
+    })
+    .await;
+    let rejected: Vec<&str> = tally.rejected.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(rejected, ["form_body"], "{tally:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn small_corpus_documents_conform_on_the_wire() {
+    if prism().is_none() {
+        return;
+    }
+    for document in [
+        "examples/oai-learn_v3.0_petstore-expanded.yaml",
+        "examples/oai-learn_v3.1_tictactoe.yaml",
+        "examples/readme-oas-examples_3.1_schema-encoding-style.json",
+        "apisguru/xkcd.com_1.0.0.openapi.yaml",
+        "apisguru/extendsclass.com_json-storage_0.1.openapi.yaml",
+    ] {
+        let tally = conformance(&root().join("../shared/corpus").join(document)).await;
+        assert_conforms(&tally);
+    }
+}
+
+/// The heavy check: every document of the corpus that generates, the large ones included, with
+/// the summary table on standard output (`scripts/wire-conformance.sh`).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "heavy: the whole corpus against Prism; run by scripts/wire-conformance.sh"]
+async fn every_corpus_document_conforms_on_the_wire() {
+    let corpus = root().join("../shared/corpus");
+    let only = std::env::var("WIRE_ONLY").ok();
+    let mut documents: Vec<PathBuf> = Vec::new();
+    for dir in [
+        "examples",
+        "apisguru",
+        "codegen-tests",
+        "large",
+        "progenitor",
+        "oai-tests/pass",
+    ] {
+        let Ok(read) = std::fs::read_dir(corpus.join(dir)) else {
+            continue;
+        };
+        for file in read.flatten() {
+            let path = file.path();
+            let name = path.display().to_string();
+            if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                continue;
+            }
+            documents.push(path);
+        }
+    }
+    documents.sort();
+    let mut failed = Vec::new();
+    println!("| document | operations | accepted | rejected | not sent |\n|---|---|---|---|---|");
+    for spec in documents {
+        let mut diags = harness_gen::diag::Diagnostics::default();
+        let generates = harness_gen::generate_catalog(&spec, None, &mut diags)
+            .is_some_and(|c| !c.tools.is_empty())
+            && !diags.has_errors();
+        if !generates {
+            continue;
+        }
+        let tally = conformance(&spec).await;
+        println!("{}", tally.row());
+        for (tool, why) in tally.rejected.iter().chain(&tally.not_sent) {
+            eprintln!("{}: {tool}: {why}", tally.document);
+        }
+        if !tally.rejected.is_empty() || !tally.not_sent.is_empty() {
+            failed.push(tally.document);
+        }
+    }
+    assert!(failed.is_empty(), "not conforming: {failed:?}");
+}
