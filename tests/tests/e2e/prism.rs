@@ -32,6 +32,12 @@ impl Drop for Mock {
 
 /// Starts `prism mock spec` on a free loopback port and waits until it accepts connections.
 pub(super) fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
+    start(prism, spec, Duration::from_secs(60)).expect("prism did not start")
+}
+
+/// [`mock`], or `None` when Prism exits or does not listen within `wait` (it cannot read every
+/// document: it never finishes loading Stripe's).
+pub(super) fn start(prism: &Path, spec: &Path, wait: Duration) -> Option<(Mock, String)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -44,13 +50,15 @@ pub(super) fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mock = Mock(child);
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut mock = Mock(child);
+    let deadline = Instant::now() + wait;
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "prism did not start");
+        if Instant::now() > deadline || mock.0.try_wait().ok().flatten().is_some() {
+            return None;
+        }
         std::thread::sleep(Duration::from_millis(200));
     }
-    (mock, format!("http://127.0.0.1:{port}"))
+    Some((mock, format!("http://127.0.0.1:{port}")))
 }
 
 /// A small valid instance of `schema`: required properties only, the first enum value,

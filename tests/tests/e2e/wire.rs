@@ -22,7 +22,7 @@ use harness_gen_runtime::http::{
 use harness_gen_runtime::{Audience, Catalog, Handler, Thrown, ToolError, ToolRegistry};
 use serde_json::{Map, Value, json};
 
-use super::prism::{mock, prism};
+use super::prism::{prism, start};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -41,18 +41,29 @@ pub struct Tally {
     pub rejected: Vec<(String, String)>,
     /// Calls that never left the process: (tool, why).
     pub not_sent: Vec<(String, String)>,
+    /// Operations no judge could look at (not form bodies, without Prism).
+    pub unjudged: usize,
+    /// Whether Prism judged the requests; without it (a document Prism cannot load) only form
+    /// bodies are judged, by the form judge, and nothing is sent.
+    pub prism: bool,
 }
 
 impl Tally {
     /// One row of the summary table.
     pub fn row(&self) -> String {
         format!(
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             self.document,
             self.operations,
             self.accepted,
             self.rejected.len(),
-            self.not_sent.len()
+            self.not_sent.len(),
+            self.unjudged,
+            if self.prism {
+                "Prism + form judge"
+            } else {
+                "form judge only (Prism could not load it)"
+            }
         )
     }
 }
@@ -112,6 +123,9 @@ fn schemes(doc: &Value) -> Vec<(String, Scheme, Credential)> {
 struct Sampler<'a> {
     components: &'a Map<String, Value>,
     examples: bool,
+    /// Every property of each object down to four levels, not only the required ones (the
+    /// second call, with nested values).
+    every_property: bool,
 }
 
 impl Sampler<'_> {
@@ -228,6 +242,14 @@ impl Sampler<'_> {
             .unwrap_or_default();
         let mut out = Map::new();
         let properties = schema.get("properties").and_then(Value::as_object);
+        if self.every_property && depth < 4 {
+            for (name, property) in properties.into_iter().flatten() {
+                let value = self.sample(property, depth + 1);
+                if !value.is_null() {
+                    out.insert(name.clone(), value);
+                }
+            }
+        }
         for name in &required {
             let property = properties
                 .and_then(|p| p.get(*name))
@@ -503,16 +525,32 @@ mod form_judge {
     pub fn same(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            // Form text has no types: where the schema allows a string or a number (or a
+            // boolean), the text `1` (or `true`) is either.
+            (Value::String(t), Value::Number(n)) | (Value::Number(n), Value::String(t)) => {
+                t.parse::<f64>().ok() == n.as_f64()
+            }
+            (Value::String(t), Value::Bool(b)) | (Value::Bool(b), Value::String(t)) => {
+                *t == b.to_string()
+            }
             (Value::Array(x), Value::Array(y)) => {
                 x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
             }
             (Value::Object(x), Value::Object(y)) => {
-                // Null is not written in a form (RFC 6570's undefined): absent and null are one.
-                let present =
-                    |m: &Map<String, Value>| m.iter().filter(|(_, v)| !v.is_null()).count();
+                // Null, an empty array and an empty object are not written in a form (RFC
+                // 6570's undefined): each is one with absent.
+                fn undefined(v: &Value) -> bool {
+                    match v {
+                        Value::Null => true,
+                        Value::Array(items) => items.iter().all(undefined),
+                        Value::Object(fields) => fields.values().all(undefined),
+                        _ => false,
+                    }
+                }
+                let present = |m: &Map<String, Value>| m.values().filter(|v| !undefined(v)).count();
                 present(x) == present(y)
                     && x.iter()
-                        .filter(|(_, v)| !v.is_null())
+                        .filter(|(_, v)| !undefined(v))
                         .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
             }
             _ => a == b,
@@ -530,6 +568,7 @@ fn registry(
     client: &HttpClient,
     verdicts: &Verdicts,
     components: &Arc<Map<String, Value>>,
+    sends: bool,
 ) -> ToolRegistry {
     let mut handlers = BTreeMap::new();
     for entry in &catalog.tools {
@@ -542,6 +581,7 @@ fn registry(
             continue;
         };
         let (client, verdicts, components) = (client.clone(), verdicts.clone(), components.clone());
+        let client_sends = sends;
         let name = entry.name.to_string();
         let body_schema = binding
             .body
@@ -566,10 +606,21 @@ fn registry(
                     body_schema.clone(),
                 );
                 async move {
-                    if let Some(wrong) = form_mismatch(&binding, &input, &components, &body_schema)
-                    {
-                        verdicts.lock().unwrap().insert(name, Some(wrong));
-                        return Ok(Value::Null);
+                    match (
+                        form_mismatch(&binding, &input, &components, &body_schema),
+                        client_sends,
+                    ) {
+                        (Some(Err(wrong)), _) => {
+                            verdicts.lock().unwrap().insert(name, Some(wrong));
+                            return Ok(Value::Null);
+                        }
+                        (Some(Ok(())), false) => {
+                            verdicts.lock().unwrap().insert(name, None);
+                            return Ok(Value::Null);
+                        }
+                        // Without Prism, only form bodies are judged.
+                        (None, false) => return Ok(Value::Null),
+                        (_, true) => {}
                     }
                     let replies = Replies::new();
                     let sent = client
@@ -610,35 +661,43 @@ fn registry(
     ToolRegistry::publish(catalog, handlers).unwrap()
 }
 
-/// For a form body: how the pairs the runtime encodes for `input` differ from the value given,
-/// read back by [`form_judge`]; `None` when they are the same (or the body is not a form).
+/// For a form body: `Err` with how the pairs the runtime encodes for `input` differ from the
+/// value given, read back by [`form_judge`]; `None` when the body is not a form.
 fn form_mismatch(
     binding: &harness_gen_runtime::binding::Binding,
     input: &Value,
     components: &Map<String, Value>,
     schema: &Value,
-) -> Option<String> {
+) -> Option<Result<(), String>> {
     use harness_gen_runtime::binding::Encoding;
     let body = binding
         .body
         .as_ref()
         .filter(|b| b.encoding == Encoding::Form)?;
     let value = input.get(body.property.as_ref())?;
-    let payload = harness_gen_runtime::http::encode::body(
+    let payload = match harness_gen_runtime::http::encode::body(
         body,
         value,
         &Default::default(),
         binding.deep_object_arrays,
-    )
-    .ok()?;
+    ) {
+        Ok(payload) => payload,
+        Err(refused) => return Some(Err(format!("not encoded: {}", refused.0))),
+    };
     let text = String::from_utf8(payload.in_memory()?.to_vec()).ok()?;
     let sampler = Sampler {
         components,
         examples: false,
+        every_property: false,
     };
     let read = form_judge::decode(&sampler, body, schema, &text);
-    (!form_judge::same(&read, value))
-        .then(|| format!("the form body `{text}` reads as {read}, not {value}"))
+    if form_judge::same(&read, value) {
+        Some(Ok(()))
+    } else {
+        Some(Err(format!(
+            "the form body `{text}` reads as {read}, not {value}"
+        )))
+    }
 }
 
 fn error_thrown(error: harness_gen_runtime::http::Error<std::convert::Infallible>) -> Thrown {
@@ -679,7 +738,10 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
             })
             .unwrap_or_default(),
     );
-    let (_mock, base) = mock(&prism, spec);
+    let judge = start(&prism, spec, std::time::Duration::from_secs(120));
+    let base = judge
+        .as_ref()
+        .map_or("http://127.0.0.1:9".to_string(), |(_, base)| base.clone());
     let mut builder = ClientBuilder::new(&base).max_retries(0);
     for (name, scheme, credential) in schemes(document.root()) {
         builder = builder.scheme(&name, scheme).credential(&name, credential);
@@ -687,7 +749,8 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
     let client = builder.build().unwrap();
     let verdicts: Verdicts = Arc::default();
     let entries: Vec<_> = catalog.tools.clone();
-    let registry = registry(catalog, &client, &verdicts, &components);
+    let sends = judge.is_some();
+    let registry = registry(catalog, &client, &verdicts, &components, sends);
     let mut tally = Tally {
         document: spec
             .strip_prefix(root())
@@ -695,16 +758,25 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
             .display()
             .to_string(),
         operations: entries.len(),
+        prism: sends,
         ..Tally::default()
     };
     for entry in entries {
         let name = entry.name.to_string();
         let schema = entry.input_schema.as_value();
         let mut outcome = None;
-        for examples in [true, false] {
+        // The document's examples, else a minimal instance; without Prism, then every property
+        // (nested values for the form judge).
+        let passes: &[(bool, bool)] = if sends {
+            &[(true, false), (false, false)]
+        } else {
+            &[(false, true), (false, false)]
+        };
+        for &(examples, every_property) in passes {
             let input = Sampler {
                 components: &components,
                 examples,
+                every_property,
             }
             .sample(schema, 0);
             verdicts.lock().unwrap().remove(&name);
@@ -720,6 +792,7 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
             (Some(None), _) => tally.accepted += 1,
             (Some(Some(violations)), _) => tally.rejected.push((name, violations)),
             (None, Err(error)) => tally.not_sent.push((name, format!("{error}"))),
+            (None, Ok(_)) if !sends => tally.unjudged += 1,
             (None, Ok(_)) => tally.not_sent.push((name, "no request was made".into())),
         }
     }
@@ -825,7 +898,9 @@ async fn every_corpus_document_conforms_on_the_wire() {
     }
     documents.sort();
     let mut failed = Vec::new();
-    println!("| document | operations | accepted | rejected | not sent |\n|---|---|---|---|---|");
+    println!(
+        "| document | operations | accepted | rejected | not sent | not judged | judged by |\n|---|---|---|---|---|---|---|"
+    );
     for spec in documents {
         let mut diags = harness_gen::diag::Diagnostics::default();
         let generates = harness_gen::generate_catalog(&spec, None, &mut diags)
