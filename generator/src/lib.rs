@@ -374,8 +374,8 @@ pub(crate) fn given_crate_name_is_usable(
     false
 }
 
-/// Reports each schema that had to become `serde_json::Value` (HG0504, a warning; an error
-/// under `--strict`).
+/// Reports each loss the types made (HG0504, a warning; an error under `--strict`): a schema
+/// that had to become `serde_json::Value`, a required property no schema declares.
 fn report_fallbacks(
     doc: &load::Document,
     fallbacks: &[(String, String)],
@@ -387,7 +387,7 @@ fn report_fallbacks(
             diag::Code::Lossy,
             diag::Severity::Warning,
             &loc,
-            format!("this schema is typed as serde_json::Value: {why}"),
+            why.clone(),
         ));
     }
 }

@@ -523,6 +523,8 @@ flag?: string,
  */
 sentinel?: string, };
 
+export type DeepArrays = "indexed" | "brackets";
+
 export type StatusKey = `${1 | 2 | 3 | 4 | 5}${number}` | `${1 | 2 | 3 | 4 | 5}XX` | "default";
 
 export type Policy = { 

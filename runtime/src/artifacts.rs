@@ -107,6 +107,7 @@ pub fn typescript() -> String {
         Pagination::decl(&cfg),
         PageKind::decl(&cfg),
         EventStream::decl(&cfg),
+        DeepArrays::decl(&cfg),
         StatusKey::decl(&cfg),
         Policy::decl(&cfg),
         PolicyKind::decl(&cfg),

@@ -35,6 +35,7 @@
 //!     idempotency_key: None,
 //!     pagination: None,
 //!     events: None,
+//!     deep_object_arrays: wire::DeepArrays::Indexed,
 //! };
 //! assert_eq!(BINDING.method.as_str(), "GET");
 //! ```

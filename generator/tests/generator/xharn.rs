@@ -284,3 +284,47 @@ fn document_cli_commands_describe_parent_commands() {
         json!([{"command": ["pets"], "title": "Pets", "aliases": ["p"], "hidden": false}])
     );
 }
+
+#[test]
+fn deep_object_arrays_choose_how_deep_object_arrays_are_written() {
+    let doc = |choice: &str| {
+        format!(
+            "{HEADER}x-harn: {{deepObjectArrays: {choice}}}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters:\n        - {{name: f, in: query, style: deepObject, explode: true, schema: {{type: object}}}}\n      responses: {{}}\n"
+        )
+    };
+    let binding = |out: &Out| out.catalog["tools"][0]["source"]["binding"].clone();
+    let brackets = check(&doc("brackets"));
+    assert_eq!(
+        binding(&brackets)["deepObjectArrays"],
+        "brackets",
+        "{}",
+        brackets.diags
+    );
+    // The default, indexed, is left out of the binding.
+    let indexed = check(&doc("indexed"));
+    assert!(
+        binding(&indexed).get("deepObjectArrays").is_none(),
+        "{}",
+        indexed.diags
+    );
+    let bad = check(&doc("commas"));
+    assert!(bad.diags.contains("HG0402"), "{}", bad.diags);
+}
+
+#[test]
+fn form_body_encodings_are_recorded_in_the_binding() {
+    let out = check(&op(
+        "post",
+        "/a",
+        "operationId: a\nrequestBody:\n  content:\n    application/x-www-form-urlencoded:\n      schema: {type: object, properties: {address: {type: object}, tags: {type: array, items: {type: string}}, plain: {type: string}}}\n      encoding:\n        address: {style: deepObject, explode: true}\n        tags: {explode: false, allowReserved: true}\nresponses: {}",
+    ));
+    assert_eq!(
+        out.catalog["tools"][0]["source"]["binding"]["body"]["parts"],
+        json!([
+            {"property": "address", "style": "deepObject", "explode": true},
+            {"property": "tags", "explode": false, "allowReserved": true}
+        ]),
+        "{}",
+        out.diags
+    );
+}

@@ -106,9 +106,52 @@ pub fn permissive(schema: &Value, why: &str) -> Value {
     )
 }
 
+/// The note a stub's description ends with.
+const STUB_NOTE: &str = "(Abbreviated.)";
+
 /// What a listing shows of a schema past its bounds: [`summary`] with a short note.
 fn stub(schema: &Value) -> Value {
-    summary(schema, "(Abbreviated.)")
+    summary(schema, STUB_NOTE)
+}
+
+/// Whether a listed document holds a stub or a permissive summary anywhere (in its `$defs`
+/// too): a schema that accepts more than the one it stands for.
+fn abbreviated(doc: &Value) -> bool {
+    let mut found = false;
+    visit(doc, &mut |_, map| {
+        found |= map
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| {
+                d.ends_with(STUB_NOTE) || d.contains("(Shown without its full schema:")
+            });
+    });
+    found
+}
+
+/// Every `oneOf` of `doc` as an `anyOf`. A branch that accepts more than it did (a stub, a
+/// dropped reference) can now overlap another, and a `oneOf` would then refuse a value that
+/// matched exactly one branch of the original: `anyOf` accepts whatever `oneOf` did.
+fn loosen_one_ofs(doc: &mut Value) {
+    visit_mut(doc, &mut |map| {
+        if let Some(branches) = map.remove("oneOf") {
+            match map.get_mut("anyOf") {
+                // Both at once: the value must match one of each, so the `oneOf` becomes an
+                // `allOf` member.
+                Some(_) => {
+                    let all = map
+                        .entry("allOf")
+                        .or_insert_with(|| Value::Array(Vec::new()));
+                    if let Value::Array(all) = all {
+                        all.push(serde_json::json!({ "anyOf": branches }));
+                    }
+                }
+                None => {
+                    map.insert("anyOf".to_string(), branches);
+                }
+            }
+        }
+    });
 }
 
 /// The root's `type`, `enum`, `const`, `title` and `description` (with `note` after it): every
@@ -230,8 +273,14 @@ impl<'a> Lister<'a> {
     /// `schema` (named `at` in notes) as a listing shows it in `role`: standalone, within
     /// that role's share of the budget, or in its [`permissive`] form when it cannot move.
     pub fn list(&self, schema: &Value, at: &str, role: Role) -> Value {
-        self.bounded(schema, at, self.budget.share(role))
-            .unwrap_or_else(|refused| permissive(schema, &refused.message))
+        let mut listed = self
+            .bounded(schema, at, self.budget.share(role))
+            .unwrap_or_else(|refused| permissive(schema, &refused.message));
+        if abbreviated(&listed) {
+            loosen_one_ofs(&mut listed);
+        }
+        super::standalone::unique_required(&mut listed);
+        listed
     }
 
     fn bounded(&self, schema: &Value, at: &str, bytes: usize) -> Result<Value, ContractError> {
@@ -388,8 +437,8 @@ impl<'a> Lister<'a> {
             .collect();
         copies.sort_by(|a, b| a.0.cmp(&b.0));
         add_defs(&mut doc, copies.into_iter().collect());
-        if deep {
-            drop_dangling_refs(&mut doc);
+        if deep && drop_dangling_refs(&mut doc) {
+            loosen_one_ofs(&mut doc);
         }
         doc
     }
@@ -466,7 +515,7 @@ fn rename_homes(doc: &mut Value, homes: &BTreeMap<String, String>) {
 
 /// Removes every local `$ref` that does not resolve in `doc` (a pointer into a stub, or into a
 /// union a copy collapsed): the subschema then accepts more, never less.
-fn drop_dangling_refs(doc: &mut Value) {
+fn drop_dangling_refs(doc: &mut Value) -> bool {
     let mut dangling = Vec::new();
     visit(doc, &mut |pointer, map| {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str)
@@ -476,11 +525,13 @@ fn drop_dangling_refs(doc: &mut Value) {
             dangling.push(pointer.to_string());
         }
     });
+    let dropped = !dangling.is_empty();
     for pointer in dangling {
         if let Some(Value::Object(map)) = doc.pointer_mut(&pointer) {
             map.remove("$ref");
         }
     }
+    dropped
 }
 
 /// Keywords whose subschemas describe a value inside the instance: one level of nesting down.

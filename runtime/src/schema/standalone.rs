@@ -75,7 +75,9 @@ pub fn project<'c>(
         return Ok(schema.clone());
     };
     if reached.is_empty() {
-        return Ok(schema.clone());
+        let mut own = schema.clone();
+        unique_required(&mut own);
+        return Ok(own);
     }
     let homes = assign_homes(reached.keys(), defined_names(schema));
     let mut projected = Value::Object(root.clone());
@@ -90,7 +92,21 @@ pub fn project<'c>(
         })
         .collect();
     add_defs(&mut projected, copies);
+    unique_required(&mut projected);
     Ok(projected)
+}
+
+/// Each `required` that names a property twice (OpenAI's `ContainerResource`) names it once: the
+/// same constraint, in a schema the 2020-12 meta-schema accepts (a component is not checked
+/// against it where it lies in its document, but a copy in `$defs` is), and one the validator
+/// reads right (jsonschema reports every repeated name as missing even when it is present).
+pub(super) fn unique_required(schema: &mut Value) {
+    super::visit_mut(schema, &mut |map| {
+        if let Some(Value::Array(names)) = map.get_mut("required") {
+            let mut seen = std::collections::HashSet::new();
+            names.retain(|name| seen.insert(name.to_string()));
+        }
+    });
 }
 
 /// The names `schema`'s own `$defs` already takes.

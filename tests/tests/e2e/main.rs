@@ -3,6 +3,7 @@
 
 mod big_listing;
 mod bridge;
+mod crash_sweep;
 mod dashboard;
 mod file_projections;
 mod pages;

@@ -120,12 +120,12 @@ fn schemes(doc: &Value) -> Vec<(String, Scheme, Credential)> {
 
 /// Builds inputs from schemas: the document's examples where it gives them, else a small valid
 /// instance (required properties, formats, enums, bounds).
-struct Sampler<'a> {
-    components: &'a Map<String, Value>,
-    examples: bool,
+pub(super) struct Sampler<'a> {
+    pub(super) components: &'a Map<String, Value>,
+    pub(super) examples: bool,
     /// Every property of each object down to four levels, not only the required ones (the
     /// second call, with nested values).
-    every_property: bool,
+    pub(super) every_property: bool,
 }
 
 impl Sampler<'_> {
@@ -150,7 +150,7 @@ impl Sampler<'_> {
         current
     }
 
-    fn sample(&self, schema: &Value, depth: usize) -> Value {
+    pub(super) fn sample(&self, schema: &Value, depth: usize) -> Value {
         let schema = self.resolve(schema);
         if depth > 12 {
             return Value::Null;
@@ -559,11 +559,11 @@ mod form_judge {
 }
 
 /// What Prism said of each request, by tool: its `sl-violations` header, if any.
-type Verdicts = Arc<Mutex<BTreeMap<String, Option<String>>>>;
+pub(super) type Verdicts = Arc<Mutex<BTreeMap<String, Option<String>>>>;
 
 /// A registry of `catalog` whose handlers send each call with `client` as its binding says,
 /// keeping Prism's verdict on the request.
-fn registry(
+pub(super) fn registry(
     catalog: Catalog,
     client: &HttpClient,
     verdicts: &Verdicts,
@@ -919,4 +919,139 @@ async fn every_corpus_document_conforms_on_the_wire() {
         }
     }
     assert!(failed.is_empty(), "not conforming: {failed:?}");
+}
+
+/// The catalog of a corpus document and the binding of its tool `name`.
+fn binding_of(document: &str, name: &str) -> harness_gen_runtime::binding::Binding {
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let spec = root().join("../shared/corpus").join(document);
+    let catalog = harness_gen::generate_catalog(&spec, None, &mut diags).expect("it generates");
+    let entry = catalog
+        .tools
+        .iter()
+        .find(|e| e.name.as_str() == name)
+        .unwrap_or_else(|| panic!("{document} has no tool {name}"));
+    entry
+        .source
+        .as_ref()
+        .and_then(|s| s.openapi_binding())
+        .cloned()
+        .expect("an OpenAPI binding")
+}
+
+/// The form body `value` is sent as.
+fn form_text(binding: &harness_gen_runtime::binding::Binding, value: &Value) -> String {
+    let body = binding.body.as_ref().expect("a body");
+    let payload = harness_gen_runtime::http::encode::body(
+        body,
+        value,
+        &Default::default(),
+        binding.deep_object_arrays,
+    )
+    .unwrap();
+    String::from_utf8(payload.in_memory().unwrap().to_vec()).unwrap()
+}
+
+#[test]
+fn stripe_creates_are_sent_as_stripe_documents_them() {
+    let stripe = "large/spec3.2023-09-12.yaml";
+    let customers = binding_of(stripe, "post_customers");
+    assert_eq!(
+        form_text(
+            &customers,
+            &json!({
+                "address": {"line1": "1 Main", "city": "X"},
+                "metadata": {"k": "v"},
+                "expand": ["default_source", "tax"]
+            })
+        ),
+        "address[line1]=1%20Main&address[city]=X&metadata[k]=v&expand[0]=default_source&expand[1]=tax"
+    );
+    let intents = binding_of(stripe, "post_payment_intents");
+    assert_eq!(
+        form_text(
+            &intents,
+            &json!({
+                "amount": 2000,
+                "currency": "usd",
+                "automatic_payment_methods": {"enabled": true},
+                "payment_method_types": ["card", "link"],
+                "metadata": {"order_id": "6735"}
+            })
+        ),
+        "amount=2000&currency=usd&automatic_payment_methods[enabled]=true\
+         &payment_method_types[0]=card&payment_method_types[1]=link&metadata[order_id]=6735"
+    );
+    let checkout = binding_of(stripe, "post_checkout_sessions");
+    assert_eq!(
+        form_text(
+            &checkout,
+            &json!({
+                "mode": "payment",
+                "success_url": "https://example.com/success?session_id={CHECKOUT_SESSION_ID}",
+                "line_items": [
+                    {"price": "price_1", "quantity": 2},
+                    {"price_data": {"currency": "usd", "unit_amount": 500, "product_data": {"name": "T-shirt"}}, "quantity": 1}
+                ]
+            })
+        ),
+        "mode=payment&success_url=https%3A%2F%2Fexample.com%2Fsuccess%3Fsession_id%3D%7BCHECKOUT_SESSION_ID%7D\
+         &line_items[0][price]=price_1&line_items[0][quantity]=2\
+         &line_items[1][price_data][currency]=usd&line_items[1][price_data][unit_amount]=500\
+         &line_items[1][price_data][product_data][name]=T-shirt&line_items[1][quantity]=1"
+    );
+}
+
+#[test]
+fn vimeo_numbers_go_into_the_path_as_given() {
+    let binding = binding_of("apisguru/vimeo.com_3.4.openapi.yaml", "get_channel");
+    let param = binding
+        .parameters
+        .iter()
+        .find(|p| p.name == "channel_id")
+        .expect("channel_id");
+    assert_eq!(
+        harness_gen_runtime::http::encode::path_value(param, &json!(927.0)).unwrap(),
+        "927"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nexus_ip_range_bodies_pass_input_validation_and_are_sent() {
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let spec = root().join("../shared/corpus/progenitor/nexus.json");
+    let catalog = harness_gen::generate_catalog(&spec, None, &mut diags).unwrap();
+    // Nothing listens on port 9: a call that passes validation fails as transport.
+    let client = ClientBuilder::new("http://127.0.0.1:9")
+        .max_retries(0)
+        .build()
+        .unwrap();
+    let registry = registry(
+        catalog,
+        &client,
+        &Verdicts::default(),
+        &Arc::default(),
+        true,
+    );
+    for (first, last) in [("10.0.0.1", "10.0.0.9"), ("fd00::1", "fd00::9")] {
+        let input = json!({"pool_name": "p", "body": {"first": first, "last": last}});
+        let outcome = registry
+            .invoke(Audience::Catalog, "ip_pool_range_add", input)
+            .await;
+        assert!(
+            matches!(outcome, Err(ToolError::Runtime { .. })),
+            "{first}: {outcome:?}"
+        );
+    }
+    let outcome = registry
+        .invoke(
+            Audience::Catalog,
+            "ip_pool_range_add",
+            json!({"pool_name": "p", "body": {"first": "nowhere", "last": "10.0.0.9"}}),
+        )
+        .await;
+    assert!(
+        matches!(outcome, Err(ToolError::InvalidInput { .. })),
+        "{outcome:?}"
+    );
 }

@@ -250,7 +250,8 @@ pub struct TypeSpace<'a> {
     /// same Rust type, not an identical second one.
     converted: BTreeMap<String, Ty>,
     names: Unique,
-    /// Schemas that fell back to `serde_json::Value`: (where, why).
+    /// What the types lost: schemas that fell back to `serde_json::Value`, required properties
+    /// no schema declares (where, the whole message).
     pub warnings: Vec<(String, String)>,
     /// Where the optional parts go.
     extras: Extras,
@@ -397,7 +398,10 @@ impl<'a> TypeSpace<'a> {
     }
 
     fn fallback(&mut self, pointer: &str, why: &str) -> Ty {
-        self.warnings.push((pointer.to_string(), why.to_string()));
+        self.warnings.push((
+            pointer.to_string(),
+            format!("this schema is typed as serde_json::Value: {why}"),
+        ));
         Ty::Value
     }
 }
