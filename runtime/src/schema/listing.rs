@@ -114,42 +114,110 @@ fn stub(schema: &Value) -> Value {
     summary(schema, STUB_NOTE)
 }
 
-/// Whether a listed document holds a stub or a permissive summary anywhere (in its `$defs`
-/// too): a schema that accepts more than the one it stands for.
-fn abbreviated(doc: &Value) -> bool {
+/// Whether `map` is a stub or a permissive summary: a schema that accepts more than the one it
+/// stands for.
+fn is_summary(map: &Map<String, Value>) -> bool {
+    map.get("description")
+        .and_then(Value::as_str)
+        .is_some_and(|d| d.ends_with(STUB_NOTE) || d.contains("(Shown without its full schema:"))
+}
+
+/// The `$defs` name a local reference points into (`#/$defs/Name/…`).
+fn def_name(reference: &str) -> Option<String> {
+    let rest = reference.strip_prefix("#/$defs/")?;
+    let segment = rest.split('/').next()?;
+    Some(unescape(&percent_decode(segment)))
+}
+
+/// Whether `node` holds a summary, or reaches one through a reference to a weakened `$defs`
+/// entry.
+fn reaches_summary(node: &Value, weak: &HashSet<String>) -> bool {
     let mut found = false;
-    visit(doc, &mut |_, map| {
-        found |= map
-            .get("description")
-            .and_then(Value::as_str)
-            .is_some_and(|d| {
-                d.ends_with(STUB_NOTE) || d.contains("(Shown without its full schema:")
-            });
+    visit(node, &mut |_, map| {
+        found = found
+            || is_summary(map)
+            || map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(def_name)
+                .is_some_and(|name| weak.contains(&name));
     });
     found
 }
 
-/// Every `oneOf` of `doc` as an `anyOf`. A branch that accepts more than it did (a stub, a
-/// dropped reference) can now overlap another, and a `oneOf` would then refuse a value that
-/// matched exactly one branch of the original: `anyOf` accepts whatever `oneOf` did.
-fn loosen_one_ofs(doc: &mut Value) {
-    visit_mut(doc, &mut |map| {
-        if let Some(branches) = map.remove("oneOf") {
-            match map.get_mut("anyOf") {
-                // Both at once: the value must match one of each, so the `oneOf` becomes an
-                // `allOf` member.
-                Some(_) => {
-                    let all = map
-                        .entry("allOf")
-                        .or_insert_with(|| Value::Array(Vec::new()));
-                    if let Value::Array(all) = all {
-                        all.push(serde_json::json!({ "anyOf": branches }));
-                    }
-                }
-                None => {
-                    map.insert("anyOf".to_string(), branches);
+/// Whether no two of `branches` can match one value whatever their other keywords say: each
+/// requires a property that every one pins to a `const` of its own (an error envelope's `kind`).
+fn discriminated(branches: &[Value]) -> bool {
+    let pinned = |branch: &Value, name: &str| -> Option<Value> {
+        let required = branch.get("required")?.as_array()?;
+        if !required.iter().any(|r| r == name) {
+            return None;
+        }
+        branch.get("properties")?.get(name)?.get("const").cloned()
+    };
+    let Some(first) = branches
+        .first()
+        .and_then(|b| b.get("properties")?.as_object())
+    else {
+        return false;
+    };
+    first.keys().any(|name| {
+        let values: Option<Vec<Value>> = branches.iter().map(|b| pinned(b, name)).collect();
+        values.is_some_and(|values| {
+            values
+                .iter()
+                .enumerate()
+                .all(|(i, v)| !values[..i].contains(v))
+        })
+    })
+}
+
+/// Each `oneOf` of `doc` with a branch that reaches a summary becomes an `anyOf`. That branch
+/// accepts more than it did and can now overlap another, where a `oneOf` would refuse a value
+/// that matched exactly one branch of the original (OpenAI's `AssistantStreamEvent`, whose
+/// stubbed `DoneEvent` matched every event): `anyOf` accepts whatever `oneOf` did. With
+/// `everywhere`, every `oneOf` does (a dropped reference leaves no mark to follow). A `oneOf`
+/// whose branches a `const` tells apart stays one.
+fn loosen_one_ofs(doc: &mut Value, everywhere: bool) {
+    let mut weak: HashSet<String> = HashSet::new();
+    if let Some(Value::Object(defs)) = doc.get("$defs") {
+        loop {
+            let before = weak.len();
+            for (name, def) in defs {
+                if !weak.contains(name) && reaches_summary(def, &weak) {
+                    weak.insert(name.clone());
                 }
             }
+            if weak.len() == before {
+                break;
+            }
+        }
+    }
+    visit_mut(doc, &mut |map| {
+        let loosen = match map.get("oneOf") {
+            Some(Value::Array(branches)) => {
+                !discriminated(branches)
+                    && (everywhere || branches.iter().any(|b| reaches_summary(b, &weak)))
+            }
+            _ => false,
+        };
+        if !loosen {
+            return;
+        }
+        let Some(branches) = map.remove("oneOf") else {
+            return;
+        };
+        if map.contains_key("anyOf") {
+            // Both at once: the value must match one of each, so the loosened one becomes an
+            // `allOf` member.
+            if let Value::Array(all) = map
+                .entry("allOf")
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                all.push(serde_json::json!({ "anyOf": branches }));
+            }
+        } else {
+            map.insert("anyOf".to_string(), branches);
         }
     });
 }
@@ -276,9 +344,7 @@ impl<'a> Lister<'a> {
         let mut listed = self
             .bounded(schema, at, self.budget.share(role))
             .unwrap_or_else(|refused| permissive(schema, &refused.message));
-        if abbreviated(&listed) {
-            loosen_one_ofs(&mut listed);
-        }
+        loosen_one_ofs(&mut listed, false);
         super::standalone::unique_required(&mut listed);
         listed
     }
@@ -438,7 +504,7 @@ impl<'a> Lister<'a> {
         copies.sort_by(|a, b| a.0.cmp(&b.0));
         add_defs(&mut doc, copies.into_iter().collect());
         if deep && drop_dangling_refs(&mut doc) {
-            loosen_one_ofs(&mut doc);
+            loosen_one_ofs(&mut doc, true);
         }
         doc
     }
@@ -796,6 +862,56 @@ mod tests {
             out.insert(name, schema);
         }
         out
+    }
+
+    #[test]
+    fn a_one_of_whose_branch_was_abbreviated_is_listed_as_any_of_unless_a_const_tells_them_apart() {
+        // Two events; past the depth, `Done` is a stub that would match every event.
+        let components: BTreeMap<&str, Value> = [
+            ("Deep", json!({"type": "object", "properties": {"x": {"type": "string"}}})),
+            ("Mid", json!({"type": "object", "properties": {"deep": {"$ref": "#/components/schemas/Deep"}}})),
+            ("Done", json!({"type": "object", "required": ["event"], "properties": {
+                "event": {"enum": ["done"]}, "mid": {"$ref": "#/components/schemas/Mid"}}})),
+            ("Step", json!({"type": "object", "required": ["event"], "properties": {"event": {"enum": ["step"]}}})),
+        ]
+        .into_iter()
+        .collect();
+        let union = json!({"oneOf": [
+            {"$ref": "#/components/schemas/Step"},
+            {"$ref": "#/components/schemas/Done"}
+        ]});
+        let listed = list(
+            &components,
+            &union,
+            input_budget(1, usize::MAX / 2),
+            Role::Input,
+        );
+        assert!(listed.get("oneOf").is_none(), "{listed}");
+        assert_eq!(
+            listed["anyOf"].as_array().map(Vec::len),
+            Some(2),
+            "{listed}"
+        );
+        // Within budget and depth nothing is abbreviated: the `oneOf` stays.
+        let whole = list(
+            &components,
+            &union,
+            input_budget(4, usize::MAX / 2),
+            Role::Input,
+        );
+        assert!(whole.get("oneOf").is_some(), "{whole}");
+        // Branches a required `const` tells apart never overlap, abbreviated or not.
+        let tagged = json!({"oneOf": [
+            {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "mid": {"$ref": "#/components/schemas/Mid"}}},
+            {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "b"}}}
+        ]});
+        let listed = list(
+            &components,
+            &tagged,
+            input_budget(0, usize::MAX / 2),
+            Role::Input,
+        );
+        assert!(listed.get("oneOf").is_some(), "{listed}");
     }
 
     #[test]

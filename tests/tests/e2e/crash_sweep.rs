@@ -20,7 +20,7 @@ use harness_gen_runtime::mcp::McpServer;
 use harness_gen_runtime::{Audience, ToolRegistry};
 use serde_json::{Map, Value};
 
-use super::wire::{Sampler, Verdicts, registry};
+use super::wire::{Sampler, Verdicts, component_values, registry};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -53,16 +53,7 @@ fn load(spec: &Path) -> Option<(ToolRegistry, Map<String, Value>)> {
     if diags.has_errors() {
         return None;
     }
-    let components: Map<String, Value> = catalog
-        .components
-        .as_ref()
-        .map(|c| {
-            c.schemas
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_value().clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let components = component_values(catalog.components.as_ref().map(|c| &c.schemas));
     // Port 9 (discard) on loopback: nothing listens, so every call fails fast as transport.
     let client = ClientBuilder::new("http://127.0.0.1:9")
         .max_retries(0)
@@ -109,7 +100,13 @@ fn sweep(spec: &Path) -> Swept {
     };
     let cli_tools: Vec<_> = registry.list(Audience::Cli).cloned().collect();
     for entry in &cli_tools {
-        let words: Vec<String> = entry.cli.command.iter().map(|w| w.to_string()).collect();
+        let words: Vec<String> = entry
+            .cli
+            .command
+            .segments()
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         let input = samples
             .get(entry.name.as_str())
             .cloned()
@@ -283,7 +280,13 @@ fn stackexchange_filters_create_sends_its_include_parameter() {
                 .is_some_and(|b| b.path == "/filters/create")
         })
         .expect("the filters/create operation");
-    let words: Vec<String> = entry.cli.command.iter().map(|w| w.to_string()).collect();
+    let words: Vec<String> = entry
+        .cli
+        .command
+        .segments()
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
     let (base, served) = one_request();
     let client = ClientBuilder::new(&base).max_retries(0).build().unwrap();
     let registry = registry(

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use harness_gen_runtime::http::{ClientBuilder, Credential, Secret};
 use harness_gen_runtime::{Audience, ToolError, ToolRegistry};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -61,111 +61,21 @@ pub(super) fn start(prism: &Path, spec: &Path, wait: Duration) -> Option<(Mock, 
     Some((mock, format!("http://127.0.0.1:{port}")))
 }
 
-/// A small valid instance of `schema`: required properties only, the first enum value,
-/// format-shaped strings.
-fn sample(schema: &Value, components: &Map<String, Value>, depth: usize) -> Value {
-    let schema = match schema.get("$ref").and_then(Value::as_str) {
-        Some(r) => components
-            .get(r.trim_start_matches("#/components/schemas/"))
-            .cloned()
-            .unwrap_or(json!({})),
-        None => schema.clone(),
-    };
-    if depth > 8 {
-        return Value::Null;
-    }
-    if let Some(v) = schema
-        .get("const")
-        .or_else(|| schema.get("enum").and_then(|e| e.get(0)))
-    {
-        return v.clone();
-    }
-    if let Some(v) = schema
-        .get("example")
-        .or_else(|| schema.get("examples").and_then(|e| e.get(0)))
-    {
-        return v.clone();
-    }
-    for k in ["oneOf", "anyOf"] {
-        if let Some(first) = schema.get(k).and_then(|v| v.get(0)) {
-            return sample(first, components, depth + 1);
-        }
-    }
-    if let Some(Value::Array(parts)) = schema.get("allOf") {
-        let mut out = Map::new();
-        for p in parts {
-            if let Value::Object(m) = sample(p, components, depth + 1) {
-                out.extend(m);
-            }
-        }
-        return Value::Object(out);
-    }
-    let ty = match schema.get("type") {
-        Some(Value::Array(t)) => t
-            .iter()
-            .find(|t| *t != "null")
-            .and_then(Value::as_str)
-            .unwrap_or("null")
-            .to_string(),
-        Some(Value::String(t)) => t.clone(),
-        _ if schema.get("properties").is_some() => "object".into(),
-        _ => "string".into(),
-    };
-    match ty.as_str() {
-        "object" => {
-            let required: Vec<&str> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let mut out = Map::new();
-            if let Some(Value::Object(props)) = schema.get("properties") {
-                for (k, v) in props {
-                    if required.contains(&k.as_str()) {
-                        out.insert(k.clone(), sample(v, components, depth + 1));
-                    }
-                }
-            }
-            Value::Object(out)
-        }
-        "array" => json!([sample(
-            schema.get("items").unwrap_or(&json!({})),
-            components,
-            depth + 1
-        )]),
-        "integer" => json!(schema.get("minimum").and_then(Value::as_i64).unwrap_or(1)),
-        "number" => json!(1.5),
-        "boolean" => json!(true),
-        "null" => Value::Null,
-        _ => json!(match schema.get("format").and_then(Value::as_str) {
-            Some("date-time") => "2024-01-02T03:04:05Z",
-            Some("date") => "2024-01-02",
-            Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
-            Some("email") => "a@example.com",
-            Some("uri") => "https://example.com/x",
-            _ if schema.get("contentEncoding").is_some() => "aGk=",
-            _ => "sample",
-        }),
-    }
-}
-
 /// Calls every tool of `registry` with a sample input; each must be answered as conforming.
 async fn call_every_tool(registry: &ToolRegistry) -> usize {
-    let components = registry
-        .components()
-        .map(|c| {
-            c.iter()
-                .map(|(k, v)| (k.clone(), v.as_value().clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let components = super::wire::component_values(registry.components());
+    let sampler = super::wire::Sampler {
+        components: &components,
+        examples: true,
+        every_property: false,
+    };
     let mut called = 0;
     for entry in registry
         .list(Audience::Catalog)
         .cloned()
         .collect::<Vec<_>>()
     {
-        let input = sample(entry.input_schema.as_value(), &components, 0);
+        let input = sampler.sample(entry.input_schema.as_value(), 0);
         match registry
             .invoke(Audience::Catalog, &entry.name, input.clone())
             .await

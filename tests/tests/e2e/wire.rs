@@ -118,6 +118,17 @@ fn schemes(doc: &Value) -> Vec<(String, Scheme, Credential)> {
     out
 }
 
+/// A catalog's component schemas as plain JSON, by name.
+pub(super) fn component_values(
+    schemas: Option<&BTreeMap<String, harness_gen_runtime::catalog::SchemaDoc>>,
+) -> Map<String, Value> {
+    schemas
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| (name.clone(), schema.as_value().clone()))
+        .collect()
+}
+
 /// Builds inputs from schemas: the document's examples where it gives them, else a small valid
 /// instance (required properties, formats, enums, bounds).
 pub(super) struct Sampler<'a> {
@@ -227,7 +238,8 @@ impl Sampler<'_> {
                 };
                 Value::Array((0..count.max(1)).map(|_| item.clone()).collect())
             }
-            "integer" | "number" => json!(number(schema)),
+            "integer" => json!(number(schema) as i64),
+            "number" => json!(number(schema)),
             "boolean" => json!(true),
             "null" => Value::Null,
             _ => json!(string(schema)),
@@ -726,18 +738,9 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
         harness_gen::generate_catalog(spec, None, &mut diags).expect("the document generates");
     tamper(&mut catalog);
     let document = harness_gen::load::Document::load(spec, &mut diags).expect("it was read");
-    let components: Arc<Map<String, Value>> = Arc::new(
-        catalog
-            .components
-            .as_ref()
-            .map(|c| {
-                c.schemas
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.as_value().clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    );
+    let components = Arc::new(component_values(
+        catalog.components.as_ref().map(|c| &c.schemas),
+    ));
     let judge = start(&prism, spec, std::time::Duration::from_secs(120));
     let base = judge
         .as_ref()
@@ -1034,7 +1037,7 @@ async fn nexus_ip_range_bodies_pass_input_validation_and_are_sent() {
         true,
     );
     for (first, last) in [("10.0.0.1", "10.0.0.9"), ("fd00::1", "fd00::9")] {
-        let input = json!({"pool_name": "p", "body": {"first": first, "last": last}});
+        let input = json!({"pool_name": "pool", "body": {"first": first, "last": last}});
         let outcome = registry
             .invoke(Audience::Catalog, "ip_pool_range_add", input)
             .await;
@@ -1047,7 +1050,7 @@ async fn nexus_ip_range_bodies_pass_input_validation_and_are_sent() {
         .invoke(
             Audience::Catalog,
             "ip_pool_range_add",
-            json!({"pool_name": "p", "body": {"first": "nowhere", "last": "10.0.0.9"}}),
+            json!({"pool_name": "pool", "body": {"first": "nowhere", "last": "10.0.0.9"}}),
         )
         .await;
     assert!(
