@@ -9,6 +9,8 @@
 //! In CI: the small documents of the corpus. The whole corpus, the large documents included,
 //! runs in the heavy checks (`scripts/crash-sweep.sh`, an ignored test here).
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::panic::{AssertUnwindSafe, catch_unwind};

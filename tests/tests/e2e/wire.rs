@@ -12,6 +12,8 @@
 //! which print the summary table. Byte-exact checks of every style row, including those Prism
 //! cannot parse, are the unit tests of `runtime/src/http/encode.rs`.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
