@@ -191,15 +191,35 @@ impl Sampler<'_> {
                     .find(|b| self.resolve(b).get("type") != Some(&json!("null")))
                     .or(branches.first());
                 if let Some(branch) = branch {
-                    let mut value = self.sample(branch, depth + 1);
-                    // Properties beside the union apply too.
-                    if let (Value::Object(own), Some(Value::Object(_))) =
-                        (&mut value, schema.get("properties"))
-                        && let Value::Object(rest) = self.object(schema, depth)
-                    {
-                        own.extend(rest);
+                    // The branch with what stands beside the union (a `type`, `properties`,
+                    // `required` that apply too): GitHub's `anyOf` of `required` lists.
+                    let mut merged: Map<String, Value> = schema
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter(|(key, _)| *key != k)
+                        .map(|(key, v)| (key.clone(), v.clone()))
+                        .collect();
+                    if let Some(own) = self.resolve(branch).as_object() {
+                        for (key, v) in own {
+                            match (merged.get_mut(key), v) {
+                                (Some(Value::Object(mine)), Value::Object(theirs))
+                                    if key == "properties" =>
+                                {
+                                    mine.extend(theirs.clone())
+                                }
+                                (Some(Value::Array(mine)), Value::Array(theirs))
+                                    if key == "required" =>
+                                {
+                                    mine.extend(theirs.iter().cloned())
+                                }
+                                _ => {
+                                    merged.insert(key.clone(), v.clone());
+                                }
+                            }
+                        }
                     }
-                    return value;
+                    return self.sample(&Value::Object(merged), depth + 1);
                 }
             }
         }
@@ -641,14 +661,15 @@ pub(super) fn registry(
                         .with(CallOptions::new().record(&replies))
                         .send(&binding, &input)
                         .await;
-                    // Prism names violations in `sl-violations` when it answers with the
-                    // document's own error response, and otherwise in a 4xx problem body of its
-                    // own (`…/prism/errors#UNPROCESSABLE_ENTITY`, `#NO_PATH_MATCHED_ERROR`,
+                    // Prism names violations in `sl-violations` (those of the request; it
+                    // lists its own example reply's there too, which are the document's), and
+                    // otherwise in a 4xx problem body of its own
+                    // (`…/prism/errors#UNPROCESSABLE_ENTITY`, `#NO_PATH_MATCHED_ERROR`,
                     // `#UNAUTHORIZED`, …); its 5xx problems are about the document's responses.
                     let violations = replies.last().and_then(|reply| {
                         reply
                             .header("sl-violations")
-                            .map(str::to_string)
+                            .and_then(request_violations)
                             .or_else(|| {
                                 reply.body.clone().filter(|body| {
                                     (400..500).contains(&reply.status)
@@ -673,6 +694,28 @@ pub(super) fn registry(
         entry.error_schema = None;
     }
     ToolRegistry::publish(catalog, handlers).unwrap()
+}
+
+/// The request's violations among those of an `sl-violations` header (a JSON list, each with
+/// a `location` whose first word says what it judged), or `None` when there are none.
+fn request_violations(header: &str) -> Option<String> {
+    // Past a count Prism writes the list after a sentence, cut short: then each violation's
+    // first location word is read from the text.
+    let list = header
+        .trim_start_matches("Too many violations!")
+        .trim_start();
+    let Ok(Value::Array(all)) = serde_json::from_str::<Value>(list) else {
+        let judged_request = list
+            .split("\"location\":[\"")
+            .skip(1)
+            .any(|rest| !rest.starts_with("response\""));
+        return judged_request.then(|| header.to_string());
+    };
+    let request: Vec<Value> = all
+        .into_iter()
+        .filter(|v| v.pointer("/location/0").and_then(Value::as_str) != Some("response"))
+        .collect();
+    (!request.is_empty()).then(|| Value::Array(request).to_string())
 }
 
 /// For a form body: `Err` with how the pairs the runtime encodes for `input` differ from the
