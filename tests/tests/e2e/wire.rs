@@ -226,8 +226,11 @@ impl Sampler<'_> {
         if let Some(Value::Array(parts)) = schema.get("allOf") {
             let mut out = Map::new();
             for part in parts {
-                if let Value::Object(m) = self.sample(part, depth + 1) {
-                    out.extend(m);
+                match self.sample(part, depth + 1) {
+                    Value::Object(m) => out.extend(m),
+                    // A part that is not an object (nexus's `allOf: [{$ref: Name}]`) is the
+                    // value.
+                    other => return other,
                 }
             }
             if let Value::Object(m) = self.object(schema, depth) {
