@@ -55,6 +55,37 @@ impl Outgoing {
         Self { head, streamed }
     }
 
+    /// The same request to send again as it is (a redirect that keeps the body), or `None`
+    /// when its body is streamed (read once) or cannot be cloned.
+    pub fn again(&self) -> Option<Self> {
+        if self.streamed.is_some() {
+            return None;
+        }
+        Some(Self {
+            head: self.head.try_clone()?,
+            streamed: None,
+        })
+    }
+
+    /// The same request as `method` without a body or the headers that described it (a
+    /// redirect that turns a `POST` into a `GET`).
+    pub fn without_body(&self, method: reqwest::Method) -> Option<Self> {
+        let mut head = reqwest::Request::new(method, self.head.url().clone());
+        *head.timeout_mut() = self.head.timeout().copied().or(self.idle());
+        *head.headers_mut() = self.head.headers().clone();
+        for name in [
+            reqwest::header::CONTENT_TYPE,
+            reqwest::header::CONTENT_LENGTH,
+            reqwest::header::CONTENT_ENCODING,
+        ] {
+            head.headers_mut().remove(name);
+        }
+        Some(Self {
+            head,
+            streamed: None,
+        })
+    }
+
     /// The silence allowed to a streamed body, if this request has one.
     pub fn idle(&self) -> Option<Duration> {
         self.streamed.as_ref().map(|streamed| streamed.idle)

@@ -15,12 +15,14 @@ pub mod encode;
 pub mod events;
 pub mod page;
 mod per_call;
+mod redirect;
 
 pub use body::{ByteStream, read_chunks};
 pub use download::{Download, Unsaved, save_chunks};
 pub use events::{Event, Events};
 pub use page::Pages;
 pub use per_call::CallCredentials;
+pub use redirect::Redirects;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -215,6 +217,7 @@ pub struct ClientBuilder {
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
     default_headers: Vec<(String, String)>,
+    redirects: Redirects,
     reqwest: Option<reqwest::Client>,
 }
 
@@ -279,13 +282,16 @@ impl ClientBuilder {
             schemes: BTreeMap::new(),
             credentials: BTreeMap::new(),
             default_headers: Vec::new(),
+            redirects: Redirects::DEFAULT,
             reqwest: None,
         }
     }
 
-    /// Sends through this `reqwest` client (its proxies, TLS, middleware, connection pool, user
-    /// agent and redirect policy) instead of one built here; the timeout, retries, credentials
-    /// and response bound still apply per request.
+    /// Sends through this `reqwest` client (its proxies, TLS, middleware, connection pool and
+    /// user agent) instead of one built here; the timeout, retries, credentials, redirect
+    /// policy and response bound still apply per request. Build it with
+    /// `.redirect(reqwest::redirect::Policy::none())`: a client that follows redirects itself
+    /// carries API-key headers to another origin, which [`Redirects`] never does.
     pub fn reqwest_client(mut self, client: reqwest::Client) -> Self {
         self.reqwest = Some(client);
         self
@@ -330,6 +336,13 @@ impl ClientBuilder {
     /// The largest response body accepted.
     pub fn max_response_bytes(mut self, bytes: usize) -> Self {
         self.max_response_bytes = bytes;
+        self
+    }
+
+    /// How redirects are followed (default [`Redirects::DEFAULT`]: up to 10, to another origin
+    /// without any credential of the security schemes).
+    pub fn redirects(mut self, redirects: Redirects) -> Self {
+        self.redirects = redirects;
         self
     }
 
@@ -381,7 +394,7 @@ impl ClientBuilder {
             Some(client) => client,
             None => reqwest::Client::builder()
                 .user_agent(self.user_agent)
-                .redirect(reqwest::redirect::Policy::limited(5))
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .map_err(|_| Error::Transport)?,
         };
@@ -393,6 +406,18 @@ impl ClientBuilder {
                 retry: self.retry,
                 max_response_bytes: self.max_response_bytes,
                 default_headers: self.default_headers,
+                redirects: self.redirects,
+                credential_headers: self
+                    .schemes
+                    .values()
+                    .filter_map(|scheme| match scheme {
+                        Scheme::ApiKey {
+                            location: ParamIn::Header,
+                            name,
+                        } => reqwest::header::HeaderName::try_from(name.as_str()).ok(),
+                        _ => None,
+                    })
+                    .collect(),
                 echoes: echoes(self.credentials.values()),
                 schemes: self.schemes,
                 credentials: self.credentials,
@@ -723,6 +748,9 @@ struct Shared {
     retry: RetryPolicy,
     max_response_bytes: usize,
     default_headers: Vec<(String, String)>,
+    redirects: Redirects,
+    /// The headers API-key schemes set, left out of a redirect to another origin.
+    credential_headers: Vec<reqwest::header::HeaderName>,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
     /// What [`redact`] removes from replies.
@@ -1047,7 +1075,7 @@ impl HttpClient {
                 binding.retryable() && request.repeatable() && attempt < policy.max_retries;
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
-            let outcome = request.send(&self.shared.inner, first_byte).await?;
+            let outcome = self.following(&request, first_byte).await?;
             let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
                 Err(error) if error.is_connect() && retries_left => Some(backoff())
@@ -1071,6 +1099,28 @@ impl HttpClient {
             tokio::time::sleep(wait).await;
             attempt += 1;
         }
+    }
+
+    /// One attempt of `request`, and the redirects it meets as [`Redirects`] says.
+    async fn following(
+        &self,
+        request: &Outgoing,
+        first_byte: Option<Duration>,
+    ) -> Result<reqwest::Result<reqwest::Response>, Error<std::convert::Infallible>> {
+        let client = &self.shared.inner;
+        let policy = self.shared.redirects;
+        let mut outcome = request.send(client, first_byte).await?;
+        let mut hop: Option<Outgoing> = None;
+        for _ in 0..policy.max {
+            let Ok(response) = &outcome else { break };
+            let from = hop.as_ref().unwrap_or(request);
+            let Some(next) = policy.next(from, response, &self.shared.credential_headers) else {
+                break;
+            };
+            outcome = next.send(client, first_byte).await?;
+            hop = Some(next);
+        }
+        Ok(outcome)
     }
 
     fn request(

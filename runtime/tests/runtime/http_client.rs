@@ -726,3 +726,193 @@ async fn credentials_given_with_a_call_replace_the_clients_for_the_schemes_they_
     let reply = client.send(&echo, &json!({})).await.unwrap();
     assert_eq!(auth_of(reply), format!("Bearer {REDACTED}"));
 }
+
+/// What a server received: each request's path, query and headers, as text (replies redact
+/// credentials, so what reached the server is read here).
+type Received = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// A server that answers `/to?url=U&status=S` with a redirect to `U`, and anything else with
+/// the request's method, path, query and headers; and what it received.
+async fn redirecting() -> (String, Received) {
+    async fn answer(State(received): State<Received>, request: Request) -> Response {
+        received
+            .lock()
+            .unwrap()
+            .push(format!("{} {:?}", request.uri(), request.headers()));
+        let uri = request.uri().clone();
+        if uri.path() == "/to" {
+            let pairs: std::collections::HashMap<String, String> =
+                url_pairs(uri.query().unwrap_or_default());
+            let status: u16 = pairs["status"].parse().unwrap();
+            return (
+                StatusCode::from_u16(status).unwrap(),
+                [("location", pairs["url"].clone())],
+            )
+                .into_response();
+        }
+        let headers: serde_json::Map<String, Value> = request
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), json!(v.to_str().unwrap())))
+            .collect();
+        axum::Json(json!({
+            "method": request.method().as_str(),
+            "path": uri.path(),
+            "query": uri.query(),
+            "headers": headers,
+        }))
+        .into_response()
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let received = Received::default();
+    let app = Router::new()
+        .fallback(any(answer))
+        .with_state(received.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), received)
+}
+
+fn url_pairs(query: &str) -> std::collections::HashMap<String, String> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| {
+            let v = percent_decode(v);
+            (k.to_string(), v)
+        })
+        .collect()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            out.push(u8::from_str_radix(&text[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// A client with one credential of every kind a security scheme can send: bearer, basic, and
+/// API keys in a header, a cookie and the query.
+fn every_scheme(base: &str, redirects: harness_gen_runtime::http::Redirects) -> HttpClient {
+    use harness_gen_runtime::binding::ParamIn;
+    let key = |location, name: &str| Scheme::ApiKey {
+        location,
+        name: name.into(),
+    };
+    ClientBuilder::new(base)
+        .scheme("bearer", Scheme::Bearer)
+        .scheme("header", key(ParamIn::Header, "X-Zoo-Key"))
+        .scheme("cookie", key(ParamIn::Cookie, "zoo_session"))
+        .scheme("query", key(ParamIn::Query, "api_key"))
+        .credential("bearer", Credential::Token(Secret::new("tok_bearer_1f2e")))
+        .credential("header", Credential::ApiKey(Secret::new("key_header_3c4d")))
+        .credential("cookie", Credential::ApiKey(Secret::new("key_cookie_5a6b")))
+        .credential("query", Credential::ApiKey(Secret::new("key_query_7e8f")))
+        .redirects(redirects)
+        .max_retries(0)
+        .build()
+        .unwrap()
+}
+
+fn redirected_binding(method: &str, target: &str, status: u16) -> (Binding, Value) {
+    let mut b = binding(
+        method,
+        "/to",
+        json!({"parameters": [
+            {"property": "url", "in": "query", "name": "url", "required": true,
+             "style": "form", "explode": true},
+            {"property": "status", "in": "query", "name": "status", "required": true,
+             "style": "form", "explode": true}
+        ]}),
+    );
+    b.security = vec![
+        vec![
+            "bearer".into(),
+            "header".into(),
+            "cookie".into(),
+            "query".into(),
+        ]
+        .into(),
+    ]
+    .into();
+    (b, json!({"url": target, "status": status.to_string()}))
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_carries_no_credential_of_any_scheme() {
+    use harness_gen_runtime::http::Redirects;
+    let ((home, _), (elsewhere, received)) = (redirecting().await, redirecting().await);
+    let secrets = [
+        "tok_bearer_1f2e",
+        "key_header_3c4d",
+        "key_cookie_5a6b",
+        "key_query_7e8f",
+    ];
+    for status in [301, 302, 303, 307, 308] {
+        let client = every_scheme(&home, Redirects::DEFAULT);
+        let (b, input) = redirected_binding("GET", &format!("{elsewhere}/stolen"), status);
+        let Reply::Success(seen) = client.send(&b, &input).await.unwrap() else {
+            panic!("{status}: not followed")
+        };
+        assert_eq!(seen["path"], "/stolen", "{status}");
+        let text = received.lock().unwrap().join("\n");
+        assert!(text.contains("/stolen"), "{text}");
+        for secret in secrets {
+            assert!(!text.contains(secret), "{status}: {secret} reached {text}");
+        }
+        // The same origin is trusted with every credential the request carried.
+        let (b, input) = redirected_binding("GET", "/same", status);
+        let Reply::Success(seen) = client.send(&b, &input).await.unwrap() else {
+            panic!("{status}: not followed")
+        };
+        assert_eq!(seen["path"], "/same", "{status}");
+        for header in ["authorization", "x-zoo-key", "cookie"] {
+            assert!(
+                seen["headers"][header].as_str().unwrap().contains(REDACTED),
+                "{status}: {header} did not reach the same origin: {seen}"
+            );
+        }
+    }
+    // Refusing to follow: the redirect is the reply, and the other origin is never asked.
+    let refusing = every_scheme(
+        &home,
+        Redirects {
+            cross_origin: false,
+            ..Redirects::DEFAULT
+        },
+    );
+    let (b, input) = redirected_binding("GET", &format!("{elsewhere}/stolen"), 302);
+    let asked = received.lock().unwrap().len();
+    let reply = refusing.send(&b, &input).await.unwrap();
+    assert_eq!(received.lock().unwrap().len(), asked);
+    assert!(
+        matches!(&reply, Reply::Undeclared { status: 302, .. }),
+        "{reply:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_post_redirected_with_303_becomes_a_get_and_307_keeps_its_method_and_body() {
+    use harness_gen_runtime::http::Redirects;
+    let (home, _) = redirecting().await;
+    let client = every_scheme(&home, Redirects::DEFAULT);
+    let (b, input) = redirected_binding("POST", "/after", 303);
+    let Reply::Success(seen) = client.send(&b, &input).await.unwrap() else {
+        panic!("not followed")
+    };
+    assert_eq!(seen["method"], "GET");
+    let (b, input) = redirected_binding("POST", "/after", 307);
+    let Reply::Success(seen) = client.send(&b, &input).await.unwrap() else {
+        panic!("not followed")
+    };
+    assert_eq!(seen["method"], "POST");
+}
