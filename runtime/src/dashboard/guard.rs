@@ -8,11 +8,14 @@ use std::sync::Mutex;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
+use crate::mcp::same;
+
 /// The cookie that names a browser's session.
 const COOKIE: &str = "harness_dashboard";
 
-/// How many browser sessions one server remembers; the oldest is forgotten first (its page
-/// then asks to be reloaded).
+/// How many browser sessions one server remembers; the one used least recently is forgotten
+/// first (its page then asks to be reloaded). A request from another site opens none (see
+/// [`opens_session`]), so a page elsewhere cannot push an operator's session out.
 const MAX_SESSIONS: usize = 256;
 
 /// One browser's session: the secret its cookie holds, and the token its pages send with calls.
@@ -22,6 +25,22 @@ pub struct Session {
     pub id: String,
     /// The token a call must carry in [`TOKEN_HEADER`].
     pub token: String,
+    /// Who signed in, on a server with client authentication.
+    pub principal: Option<crate::mcp::Principal>,
+}
+
+/// Whether a request may open a session: not a request another site's page made (an image, a
+/// script, a frame, a fetch: `Sec-Fetch-Site: cross-site`), only the browser's own navigation to
+/// the page. Browsers that send no `Sec-Fetch-*` headers are let through (the cookie is
+/// `SameSite=Strict` and calls need the page's token either way).
+pub fn opens_session(headers: &HeaderMap) -> bool {
+    let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    match get("sec-fetch-site") {
+        None | Some("same-origin" | "none") => true,
+        Some(_) => {
+            get("sec-fetch-mode") == Some("navigate") && get("sec-fetch-dest") == Some("document")
+        }
+    }
 }
 
 /// The header a call carries its session's token in.
@@ -44,9 +63,19 @@ impl Sessions {
         if let Some(session) = self.find(headers) {
             return Some((session, None));
         }
+        self.open(None)
+    }
+
+    /// A new session (of `principal`, who just signed in), with the `Set-Cookie` value that
+    /// gives it to the browser; the session used least recently makes room.
+    pub fn open(
+        &self,
+        principal: Option<crate::mcp::Principal>,
+    ) -> Option<(Session, Option<HeaderValue>)> {
         let session = Session {
             id: random_hex()?,
             token: random_hex()?,
+            principal,
         };
         let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if all.len() >= MAX_SESSIONS {
@@ -81,16 +110,15 @@ impl Sessions {
             .filter_map(|pair| pair.trim().split_once('='))
             .find(|(name, _)| *name == COOKIE)
             .map(|(_, value)| value.trim())?;
-        let all = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        all.iter()
-            .find(|s| same(s.id.as_bytes(), id.as_bytes()))
-            .cloned()
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let at = all
+            .iter()
+            .position(|s| same(s.id.as_bytes(), id.as_bytes()))?;
+        // Used now: the last to be forgotten.
+        let session = all.remove(at)?;
+        all.push_back(session.clone());
+        Some(session)
     }
-}
-
-/// Whether two secrets are equal, in time that does not depend on where they differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// 128 random bits from the operating system, as hex.

@@ -35,7 +35,7 @@ use serde_json::{Value, json};
 
 use crate::harness::Bundle;
 use crate::http::CallCredentials;
-use crate::mcp::{Access, CredentialHeaders};
+use crate::mcp::{Access, ClientAuth, CredentialHeaders, Denied, Gate, Principal};
 use crate::{Audience, ToolRegistry};
 use guard::Sessions;
 
@@ -60,6 +60,9 @@ pub struct Dashboard {
     /// Schemes whose credentials come from each request's headers (`--credential-header`),
     /// never from the environment: a dashboard call carries them as an MCP request would.
     credential_headers: CredentialHeaders,
+    /// How clients authenticate, when they must: the bearer token in each request, or a
+    /// browser's session opened by signing in with it.
+    gate: Gate,
     sessions: Sessions,
     calls: Mutex<Calls>,
 }
@@ -105,6 +108,10 @@ impl Dashboard {
             bundle,
             access,
             credential_headers: CredentialHeaders::default(),
+            gate: Gate {
+                auth: None,
+                public_url: None,
+            },
             sessions: Sessions::default(),
             calls: Mutex::default(),
         })
@@ -114,6 +121,18 @@ impl Dashboard {
     /// the MCP endpoint does: a mapped scheme's credential never comes from the environment.
     pub fn with_credential_headers(mut self, headers: CredentialHeaders) -> Self {
         self.credential_headers = headers;
+        self
+    }
+
+    /// Requires the client authentication of `/mcp` (`None`: none): a request carries the
+    /// bearer token, or comes from a browser session opened by signing in with it
+    /// (`/dashboard/login`); calls are allowed by the token's scopes as over MCP.
+    pub fn with_client_auth(
+        mut self,
+        auth: Option<Arc<ClientAuth>>,
+        public_url: Option<String>,
+    ) -> Self {
+        self.gate = Gate { auth, public_url };
         self
     }
 
@@ -128,6 +147,7 @@ impl Dashboard {
             .route("/dashboard/calls/{id}", get(call_page))
             .route("/dashboard/harness", get(harness_page))
             .route("/dashboard/assets/{file}", get(asset))
+            .route("/dashboard/login", axum::routing::post(login))
             .fallback(|| async { not_found() })
             .layer(axum::middleware::from_fn_with_state(
                 Arc::clone(&self),
@@ -143,6 +163,11 @@ impl Dashboard {
         headers: &HeaderMap,
         render: impl FnOnce(&guard::Session) -> Option<String>,
     ) -> Response {
+        if self.sessions.find(headers).is_none() && !guard::opens_session(headers) {
+            return refused(
+                "a page of another site cannot open a dashboard session: open the dashboard at its own address",
+            );
+        }
         let Some((session, cookie)) = self.sessions.of_page(headers) else {
             return failure(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -182,14 +207,105 @@ impl Dashboard {
 /// the security headers on every response.
 async fn guarded(
     State(dashboard): State<Arc<Dashboard>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let mut response = match dashboard.access.admits(request.headers()) {
-        Ok(()) => next.run(request).await,
+        Ok(()) => match dashboard
+            .authenticated(request.uri().path(), request.method(), request.headers())
+            .await
+        {
+            Ok(principal) => {
+                if let Some(principal) = principal {
+                    request.extensions_mut().insert(principal);
+                }
+                next.run(request).await
+            }
+            Err(refusal) => refusal,
+        },
         Err(refusal) => refused(refusal.message()),
     };
     guard::security_headers(response.headers_mut());
+    response
+}
+
+impl Dashboard {
+    /// The client `request` comes from on a server with client authentication (`None` without
+    /// it, and for the sign-in form and the assets), or the answer to a client that is not
+    /// authenticated: the sign-in page for a page, a `401` with the challenge otherwise.
+    async fn authenticated(
+        &self,
+        path: &str,
+        method: &axum::http::Method,
+        headers: &HeaderMap,
+    ) -> Result<Option<Principal>, Response> {
+        let Some(auth) = &self.gate.auth else {
+            return Ok(None);
+        };
+        if path == "/dashboard/login" || path.starts_with("/dashboard/assets/") {
+            return Ok(None);
+        }
+        if crate::mcp::bearer(headers).is_some() {
+            return match auth.principal(headers).await {
+                Ok(principal) => Ok(Some(principal)),
+                Err(denied) => Err(self.gate.refusal(auth, denied, headers)),
+            };
+        }
+        let signed_in = self
+            .sessions
+            .find(headers)
+            .and_then(|session| session.principal)
+            .filter(|p| p.expires.is_none_or(|at| at > SystemTime::now()));
+        match signed_in {
+            Some(principal) => Ok(Some(principal)),
+            None if method == axum::http::Method::GET => Err(sign_in(auth, false)),
+            None => Err(self.gate.refusal(auth, Denied::Missing, headers)),
+        }
+    }
+}
+
+/// The sign-in page, `401` with the challenge.
+fn sign_in(auth: &ClientAuth, failed: bool) -> Response {
+    let denied = if failed {
+        Denied::Invalid
+    } else {
+        Denied::Missing
+    };
+    let mut response = (
+        StatusCode::UNAUTHORIZED,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        pages::login(failed),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, auth.challenge(denied, ""));
+    response
+}
+
+/// Signing in: the token from the form, checked as `/mcp` checks it; a browser session of its
+/// client on success (a new one, whatever cookie came with the request).
+async fn login(
+    State(dashboard): State<Arc<Dashboard>>,
+    axum::extract::Form(form): axum::extract::Form<std::collections::HashMap<String, String>>,
+) -> Response {
+    let Some(auth) = &dashboard.gate.auth else {
+        return axum::response::Redirect::to("/dashboard").into_response();
+    };
+    let token = form.get("token").map(String::as_str).unwrap_or_default();
+    let Ok(principal) = auth.verify(token.trim()).await else {
+        return sign_in(auth, true);
+    };
+    let Some((_, cookie)) = dashboard.sessions.open(Some(principal)) else {
+        return failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({"kind": "runtime", "message": "the operating system gives no randomness for a session"}),
+        );
+    };
+    let mut response = axum::response::Redirect::to("/dashboard").into_response();
+    if let Some(cookie) = cookie {
+        response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
     response
 }
 
@@ -278,6 +394,7 @@ async fn asset(Path(file): Path<String>) -> Response {
 async fn call(
     State(dashboard): State<Arc<Dashboard>>,
     Path(name): Path<String>,
+    principal: Option<axum::Extension<Principal>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -301,6 +418,14 @@ async fn call(
             );
         }
     };
+    if let Some(auth) = &dashboard.gate.auth
+        && let Err(why) = auth.scopes().allows(principal.as_deref(), entry)
+    {
+        return failure(
+            StatusCode::FORBIDDEN,
+            json!({"kind": "forbidden", "tool": name, "message": why}),
+        );
+    }
     if pages::destructive(entry) && request["confirmed"] != json!(true) {
         return failure(
             StatusCode::CONFLICT,

@@ -505,6 +505,17 @@ pub(super) fn harness(dashboard: &Dashboard, session: &Session) -> String {
 #[template(path = "dashboard/not_found.html")]
 struct NotFound;
 
+#[derive(Template)]
+#[template(path = "dashboard/login.html")]
+struct Login {
+    failed: bool,
+}
+
+/// The sign-in page of a server with client authentication (`failed`: after a wrong token).
+pub(super) fn login(failed: bool) -> String {
+    render(&Login { failed })
+}
+
 pub(super) fn not_found() -> String {
     render(&NotFound)
 }

@@ -84,6 +84,19 @@ impl CredentialHeaders {
         Ok(Some(self.of_request(headers)))
     }
 
+    /// The mapped headers' values in one request, in mapping order (what tells one user's
+    /// tasks from another's).
+    pub(crate) fn values<'h>(
+        &'h self,
+        headers: &'h axum::http::HeaderMap,
+    ) -> impl Iterator<Item = &'h [u8]> + 'h {
+        self.0.iter().map(|(_, header)| {
+            headers
+                .get(header)
+                .map_or(&b""[..], axum::http::HeaderValue::as_bytes)
+        })
+    }
+
     /// The credentials one request carries: every mapped scheme, with its header's value or
     /// none.
     pub fn of_request(&self, headers: &axum::http::HeaderMap) -> CallCredentials {

@@ -10,9 +10,11 @@
 //! text block, so one tool never breaks an old client's listing.
 
 mod access;
+mod auth;
 mod credentials;
 mod cut;
 mod discovery;
+mod listen;
 mod select;
 mod serve;
 mod stdio;
@@ -40,12 +42,15 @@ use crate::{Audience, ContractError, ToolRegistry};
 #[cfg(test)]
 pub(crate) use access::headers as test_headers;
 pub use access::{Access, Refusal};
+pub(crate) use auth::same;
+pub use auth::{ClientAuth, Denied, Gate, METADATA_PATH, Principal, ScopeRules, bearer};
 pub use credentials::CredentialHeaders;
 pub use cut::{DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
 pub use discovery::{
     AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
     SEARCH as SEARCH_TOOLS,
 };
+pub use listen::Limits;
 /// The MCP SDK the server is built on, for callers that embed [`McpServer`] in their own
 /// transport.
 pub use rmcp;
@@ -67,6 +72,8 @@ pub struct McpServer {
     page_size: usize,
     /// Schemes whose credentials each HTTP request carries (empty: the client's own).
     credential_headers: Arc<CredentialHeaders>,
+    /// Which tools an authenticated client's scopes allow.
+    scopes: Arc<ScopeRules>,
     /// In discovery mode, the tools listed beside the meta-tools (registry names).
     discovery: Option<Arc<[String]>>,
     /// The most bytes of JSON a call result carries; larger ones are cut, marked (`None`: no
@@ -149,6 +156,7 @@ impl McpServer {
             }),
             page_size: usize::MAX,
             credential_headers: Arc::default(),
+            scopes: Arc::default(),
             discovery: None,
             max_result: Some(DEFAULT_MAX_RESULT_BYTES),
         }
@@ -174,6 +182,13 @@ impl McpServer {
         headers.check(self.inner.registry.entries())?;
         self.credential_headers = Arc::new(headers);
         Ok(self)
+    }
+
+    /// The same server refusing a call of an authenticated client whose token's scopes do not
+    /// allow the tool (see [`ScopeRules`]).
+    pub fn with_scope_rules(mut self, scopes: ScopeRules) -> Self {
+        self.scopes = Arc::new(scopes);
+        self
     }
 
     /// The same server listing every tool under a name of at most `max` bytes (some clients
@@ -247,6 +262,7 @@ impl McpServer {
             .with_max_result_bytes(self.max_result)
             .shaped(self.inner.shape);
         server.credential_headers = Arc::clone(&self.credential_headers);
+        server.scopes = Arc::clone(&self.scopes);
         // Pinned tools the narrower choice left out are not listed.
         server.discovery = self.discovery.as_ref().map(|pinned| {
             pinned
@@ -468,6 +484,40 @@ impl McpServer {
             .map_or(&empty, |parts| &parts.headers);
         let entry = || self.inner.registry.lookup(Audience::Mcp, name);
         self.credential_headers.for_call(entry, headers)
+    }
+}
+
+/// The authenticated client of a request (HTTP with client authentication).
+fn principal(context: &RequestContext<RoleServer>) -> Option<&Principal> {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()?
+        .extensions
+        .get::<Principal>()
+}
+
+impl McpServer {
+    /// Whose a task started by this request is, and who may see it: the authenticated client,
+    /// the session (the `initialize` era's `Mcp-Session-Id`) and the credentials the request
+    /// carries for the mapped schemes, hashed (never kept as they are). Over stdio there is one
+    /// client: every task is its.
+    fn owner(&self, context: &RequestContext<RoleServer>) -> String {
+        use sha2::Digest;
+        let Some(parts) = context.extensions.get::<axum::http::request::Parts>() else {
+            return String::new();
+        };
+        let mut hash = sha2::Sha256::new();
+        let mut part = |bytes: &[u8]| {
+            hash.update((bytes.len() as u64).to_le_bytes());
+            hash.update(bytes);
+        };
+        part(principal(context).map_or(&b""[..], |p| p.subject.as_bytes()));
+        let session = parts.headers.get("mcp-session-id");
+        part(session.map_or(&b""[..], |v| v.as_bytes()));
+        for value in self.credential_headers.values(&parts.headers) {
+            part(value);
+        }
+        hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 
@@ -705,14 +755,24 @@ impl ServerHandler for McpServer {
             None => (request.name, arguments),
         };
         let name = self.registry_name(&listed);
+        if let Some(entry) = self.inner.registry.lookup(Audience::Mcp, name)
+            && let Err(why) = self.scopes.allows(principal(&context), entry)
+        {
+            return Ok(refused(why).into());
+        }
         let credentials = match self.credentials(name, &context) {
             Ok(credentials) => credentials,
             Err(why) => return Ok(refused(why).into()),
         };
         match (self.task_support(name), client_tasks) {
-            (TaskSupport::Optional | TaskSupport::Required, true) => Ok(self
-                .start_task(name.to_owned(), arguments, credentials)
-                .into()),
+            (TaskSupport::Optional | TaskSupport::Required, true) => self
+                .start_task(
+                    name.to_owned(),
+                    arguments,
+                    credentials,
+                    self.owner(&context),
+                )
+                .map(Into::into),
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
             )),
@@ -732,17 +792,17 @@ impl ServerHandler for McpServer {
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        McpServer::get_task(self, &request.task_id)
+        McpServer::get_task(self, &request.task_id, &self.owner(&context))
     }
 
     async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        McpServer::cancel_task(self, &request.task_id)
+        McpServer::cancel_task(self, &request.task_id, &self.owner(&context))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -8,7 +8,10 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::{Access, CredentialHeaders, McpServer, SchemaProfile, Selection};
+use super::{
+    Access, ClientAuth, CredentialHeaders, Gate, Limits, McpServer, SchemaProfile, ScopeRules,
+    Selection,
+};
 use crate::cli::Factory;
 use crate::cli_names::BASE_URL;
 
@@ -34,8 +37,18 @@ pub struct Program<'a> {
 }
 
 /// How the server runs.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Options {
+    /// How HTTP clients authenticate (`None`: they do not; see [`Options::allow_unauthenticated`]).
+    pub auth: Option<Arc<ClientAuth>>,
+    /// Whether to serve beyond loopback, with the server's own credentials, to clients that do
+    /// not authenticate (refused at start otherwise).
+    pub allow_unauthenticated: bool,
+    /// The server's public base URL (`https://mcp.example.com`), for the protected-resource
+    /// metadata; `None`: `http://` and each request's `Host`.
+    pub public_url: Option<String>,
+    /// Timeouts and caps of the HTTP server.
+    pub limits: Limits,
     /// The transport.
     pub transport: Transport,
     /// Tools per `tools/list` page; `None`: the whole listing in one page.
@@ -192,6 +205,86 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Take the credential of security scheme SCHEME from this header of each HTTP request, never from the environment (repeat for more schemes; HTTP only) [env: HARNESS_MCP_CREDENTIAL_HEADERS, comma-separated]"),
         )
         .arg(
+            Arg::new("auth-token-file")
+                .long("auth-token-file")
+                .value_name("PATH")
+                .help("Require HTTP clients to send Authorization: Bearer <the token in this file> (at least 16 characters) [env: HARNESS_MCP_AUTH_TOKEN holds the token itself]"),
+        )
+        .arg(
+            Arg::new("auth-issuer")
+                .long("auth-issuer")
+                .value_name("URL")
+                .conflicts_with("auth-token-file")
+                .help("Require HTTP clients to send a JWT of this OAuth authorization server, checked against its JWKS (the MCP authorization specification's resource server) [env: HARNESS_MCP_AUTH_ISSUER]"),
+        )
+        .arg(
+            Arg::new("auth-audience")
+                .long("auth-audience")
+                .value_name("AUD")
+                .action(ArgAction::Append)
+                .help("An audience the JWT must be for (repeat for more) [env: HARNESS_MCP_AUTH_AUDIENCE, comma-separated] [default: the --public-url's /mcp]"),
+        )
+        .arg(
+            Arg::new("auth-jwks-url")
+                .long("auth-jwks-url")
+                .value_name("URL")
+                .help("Where the issuer's signing keys are [env: HARNESS_MCP_AUTH_JWKS_URL] [default: the jwks_uri of the issuer's metadata]"),
+        )
+        .arg(
+            Arg::new("auth-scope")
+                .long("auth-scope")
+                .value_name("SCOPE=TOOLS")
+                .action(ArgAction::Append)
+                .help("Tools a JWT scope allows: tool names, tag:TAG or * separated by commas (repeat for more scopes); with any, a JWT client calls only the tools its scopes allow"),
+        )
+        .arg(
+            Arg::new("allow-unauthenticated")
+                .long("allow-unauthenticated")
+                .action(ArgAction::SetTrue)
+                .help("Serve beyond loopback with this server's credentials to clients that do not authenticate (refused otherwise)"),
+        )
+        .arg(
+            Arg::new("public-url")
+                .long("public-url")
+                .value_name("URL")
+                .help("The server's public base URL, as clients reach it (for the protected-resource metadata) [env: HARNESS_MCP_PUBLIC_URL]"),
+        )
+        .arg(
+            Arg::new("header-timeout")
+                .long("header-timeout")
+                .value_name("SECS")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("Seconds a client has to send a request's headers; also how long an idle connection is kept [env: HARNESS_MCP_HEADER_TIMEOUT] [default: 10]"),
+        )
+        .arg(
+            Arg::new("body-timeout")
+                .long("body-timeout")
+                .value_name("SECS")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("Seconds a client has to send a request's body [env: HARNESS_MCP_BODY_TIMEOUT] [default: 30]"),
+        )
+        .arg(
+            Arg::new("max-connections")
+                .long("max-connections")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Connections served at once; more are answered 503 [env: HARNESS_MCP_MAX_CONNECTIONS] [default: 1024]"),
+        )
+        .arg(
+            Arg::new("max-sessions")
+                .long("max-sessions")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("MCP sessions kept at once; a new one closes the session idle longest [env: HARNESS_MCP_MAX_SESSIONS] [default: 1000]"),
+        )
+        .arg(
+            Arg::new("session-idle")
+                .long("session-idle")
+                .value_name("SECS")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("Seconds an MCP session lives without a request [env: HARNESS_MCP_SESSION_IDLE] [default: 300]"),
+        )
+        .arg(
             Arg::new(BASE_URL)
                 .long(BASE_URL)
                 .value_name("URL")
@@ -259,7 +352,45 @@ fn options(
             ));
         }
     };
+    let public_url = setting("public-url", "HARNESS_MCP_PUBLIC_URL");
+    let auth = client_auth(&matches, &strings, &setting, public_url.as_deref()).map_err(|why| {
+        command(name, version).error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
+    let defaults = Limits::DEFAULT;
+    let seconds = |id: &str, var: &str, default: std::time::Duration| {
+        number::<u64>(&matches, id, var)
+            .filter(|&s| s > 0)
+            .map_or(default, std::time::Duration::from_secs)
+    };
+    let limits = Limits {
+        header_timeout: seconds(
+            "header-timeout",
+            "HARNESS_MCP_HEADER_TIMEOUT",
+            defaults.header_timeout,
+        ),
+        body_timeout: seconds(
+            "body-timeout",
+            "HARNESS_MCP_BODY_TIMEOUT",
+            defaults.body_timeout,
+        ),
+        session_idle: seconds(
+            "session-idle",
+            "HARNESS_MCP_SESSION_IDLE",
+            defaults.session_idle,
+        ),
+        max_connections: number(&matches, "max-connections", "HARNESS_MCP_MAX_CONNECTIONS")
+            .filter(|&n| n > 0)
+            .unwrap_or(defaults.max_connections),
+        max_sessions: number(&matches, "max-sessions", "HARNESS_MCP_MAX_SESSIONS")
+            .filter(|&n| n > 0)
+            .unwrap_or(defaults.max_sessions),
+        ..defaults
+    };
     Ok(Options {
+        auth: auth.map(Arc::new),
+        allow_unauthenticated: matches.get_flag("allow-unauthenticated"),
+        public_url,
+        limits,
         schema_profile,
         discovery,
         pinned: strings("pin"),
@@ -294,6 +425,74 @@ fn options(
             matches.get_flag("read-only"),
         ),
     })
+}
+
+/// The client authentication the options ask for: a shared token (from a file, or the
+/// environment), or JWTs of an issuer; `None` when neither is set.
+fn client_auth(
+    matches: &clap::ArgMatches,
+    strings: &dyn Fn(&str) -> Vec<String>,
+    setting: &dyn Fn(&str, &str) -> Option<String>,
+    public_url: Option<&str>,
+) -> Result<Option<ClientAuth>, String> {
+    let scopes = ScopeRules::parse(strings("auth-scope"))?;
+    let token = match matches.get_one::<String>("auth-token-file") {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the client token from `{path}`: {e}"))?,
+        ),
+        None => std::env::var("HARNESS_MCP_AUTH_TOKEN")
+            .ok()
+            .filter(|t| !t.trim().is_empty()),
+    };
+    let issuer = setting("auth-issuer", "HARNESS_MCP_AUTH_ISSUER");
+    match (token, issuer) {
+        (Some(_), Some(_)) => {
+            Err("a client token and a JWT issuer are both set: choose one".into())
+        }
+        (Some(token), None) if scopes.names().is_empty() => ClientAuth::token(&token).map(Some),
+        (Some(_), None) => {
+            Err("--auth-scope maps the scopes of JWTs: it needs --auth-issuer".into())
+        }
+        (None, Some(issuer)) => {
+            let mut audience = strings("auth-audience");
+            if audience.is_empty()
+                && let Ok(env) = std::env::var("HARNESS_MCP_AUTH_AUDIENCE")
+            {
+                audience = env
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_string)
+                    .collect();
+            }
+            if audience.is_empty()
+                && let Some(url) = public_url
+            {
+                audience.push(format!("{}/mcp", url.trim_end_matches('/')));
+            }
+            let jwks = setting("auth-jwks-url", "HARNESS_MCP_AUTH_JWKS_URL");
+            Ok(Some(
+                ClientAuth::jwt(&issuer, audience, jwks)?.with_scopes(scopes),
+            ))
+        }
+        (None, None) if !scopes.names().is_empty() => {
+            Err("--auth-scope maps the scopes of JWTs: it needs --auth-issuer".into())
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+/// Why the server must not start on `addr` as `options` say: beyond loopback, with its own
+/// credentials, for clients that do not authenticate.
+fn exposed(addr: SocketAddr, options: &Options) -> Option<String> {
+    let open = !addr.ip().is_loopback()
+        && options.auth.is_none()
+        && options.credential_headers.is_empty()
+        && !options.allow_unauthenticated;
+    open.then(|| format!(
+        "listening on {addr} reaches beyond this machine, and anyone who can connect would call the API with this server's credentials: make clients authenticate (HARNESS_MCP_AUTH_TOKEN or --auth-token-file FILE with a long random token, or --auth-issuer URL for OAuth JWTs), take credentials from each request (--credential-header), listen on 127.0.0.1, or say --allow-unauthenticated"
+    ))
 }
 
 /// Runs the MCP server program with the process arguments until its transport closes.
@@ -334,11 +533,30 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
     if options.transport == Transport::Stdio && !options.credential_headers.is_empty() {
         return Err("--credential-header needs --http: over stdio there are no request headers, and the credentials come from the environment".into());
     }
+    if options.transport == Transport::Stdio && options.auth.is_some() {
+        return Err("client authentication (--auth-token-file, HARNESS_MCP_AUTH_TOKEN, --auth-issuer) is for --http: over stdio the client is the process that started the server".into());
+    }
+    if let Transport::Http(addr) = options.transport
+        && let Some(why) = exposed(addr, &options)
+    {
+        return Err(why);
+    }
+    if let Some(auth) = &options.auth {
+        auth.scopes()
+            .check(&registry.entries().collect::<Vec<_>>())?;
+    }
     let server = McpServer::new(&registry, name, version)
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
         .with_max_result_bytes(options.max_result_bytes)
         .with_schema_profile(options.schema_profile)
+        .with_scope_rules(
+            options
+                .auth
+                .as_ref()
+                .map(|a| a.scopes().clone())
+                .unwrap_or_default(),
+        )
         .with_credential_headers(options.credential_headers.clone())?;
     let tools = registry.list(crate::Audience::Mcp).count();
     let server = if options
@@ -364,7 +582,7 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 .with_allowed_hosts(access.hosts().to_vec())
                 .with_allowed_origins(access.origins().to_vec())
                 .enforce_origin_validation();
-            let connections = Connections::new(registry, server, config);
+            let connections = Connections::new(registry, server, config, options.limits);
             let router = axum::Router::new()
                 .route("/mcp", axum::routing::any(connection))
                 .with_state(Arc::new(connections));
@@ -374,7 +592,8 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 // selection options choose MCP tools.
                 let dashboard =
                     crate::dashboard::Dashboard::new(&all, name, version, program.harness, access)?
-                        .with_credential_headers(options.credential_headers);
+                        .with_credential_headers(options.credential_headers)
+                        .with_client_auth(options.auth.clone(), options.public_url.clone());
                 router.merge(Arc::new(dashboard).router()).route(
                     "/",
                     axum::routing::get(|| async { axum::response::Redirect::to("/dashboard") }),
@@ -382,6 +601,11 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
             } else {
                 router
             };
+            let gate = Gate {
+                auth: options.auth.clone(),
+                public_url: options.public_url.clone(),
+            };
+            let router = Arc::new(gate).guard(router);
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -390,9 +614,22 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
             if options.dashboard {
                 eprintln!("serving the dashboard at http://{bound}/dashboard");
             }
-            axum::serve(listener, router)
-                .await
-                .map_err(|e| format!("HTTP server failed: {e}"))
+            match &options.auth {
+                Some(auth) => eprintln!(
+                    "clients authenticate with a bearer {}",
+                    if auth.issuer().is_some() {
+                        "JWT of the issuer"
+                    } else {
+                        "token"
+                    }
+                ),
+                None if !addr.ip().is_loopback() => eprintln!(
+                    "warning: clients do not authenticate, and this address reaches beyond this machine"
+                ),
+                None => {}
+            }
+            super::listen::serve(listener, router, options.limits).await;
+            Ok(())
         }
     }
 }
@@ -401,30 +638,57 @@ type HttpService = StreamableHttpService<McpServer, LocalSessionManager>;
 
 /// The Streamable HTTP endpoint: one MCP service per choice of tools a client's URL makes
 /// (`/mcp?tool=a&tool=b&exclude_tool=c&read_only=true`, narrowing the start-up choice), each
-/// with its own sessions, made when first asked for and kept.
+/// with its own sessions, made when first asked for and kept while used. Sessions of all of
+/// them together are capped (the one idle longest is closed for a new one), and a choice with
+/// no open session is forgotten, least recently used first, when a new one needs its place.
 struct Connections {
     /// The tools chosen at start.
     registry: crate::ToolRegistry,
     /// The server over them, which each narrower one is made like.
     server: McpServer,
     config: StreamableHttpServerConfig,
-    services: std::sync::Mutex<std::collections::BTreeMap<Selection, Arc<HttpService>>>,
+    limits: Limits,
+    services: std::sync::Mutex<std::collections::BTreeMap<Selection, Service>>,
+    /// Each open session's last request, by id.
+    sessions: std::sync::Mutex<std::collections::HashMap<Arc<str>, Seen>>,
 }
 
-/// How many different choices of tools one server keeps services for.
+/// One choice of tools' service, its sessions, and when it was last asked for.
+#[derive(Clone)]
+struct Service {
+    http: Arc<HttpService>,
+    sessions: Arc<LocalSessionManager>,
+    used: Instant,
+}
+
+/// An open session: whose it is and when it was last asked for.
+struct Seen {
+    manager: Arc<LocalSessionManager>,
+    at: Instant,
+}
+
+use std::time::Instant;
+
+/// How many different choices of tools one server keeps services for at once.
 const MAX_SELECTIONS: usize = 64;
+
+/// The header that names a session (the `initialize` era's).
+const SESSION_HEADER: &str = "mcp-session-id";
 
 impl Connections {
     fn new(
         registry: crate::ToolRegistry,
         server: McpServer,
         config: StreamableHttpServerConfig,
+        limits: Limits,
     ) -> Self {
         let connections = Self {
             registry,
             server,
             config,
+            limits,
             services: Default::default(),
+            sessions: Default::default(),
         };
         // A URL that chooses nothing gets the server prepared at start.
         let whole = connections.service_of(connections.server.clone());
@@ -434,33 +698,106 @@ impl Connections {
         connections
     }
 
-    fn service_of(&self, server: McpServer) -> Arc<HttpService> {
-        Arc::new(StreamableHttpService::new(
-            move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            self.config.clone(),
-        ))
+    fn service_of(&self, server: McpServer) -> Service {
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(self.limits.session_idle);
+        let sessions = Arc::new(sessions);
+        Service {
+            http: Arc::new(StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::clone(&sessions),
+                self.config.clone(),
+            )),
+            sessions,
+            used: Instant::now(),
+        }
     }
 
     /// The service for the choice `uri`'s query makes, or why there is none (an unknown
-    /// parameter or tool name, or too many different choices).
-    fn service(&self, uri: &axum::http::Uri) -> Result<Arc<HttpService>, String> {
+    /// parameter or tool name, or every place taken by a choice with open sessions).
+    fn service(&self, uri: &axum::http::Uri) -> Result<Service, String> {
         let selection = Selection::from_uri(uri)?;
         let mut services = self.services.lock().map_err(|_| "the server is failing")?;
-        if let Some(service) = services.get(&selection) {
-            return Ok(Arc::clone(service));
+        if let Some(service) = services.get_mut(&selection) {
+            service.used = Instant::now();
+            return Ok(service.clone());
         }
         if services.len() >= MAX_SELECTIONS {
-            return Err(format!(
-                "this server serves at most {MAX_SELECTIONS} different choices of tools"
-            ));
+            // The least recently used choice nobody has a session with gives its place.
+            let idle = services
+                .iter()
+                .filter(|(chosen, service)| {
+                    **chosen != Selection::default()
+                        && service
+                            .sessions
+                            .sessions
+                            .try_read()
+                            .is_ok_and(|s| s.is_empty())
+                })
+                .min_by_key(|(_, service)| service.used)
+                .map(|(chosen, _)| chosen.clone());
+            match idle {
+                Some(chosen) => {
+                    services.remove(&chosen);
+                }
+                None => {
+                    return Err(format!(
+                        "this server serves at most {MAX_SELECTIONS} different choices of tools at once, all in use: try again later or use one of them"
+                    ));
+                }
+            }
         }
         // Tool names are no secret (the crate's catalog publishes them), so the error may list
         // them whatever the request's origin.
         let server = self.server.over(&selection.apply(&self.registry)?);
         let service = self.service_of(server);
-        services.insert(selection, Arc::clone(&service));
+        services.insert(selection, service.clone());
         Ok(service)
+    }
+
+    /// Before a request that may open a session (a POST naming none) is served: when the
+    /// sessions are at their cap, the one idle longest is closed.
+    async fn make_room(&self) {
+        let oldest = {
+            let Ok(mut sessions) = self.sessions.lock() else {
+                return;
+            };
+            // Sessions rmcp closed (idle, or ended by their client) leave the book first.
+            sessions.retain(|id, seen| {
+                seen.manager
+                    .sessions
+                    .try_read()
+                    .map_or(true, |open| open.contains_key(&**id))
+            });
+            if sessions.len() < self.limits.max_sessions {
+                return;
+            }
+            let oldest = sessions
+                .iter()
+                .min_by_key(|(_, seen)| seen.at)
+                .map(|(id, _)| Arc::clone(id));
+            oldest.and_then(|id| sessions.remove(&id).map(|seen| (id, seen.manager)))
+        };
+        if let Some((id, manager)) = oldest {
+            use rmcp::transport::streamable_http_server::SessionManager;
+            let _ = manager.close_session(&id).await;
+        }
+    }
+
+    /// Notes a request of session `id` of `manager`'s.
+    fn seen(&self, id: &str, manager: &Arc<LocalSessionManager>) {
+        if let Ok(mut sessions) = self.sessions.lock() {
+            let seen = Seen {
+                manager: Arc::clone(manager),
+                at: Instant::now(),
+            };
+            match sessions.get_mut(id) {
+                Some(known) => known.at = seen.at,
+                None => {
+                    sessions.insert(id.into(), seen);
+                }
+            }
+        }
     }
 }
 
@@ -469,10 +806,27 @@ async fn connection(
     request: axum::extract::Request,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    match connections.service(request.uri()) {
-        Ok(service) => service.handle(request).await.into_response(),
-        Err(why) => (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
+    let service = match connections.service(request.uri()) {
+        Ok(service) => service,
+        Err(why) => return (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
+    };
+    let named = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if named.is_none() && request.method() == axum::http::Method::POST {
+        connections.make_room().await;
     }
+    let response = service.http.handle(request).await.into_response();
+    let opened = response
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    if let Some(id) = named.as_deref().or(opened) {
+        connections.seen(id, &service.sessions);
+    }
+    response
 }
 
 #[cfg(test)]

@@ -1,11 +1,18 @@
 //! The MCP tasks extension (`io.modelcontextprotocol/tasks`, 2026): a tool call the server
 //! runs in the background and the client polls. A completed task carries exactly the
 //! `CallToolResult` projection an inline call returns ([`McpServer::call`]).
+//!
+//! A task belongs to whoever started it (the authenticated client, the session and the
+//! per-request credentials: `McpServer::owner`); to anyone else it does not exist, and
+//! `tasks/get` and `tasks/cancel` answer as for an unknown id. Tasks are kept [`TASK_TTL_MS`]
+//! from their creation (a task still working then is stopped) and at most
+//! [`MAX_TASKS_PER_OWNER`] per owner and [`MAX_TASKS`] in all: a new task past a cap makes the
+//! oldest finished one give its place, and is refused when every one is still working.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
@@ -20,6 +27,12 @@ use crate::http::CallCredentials;
 pub const TASK_TTL_MS: u64 = 3_600_000;
 const POLL_INTERVAL_MS: u64 = 100;
 
+/// The most tasks one owner has kept at once.
+pub const MAX_TASKS_PER_OWNER: usize = 256;
+
+/// The most tasks one server keeps at once.
+pub const MAX_TASKS: usize = 10_000;
+
 /// Tasks of one server, by id.
 #[derive(Default)]
 pub(super) struct Tasks {
@@ -31,12 +44,59 @@ struct Entry {
     task: Task,
     payload: TaskPayload,
     abort: Option<tokio::task::AbortHandle>,
+    /// Whose it is (`McpServer::owner`).
+    owner: String,
+    created: Instant,
+}
+
+impl Entry {
+    fn expired(&self) -> bool {
+        self.created.elapsed() > Duration::from_millis(TASK_TTL_MS)
+    }
 }
 
 impl Tasks {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
         // A poisoned map still holds consistent entries: every update is one insert.
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets the tasks past their time (stopping those still working), then makes room for
+    /// one more task of `owner`: `Err` when every task in the way is still working.
+    fn make_room(entries: &mut HashMap<String, Entry>, owner: &str) -> Result<(), McpError> {
+        entries.retain(|_, entry| {
+            let keep = !entry.expired();
+            if !keep && let Some(abort) = &entry.abort {
+                abort.abort();
+            }
+            keep
+        });
+        let theirs = entries.values().filter(|e| e.owner == owner).count();
+        for (mine, cap) in [(true, MAX_TASKS_PER_OWNER), (false, MAX_TASKS)] {
+            let count = if mine { theirs } else { entries.len() };
+            if count < cap {
+                continue;
+            }
+            let oldest_finished = entries
+                .iter()
+                .filter(|(_, e)| e.abort.is_none() && (!mine || e.owner == owner))
+                .min_by_key(|(_, e)| e.created)
+                .map(|(id, _)| id.clone());
+            match oldest_finished {
+                Some(id) => {
+                    entries.remove(&id);
+                }
+                None => {
+                    return Err(McpError::invalid_request(
+                        format!(
+                            "too many tasks are still working ({cap}): wait for some to finish, or cancel some"
+                        ),
+                        None,
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// An id nobody can guess from another one (128 bits from the process's random keys).
@@ -51,16 +111,18 @@ impl Tasks {
 }
 
 impl McpServer {
-    /// Starts `name` as a task and answers at once with its id.
+    /// Starts `name` as a task of `owner` and answers at once with its id.
     pub(super) fn start_task(
         &self,
         name: String,
         arguments: Option<Map<String, Value>>,
         credentials: Option<CallCredentials>,
-    ) -> CreateTaskResult {
+        owner: String,
+    ) -> Result<CreateTaskResult, McpError> {
         let tasks = &self.inner.tasks;
         let now = timestamp(SystemTime::now());
         let mut entries = tasks.lock();
+        Tasks::make_room(&mut entries, &owner)?;
         let id = tasks.new_id(entries.len());
         let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(TASK_TTL_MS)
@@ -86,9 +148,11 @@ impl McpServer {
                 task: task.clone(),
                 payload: TaskPayload::Working,
                 abort: Some(handle.abort_handle()),
+                owner,
+                created: Instant::now(),
             },
         );
-        CreateTaskResult::new(task)
+        Ok(CreateTaskResult::new(task))
     }
 
     fn finish(&self, id: &str, payload: TaskPayload) {
@@ -104,21 +168,21 @@ impl McpServer {
         }
     }
 
-    /// `tasks/get`.
-    pub fn get_task(&self, id: &str) -> Result<GetTaskResult, McpError> {
+    /// `tasks/get` of `owner` (another owner's task does not exist for it).
+    pub fn get_task(&self, id: &str, owner: &str) -> Result<GetTaskResult, McpError> {
         let entries = self.inner.tasks.lock();
-        let entry = entries.get(id).ok_or_else(|| unknown_task(id))?;
+        let entry = owned(&entries, id, owner)?;
         Ok(GetTaskResult::new(DetailedTask::new(
             entry.task.clone(),
             entry.payload.clone(),
         )))
     }
 
-    /// `tasks/cancel`: stops a working task; a finished one keeps its outcome.
-    pub fn cancel_task(&self, id: &str) -> Result<(), McpError> {
+    /// `tasks/cancel` of `owner`: stops a working task; a finished one keeps its outcome.
+    pub fn cancel_task(&self, id: &str, owner: &str) -> Result<(), McpError> {
         let abort = {
             let entries = self.inner.tasks.lock();
-            let entry = entries.get(id).ok_or_else(|| unknown_task(id))?;
+            let entry = owned(&entries, id, owner)?;
             entry.abort.clone()
         };
         if let Some(abort) = abort {
@@ -127,6 +191,19 @@ impl McpServer {
         }
         Ok(())
     }
+}
+
+/// The task `id` if `owner`'s and not past its time; otherwise exactly what an unknown id gets.
+fn owned<'a>(
+    entries: &'a HashMap<String, Entry>,
+    id: &str,
+    owner: &str,
+) -> Result<&'a Entry, McpError> {
+    entries
+        .get(id)
+        .filter(|entry| crate::mcp::same(entry.owner.as_bytes(), owner.as_bytes()))
+        .filter(|entry| !entry.expired())
+        .ok_or_else(|| unknown_task(id))
 }
 
 fn unknown_task(id: &str) -> McpError {
