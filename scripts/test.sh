@@ -49,4 +49,14 @@ fi
 
 # Every tool is in place: a test that cannot find one fails instead of skipping.
 export HARNESS_REQUIRE_TOOLS=1
+# The security tests open a thousand slow connections to a server: raise the open-file limit to
+# what the system allows (a soft limit of 1,024 is common).
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 4096 ]; then
+  ulimit -Sn 4096
+else
+  echo "warning: the open-file limit is $hard; the slow-connection test needs about 2,100 (raise it with ulimit -Hn as root)" >&2
+  ulimit -Sn "$hard"
+fi
+
 exec cargo test --workspace --all-features "$@"

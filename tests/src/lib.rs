@@ -293,9 +293,21 @@ pub fn start_mcp_http(base: &str, env: &[(&str, &str)]) -> (McpHttp, String) {
 
 /// [`start_mcp_http`] with more arguments.
 pub fn start_mcp_http_with(base: &str, args: &[&str], env: &[(&str, &str)]) -> (McpHttp, String) {
+    let (server, url) = start_mcp_http_at("127.0.0.1:0", base, args, env);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (server, url)
+}
+
+/// [`start_mcp_http_with`] listening on `addr`; the URL is the one the server printed.
+pub fn start_mcp_http_at(
+    addr: &str,
+    base: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (McpHttp, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(petstore_mcp())
-        .args(["--http", "127.0.0.1:0"])
+        .args(["--http", addr])
         .args(args)
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN)
@@ -316,7 +328,7 @@ pub fn start_mcp_http_with(base: &str, args: &[&str], env: &[(&str, &str)]) -> (
         .next()
         .unwrap_or_default()
         .to_owned();
-    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    assert!(url.starts_with("http://"), "{line}");
     (McpHttp(Some(child)), url)
 }
 

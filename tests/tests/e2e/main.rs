@@ -16,6 +16,7 @@ mod petstore_mcp_stress;
 mod petstore_mcp_tasks;
 mod prism;
 mod secrets;
+mod security;
 mod streams;
 mod types;
 mod uploads;
