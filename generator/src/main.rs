@@ -353,9 +353,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 },
                 (None, from_mcp) => {
                     let server = from_mcp.unwrap_or_default();
+                    let token = std::env::var("HARNESS_MCP_TOKEN")
+                        .ok()
+                        .filter(|t| !t.trim().is_empty());
                     let server = if server.starts_with("http://") || server.starts_with("https://")
                     {
-                        harness_gen_runtime::bridge::Server::Url(server)
+                        // A server that requires client authentication gets the token the
+                        // environment holds (never a command-line value, which others can see).
+                        match token {
+                            Some(token) => harness_gen_runtime::bridge::Server::Authenticated {
+                                url: server,
+                                token,
+                            },
+                            None => harness_gen_runtime::bridge::Server::Url(server),
+                        }
                     } else {
                         let mut words = server.split_whitespace();
                         let mut command = std::process::Command::new(words.next().unwrap_or(""));

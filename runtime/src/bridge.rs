@@ -262,6 +262,21 @@ impl Mcp {
         Self::over(contract, Server::Url(url.to_string())).await
     }
 
+    /// Connects to the MCP server at `url` (Streamable HTTP) that requires client
+    /// authentication, sending `Authorization: Bearer <token>` (never to another origin: a
+    /// redirect elsewhere drops it).
+    pub async fn http_with_token(
+        contract: &Contract,
+        url: &str,
+        token: &str,
+    ) -> Result<Self, ConnectError> {
+        let server = Server::Authenticated {
+            url: url.to_string(),
+            token: token.to_string(),
+        };
+        Self::over(contract, server).await
+    }
+
     async fn over(contract: &Contract, server: Server) -> Result<Self, ConnectError> {
         let client = Arc::new(connect(server).await?);
         let generated = Catalog::from_generated_json(contract.catalog)
@@ -307,12 +322,33 @@ impl Transport for Mcp {
 }
 
 /// Where a live MCP server is.
-#[derive(Debug)]
 pub enum Server {
     /// The command that starts it, speaking stdio.
     Command(std::process::Command),
     /// Its Streamable HTTP endpoint.
     Url(String),
+    /// Its Streamable HTTP endpoint, which requires client authentication with this bearer
+    /// token.
+    Authenticated {
+        /// The endpoint.
+        url: String,
+        /// The token.
+        token: String,
+    },
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Server::Command(command) => f.debug_tuple("Command").field(command).finish(),
+            Server::Url(url) => f.debug_tuple("Url").field(url).finish(),
+            // The token is a secret: never printed.
+            Server::Authenticated { url, .. } => f
+                .debug_struct("Authenticated")
+                .field("url", url)
+                .finish_non_exhaustive(),
+        }
+    }
 }
 
 /// What a live MCP server lists: its name and version, and every tool (all pages) as JSON.
@@ -366,6 +402,12 @@ async fn connect(server: Server) -> Result<Client, ConnectError> {
         }
         Server::Url(url) => {
             let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url);
+            config.serve_with_lifecycle(transport, lifecycle).await
+        }
+        Server::Authenticated { url, token } => {
+            use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+            let http = StreamableHttpClientTransportConfig::with_uri(url).auth_header(token);
+            let transport = rmcp::transport::StreamableHttpClientTransport::from_config(http);
             config.serve_with_lifecycle(transport, lifecycle).await
         }
     }

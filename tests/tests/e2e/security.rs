@@ -168,6 +168,16 @@ async fn without_the_token_nothing_is_served_even_with_a_loopback_host_from_anot
 
     let loopback = format!("http://127.0.0.1:{port}/mcp");
     assert!(connect(&loopback, None, &[], false).await.is_err());
+    // The bridge (and `harness-gen bindings --from-mcp` with HARNESS_MCP_TOKEN) sends the token.
+    use harness_gen_runtime::bridge::{Server, listing};
+    assert!(listing(Server::Url(loopback.clone())).await.is_err());
+    let listed = listing(Server::Authenticated {
+        url: loopback.clone(),
+        token: CLIENT_TOKEN.into(),
+    })
+    .await
+    .unwrap();
+    assert!(listed.tools.iter().any(|t| t["name"] == "get_pet"));
     let client = connect(&loopback, Some(CLIENT_TOKEN), &[], false)
         .await
         .unwrap();
