@@ -172,4 +172,63 @@ mod tests {
         assert_eq!(call(&[(TOKEN_HEADER, &session.token)]), None);
         assert_ne!(session.id, session.token);
     }
+
+    #[test]
+    fn only_the_browsers_own_navigation_opens_a_session() {
+        let opens = |pairs: &[(&str, &str)]| opens_session(&headers(pairs));
+        assert!(opens(&[]));
+        assert!(opens(&[("sec-fetch-site", "same-origin")]));
+        assert!(opens(&[
+            ("sec-fetch-site", "none"),
+            ("sec-fetch-mode", "navigate")
+        ]));
+        let navigation = [
+            ("sec-fetch-site", "cross-site"),
+            ("sec-fetch-mode", "navigate"),
+            ("sec-fetch-dest", "document"),
+        ];
+        assert!(opens(&navigation));
+        for (mode, dest) in [
+            ("no-cors", "image"),
+            ("cors", "empty"),
+            ("navigate", "iframe"),
+        ] {
+            let pairs = [
+                ("sec-fetch-site", "cross-site"),
+                ("sec-fetch-mode", mode),
+                ("sec-fetch-dest", dest),
+            ];
+            assert!(!opens(&pairs), "{mode} {dest}");
+        }
+    }
+
+    #[test]
+    fn the_session_used_least_recently_is_forgotten_first() {
+        let sessions = Sessions::default();
+        let (operator, cookie) = sessions.of_page(&HeaderMap::new()).unwrap();
+        let pair = cookie
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned();
+        for i in 0..MAX_SESSIONS * 2 {
+            sessions.open(None).unwrap();
+            if i % 100 == 0 {
+                // The operator keeps using the dashboard.
+                assert_eq!(
+                    sessions.find(&headers(&[("cookie", &pair)])),
+                    Some(operator.clone())
+                );
+            }
+        }
+        let known = sessions.find(&headers(&[("cookie", &pair)]));
+        assert_eq!(known, Some(operator), "in use, so kept");
+        for _ in 0..MAX_SESSIONS {
+            sessions.open(None).unwrap();
+        }
+        assert_eq!(sessions.find(&headers(&[("cookie", &pair)])), None);
+    }
 }

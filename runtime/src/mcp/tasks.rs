@@ -50,8 +50,8 @@ struct Entry {
 }
 
 impl Entry {
-    fn expired(&self) -> bool {
-        self.created.elapsed() > Duration::from_millis(TASK_TTL_MS)
+    fn expired(&self, now: Instant) -> bool {
+        now.saturating_duration_since(self.created) > Duration::from_millis(TASK_TTL_MS)
     }
 }
 
@@ -63,9 +63,13 @@ impl Tasks {
 
     /// Forgets the tasks past their time (stopping those still working), then makes room for
     /// one more task of `owner`: `Err` when every task in the way is still working.
-    fn make_room(entries: &mut HashMap<String, Entry>, owner: &str) -> Result<(), McpError> {
+    fn make_room(
+        entries: &mut HashMap<String, Entry>,
+        owner: &str,
+        now: Instant,
+    ) -> Result<(), McpError> {
         entries.retain(|_, entry| {
-            let keep = !entry.expired();
+            let keep = !entry.expired(now);
             if !keep && let Some(abort) = &entry.abort {
                 abort.abort();
             }
@@ -122,7 +126,7 @@ impl McpServer {
         let tasks = &self.inner.tasks;
         let now = timestamp(SystemTime::now());
         let mut entries = tasks.lock();
-        Tasks::make_room(&mut entries, &owner)?;
+        Tasks::make_room(&mut entries, &owner, Instant::now())?;
         let id = tasks.new_id(entries.len());
         let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(TASK_TTL_MS)
@@ -202,7 +206,7 @@ fn owned<'a>(
     entries
         .get(id)
         .filter(|entry| crate::mcp::same(entry.owner.as_bytes(), owner.as_bytes()))
-        .filter(|entry| !entry.expired())
+        .filter(|entry| !entry.expired(Instant::now()))
         .ok_or_else(|| unknown_task(id))
 }
 
@@ -245,6 +249,51 @@ fn timestamp(time: SystemTime) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    fn entry(owner: &str, working: bool, created: Instant) -> Entry {
+        let task = Task::new(
+            "t".to_string(),
+            TaskStatus::Working,
+            String::new(),
+            String::new(),
+        );
+        let abort = working.then(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap();
+            runtime.block_on(async { tokio::spawn(async {}).abort_handle() })
+        });
+        Entry {
+            task,
+            payload: TaskPayload::Working,
+            abort,
+            owner: owner.into(),
+            created,
+        }
+    }
+
+    #[test]
+    fn a_task_flood_is_capped_per_owner_and_finished_tasks_give_their_place() {
+        let start = Instant::now();
+        let at = |secs: u64| start + Duration::from_secs(secs);
+        let mut entries: HashMap<String, Entry> = (0..MAX_TASKS_PER_OWNER)
+            .map(|i| (format!("a{i}"), entry("a", true, at(10))))
+            .collect();
+        // Every task of `a` still works: a new one is refused, another owner's is not.
+        assert!(Tasks::make_room(&mut entries, "a", at(20)).is_err());
+        assert!(Tasks::make_room(&mut entries, "b", at(20)).is_ok());
+        // A finished one gives its place (the oldest finished first).
+        entries.insert("a0".into(), entry("a", false, at(1)));
+        entries.insert("a1".into(), entry("a", false, at(5)));
+        assert!(Tasks::make_room(&mut entries, "a", at(20)).is_ok());
+        assert!(!entries.contains_key("a0") && entries.contains_key("a1"));
+        // Tasks past their time are gone, working or not.
+        entries.insert("a2".into(), entry("a", true, at(0)));
+        entries.insert("b0".into(), entry("b", false, at(0)));
+        let later = start + Duration::from_millis(TASK_TTL_MS) + Duration::from_secs(1);
+        assert!(Tasks::make_room(&mut entries, "b", later).is_ok());
+        assert!(!entries.contains_key("a2") && !entries.contains_key("b0"));
+    }
 
     #[test]
     fn timestamps_are_iso_8601_utc() {

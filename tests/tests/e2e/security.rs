@@ -607,3 +607,99 @@ async fn at_the_session_cap_the_session_idle_longest_is_closed_for_a_new_one() {
     }
     drop(server);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_browser_signs_in_to_the_dashboard_with_the_token_and_calls_from_its_session() {
+    let base = serve().await;
+    let (server, url) = harness_e2e::start_mcp_http_with(
+        &base,
+        &["--dashboard"],
+        &[("HARNESS_MCP_AUTH_TOKEN", CLIENT_TOKEN)],
+    );
+    let home = url.replace("/mcp", "/dashboard");
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let sign_in = |token: &str| {
+        http.post(format!("{home}/login"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("token={token}"))
+            .send()
+    };
+    let wrong = sign_in("client-token-wrong-0000000000").await.unwrap();
+    assert_eq!(wrong.status(), 401);
+    assert!(wrong.headers().get("set-cookie").is_none());
+    let signed = sign_in(CLIENT_TOKEN).await.unwrap();
+    assert_eq!(signed.status(), 303);
+    let cookie = signed.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+
+    let page = http
+        .get(&home)
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    let token = html
+        .split("name=\"harness-token\" content=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let call = |cookie: Option<&str>| {
+        let mut request = http
+            .post(format!("{home}/tools/get_pet"))
+            .header("content-type", "application/json")
+            .header("x-harness-token", token)
+            .body(json!({"input": {"pet_id": 1}}).to_string());
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.send()
+    };
+    let answer = call(Some(&cookie)).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let answer: Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+    assert_eq!(answer["output"]["name"], "Rex");
+    // Without the signed-in session: 401 with the challenge, nothing called.
+    let refused = call(None).await.unwrap();
+    assert_eq!(refused.status(), 401);
+    assert!(refused.headers().contains_key("www-authenticate"));
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_sites_requests_open_no_dashboard_session() {
+    let base = serve().await;
+    let (server, url) = harness_e2e::start_mcp_http_with(&base, &["--dashboard"], &[]);
+    let home = url.replace("/mcp", "/dashboard");
+    let http = reqwest::Client::new();
+    // What an image tag on another site's page sends.
+    let image = http
+        .get(&home)
+        .header("sec-fetch-site", "cross-site")
+        .header("sec-fetch-mode", "no-cors")
+        .header("sec-fetch-dest", "image")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(image.status(), 403);
+    assert!(image.headers().get("set-cookie").is_none());
+    // The browser's own navigation to the dashboard does open one.
+    let typed = http
+        .get(&home)
+        .header("sec-fetch-site", "none")
+        .header("sec-fetch-mode", "navigate")
+        .header("sec-fetch-dest", "document")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(typed.status(), 200);
+    assert!(typed.headers().get("set-cookie").is_some());
+    drop(server);
+}
