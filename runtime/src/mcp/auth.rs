@@ -544,14 +544,16 @@ impl Gate {
 }
 
 /// Lets through requests of an authenticated client (its [`Principal`] in the request's
-/// extensions, where the MCP handlers read it), the dashboard's and the metadata's.
+/// extensions, where the MCP handlers read it), the dashboard's (which checks them itself), the
+/// metadata's and `/` (a redirect to the dashboard).
 async fn checked(
     axum::extract::State(gate): axum::extract::State<std::sync::Arc<Gate>>,
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
     let path = request.uri().path();
-    let exempt = path.starts_with("/.well-known/")
+    let exempt = path == "/"
+        || path.starts_with("/.well-known/")
         || path == "/dashboard"
         || path.starts_with("/dashboard/");
     let Some(auth) = gate.auth.as_ref().filter(|_| !exempt) else {

@@ -703,3 +703,48 @@ async fn another_sites_requests_open_no_dashboard_session() {
     assert!(typed.headers().get("set-cookie").is_some());
     drop(server);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn choices_of_tools_without_sessions_give_their_place_to_new_ones() {
+    let base = serve().await;
+    let (server, url) = harness_e2e::start_mcp_http_with(&base, &[], &[]);
+    let tools = [
+        "list_pets",
+        "pets.create",
+        "get_pet",
+        "delete_pet",
+        "get_pet_name",
+        "get_inventory",
+        "store_report",
+    ];
+    // More different choices than a server keeps at once, none holding a session: each is
+    // served (a 2026-era request, which opens no session).
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}});
+    let mut served = 0;
+    for mask in 1u32..100 {
+        let chosen: Vec<&str> = tools
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, t)| *t)
+            .collect();
+        let answer = post(
+            &format!("{url}?tool={}", chosen.join(",")),
+            None,
+            None,
+            &discover,
+        )
+        .header("mcp-protocol-version", "2026-07-28")
+        .send()
+        .await
+        .unwrap();
+        let text = answer.text().await.unwrap();
+        assert!(
+            !text.contains("different choices of tools"),
+            "{mask}: {text}"
+        );
+        served += 1;
+    }
+    assert_eq!(served, 99);
+    drop(server);
+}
