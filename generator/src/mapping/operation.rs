@@ -149,6 +149,19 @@ fn parameters(
             if location == ParamIn::Header
                 && IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str())
             {
+                // Never in silence: a document that describes its credentials as an
+                // `Authorization` parameter authenticates no call until it has a scheme.
+                let setter = if name.eq_ignore_ascii_case("authorization") {
+                    "a security scheme sets it: declare one (components.securitySchemes) for calls to authenticate"
+                } else {
+                    "the request's body and response bindings set it"
+                };
+                cx.diags.push(cx.doc.diag(
+                    Code::InvalidField,
+                    Severity::Note,
+                    loc,
+                    format!("header parameter `{name}` is ignored, as OpenAPI says; {setter}"),
+                ));
                 continue;
             }
             if matches!(location, ParamIn::Header | ParamIn::Cookie) && !is_http_token(name) {

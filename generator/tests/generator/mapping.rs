@@ -720,3 +720,32 @@ fn an_idempotency_key_that_is_not_a_header_name_is_an_error() {
         out.diags
     );
 }
+
+#[test]
+fn a_header_parameter_openapi_ignores_is_left_out_with_a_note_saying_what_sets_it() {
+    let out = check(&paths(
+        "  /a:\n    get:\n      operationId: ping\n      parameters:\n        - {name: Authorization, in: header, required: true, schema: {type: string}}\n        - {name: Accept, in: header, schema: {type: string}}\n      responses: {}\n",
+    ));
+    assert!(
+        out.tool(0)["inputSchema"]["properties"]
+            .get("Authorization")
+            .is_none()
+    );
+    assert!(
+        out.diags
+            .contains("header parameter `Authorization` is ignored"),
+        "{}",
+        out.diags
+    );
+    assert!(
+        out.diags
+            .contains("declare one (components.securitySchemes)"),
+        "{}",
+        out.diags
+    );
+    assert!(
+        out.diags.contains("header parameter `Accept` is ignored"),
+        "{}",
+        out.diags
+    );
+}
