@@ -157,7 +157,7 @@ fn parameters(
                     "the request's body and response bindings set it"
                 };
                 cx.diags.push(cx.doc.diag(
-                    Code::InvalidField,
+                    Code::Lossy,
                     Severity::Note,
                     loc,
                     format!("header parameter `{name}` is ignored, as OpenAPI says; {setter}"),
@@ -464,6 +464,18 @@ fn part_encodings(
             content_type: content_type.map(|t| t.to_string().into()),
             ..PartBinding::DEFAULT
         };
+        if encoding == Encoding::Multipart
+            && let Some(headers) = entry.and_then(|e| e.get("headers")?.as_object())
+            && !headers.is_empty()
+        {
+            // Nothing in a call's input carries their values: said, never dropped in silence.
+            cx.diags.push(cx.doc.diag(
+                Code::Lossy,
+                Severity::Warning,
+                &media_loc.at("encoding").at(property).at("headers"),
+                format!("the headers of multipart part `{property}` are not sent (no input carries their values); each part goes with its Content-Disposition and Content-Type only"),
+            ));
+        }
         if encoding == Encoding::Form
             && let Some(entry) = entry
         {

@@ -749,3 +749,16 @@ fn a_header_parameter_openapi_ignores_is_left_out_with_a_note_saying_what_sets_i
         out.diags
     );
 }
+
+#[test]
+fn multipart_part_headers_that_are_not_sent_are_reported() {
+    let out = check(&paths(
+        "  /a:\n    post:\n      operationId: upload\n      requestBody:\n        content:\n          multipart/form-data:\n            schema: {type: object, properties: {file: {type: string, format: binary}}}\n            encoding:\n              file:\n                contentType: image/png\n                headers:\n                  X-Rate-Limit-Limit: {schema: {type: integer}}\n      responses: {}\n",
+    ));
+    assert!(
+        out.diags
+            .contains("the headers of multipart part `file` are not sent"),
+        "{}",
+        out.diags
+    );
+}
