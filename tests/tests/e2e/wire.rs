@@ -48,6 +48,8 @@ pub struct Tally {
     pub excused: Vec<(String, String)>,
     /// Operations no judge could look at (not form bodies, without Prism).
     pub unjudged: usize,
+    /// Second calls, with every optional property set, that were accepted.
+    pub full: usize,
     /// Whether Prism judged the requests; without it (a document Prism cannot load) only form
     /// bodies are judged, by the form judge, and nothing is sent.
     pub prism: bool,
@@ -57,10 +59,11 @@ impl Tally {
     /// One row of the summary table.
     pub fn row(&self) -> String {
         format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             self.document,
             self.operations,
             self.accepted,
+            self.full,
             self.rejected.len(),
             self.excused.len(),
             self.not_sent.len(),
@@ -937,17 +940,41 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
             }
         }
         let verdict = verdicts.lock().unwrap().remove(&name);
+        let judged = |violations: String, tally: &mut Tally, name: String| match binding
+            .and_then(|b| excuse(doc, b, &violations))
+        {
+            Some(reason) => tally.excused.push((name, reason)),
+            None => tally.rejected.push((name, violations)),
+        };
+        let sent = verdict.is_some();
         match (verdict, outcome.expect("tried")) {
             (Some(None), _) => tally.accepted += 1,
-            (Some(Some(violations)), _) => {
-                match binding.and_then(|b| excuse(doc, b, &violations)) {
-                    Some(reason) => tally.excused.push((name, reason)),
-                    None => tally.rejected.push((name, violations)),
-                }
-            }
-            (None, Err(error)) => tally.not_sent.push((name, format!("{error}"))),
+            (Some(Some(violations)), _) => judged(violations, &mut tally, name.clone()),
+            (None, Err(error)) => tally.not_sent.push((name.clone(), format!("{error}"))),
             (None, Ok(_)) if !sends => tally.unjudged += 1,
-            (None, Ok(_)) => tally.not_sent.push((name, "no request was made".into())),
+            (None, Ok(_)) => tally
+                .not_sent
+                .push((name.clone(), "no request was made".into())),
+        }
+        // A second call with every optional property set (nested values too), judged alike;
+        // one the sampler cannot make valid is not counted.
+        if sends && sent {
+            let input = Sampler {
+                components: &components,
+                examples: false,
+                every_property: true,
+            }
+            .sample(schema, 0);
+            let _ = registry.invoke(Audience::Catalog, &name, input).await;
+            match verdicts.lock().unwrap().remove(&name) {
+                Some(None) => tally.full += 1,
+                Some(Some(violations)) => judged(
+                    violations,
+                    &mut tally,
+                    format!("{name} (every property set)"),
+                ),
+                None => {}
+            }
         }
     }
     tally
@@ -1171,7 +1198,12 @@ async fn the_judge_rejects_a_form_body_that_ignores_its_encoding() {
     })
     .await;
     let rejected: Vec<&str> = tally.rejected.iter().map(|(t, _)| t.as_str()).collect();
-    assert_eq!(rejected, ["form_body"], "{tally:?}");
+    // Both calls: the minimal one and the one with every property set.
+    assert_eq!(
+        rejected,
+        ["form_body", "form_body (every property set)"],
+        "{tally:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -1222,7 +1254,7 @@ async fn every_corpus_document_conforms_on_the_wire() {
     documents.sort();
     let mut failed = Vec::new();
     println!(
-        "| document | operations | accepted | rejected | excused | not sent | not judged | judged by |\n|---|---|---|---|---|---|---|---|"
+        "| document | operations | accepted | accepted with every property | rejected | excused | not sent | not judged | judged by |\n|---|---|---|---|---|---|---|---|---|"
     );
     for spec in documents {
         let mut diags = harness_gen::diag::Diagnostics::default();
