@@ -304,17 +304,10 @@ fn options(
             .map(|v| v.cloned().collect())
             .unwrap_or_default()
     };
-    let mut mappings = strings("credential-header");
-    if mappings.is_empty()
-        && let Ok(env) = std::env::var("HARNESS_MCP_CREDENTIAL_HEADERS")
-    {
-        mappings = env
-            .split(',')
-            .map(str::trim)
-            .filter(|m| !m.is_empty())
-            .map(str::to_string)
-            .collect();
-    }
+    let mappings = or_env_list(
+        strings("credential-header"),
+        "HARNESS_MCP_CREDENTIAL_HEADERS",
+    );
     let credential_headers = CredentialHeaders::parse(&mappings).map_err(|why| {
         command(name, version).error(clap::error::ErrorKind::ValueValidation, why)
     })?;
@@ -427,6 +420,20 @@ fn options(
     })
 }
 
+/// `given` (a repeatable option's values), else the comma-separated list in variable `var`.
+fn or_env_list(given: Vec<String>, var: &str) -> Vec<String> {
+    if !given.is_empty() {
+        return given;
+    }
+    std::env::var(var)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The client authentication the options ask for: a shared token (from a file, or the
 /// environment), or JWTs of an issuer; `None` when neither is set.
 fn client_auth(
@@ -455,17 +462,7 @@ fn client_auth(
             Err("--auth-scope maps the scopes of JWTs: it needs --auth-issuer".into())
         }
         (None, Some(issuer)) => {
-            let mut audience = strings("auth-audience");
-            if audience.is_empty()
-                && let Ok(env) = std::env::var("HARNESS_MCP_AUTH_AUDIENCE")
-            {
-                audience = env
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|a| !a.is_empty())
-                    .map(str::to_string)
-                    .collect();
-            }
+            let mut audience = or_env_list(strings("auth-audience"), "HARNESS_MCP_AUTH_AUDIENCE");
             if audience.is_empty()
                 && let Some(url) = public_url
             {

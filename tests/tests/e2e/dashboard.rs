@@ -542,16 +542,19 @@ async fn session(http: &reqwest::Client, home: &str) -> (String, String) {
         .next()
         .unwrap()
         .to_owned();
-    let html = page.text().await.unwrap();
-    let token = html
-        .split("name=\"harness-token\" content=\"")
+    let token = page_token(&page.text().await.unwrap());
+    (cookie, token)
+}
+
+/// The call token a dashboard page holds for its session.
+pub(super) fn page_token(html: &str) -> String {
+    html.split("name=\"harness-token\" content=\"")
         .nth(1)
         .unwrap()
         .split('"')
         .next()
         .unwrap()
-        .to_owned();
-    (cookie, token)
+        .to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -64,6 +64,25 @@ fn call(name: &str, arguments: Value) -> CallToolRequestParams {
         .with_arguments(arguments.as_object().unwrap().clone())
 }
 
+/// `pets.create` of a cat named Kit.
+fn create_kit() -> CallToolRequestParams {
+    call(
+        "pets.create",
+        json!({"body": {"name": "Kit", "species": "cat"}}),
+    )
+}
+
+/// The inline result of a call.
+async fn complete(
+    client: &RunningService<RoleClient, ClientConfig>,
+    request: CallToolRequestParams,
+) -> rmcp::model::CallToolResult {
+    match client.peer().call_tool_once(request).await.unwrap() {
+        CallToolResponse::Complete(result) => result,
+        other => panic!("expected an inline result: {other:?}"),
+    }
+}
+
 /// An MCP `initialize` request (the 2025-06-18 era), as a raw JSON-RPC body.
 fn initialize() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -181,14 +200,7 @@ async fn without_the_token_nothing_is_served_even_with_a_loopback_host_from_anot
     let client = connect(&loopback, Some(CLIENT_TOKEN), &[], false)
         .await
         .unwrap();
-    let pet = client
-        .peer()
-        .call_tool_once(call("get_pet", json!({"pet_id": 1})))
-        .await
-        .unwrap();
-    let CallToolResponse::Complete(pet) = pet else {
-        panic!("{pet:?}")
-    };
+    let pet = complete(&client, call("get_pet", json!({"pet_id": 1}))).await;
     assert_eq!(pet.is_error, Some(false), "{pet:?}");
     drop(server);
 }
@@ -339,26 +351,9 @@ async fn jwts_of_the_wrong_issuer_audience_or_key_or_expired_are_refused() {
 
     // A good token calls the tools its scope allows, and no other.
     let client = connect(&url, Some(&good), &[], false).await.unwrap();
-    let allowed = client
-        .peer()
-        .call_tool_once(call("get_pet", json!({"pet_id": 1})))
-        .await
-        .unwrap();
-    let CallToolResponse::Complete(allowed) = allowed else {
-        panic!("{allowed:?}")
-    };
+    let allowed = complete(&client, call("get_pet", json!({"pet_id": 1}))).await;
     assert_eq!(allowed.is_error, Some(false), "{allowed:?}");
-    let denied = client
-        .peer()
-        .call_tool_once(call(
-            "pets.create",
-            json!({"body": {"name": "Kit", "species": "cat"}}),
-        ))
-        .await
-        .unwrap();
-    let CallToolResponse::Complete(denied) = denied else {
-        panic!("{denied:?}")
-    };
+    let denied = complete(&client, create_kit()).await;
     assert_eq!(denied.is_error, Some(true));
     let text = serde_json::to_string(&denied.content).unwrap();
     assert!(text.contains("admin"), "{text}");
@@ -507,14 +502,7 @@ async fn one_client_cannot_see_read_or_cancel_another_clients_task() {
     let ada = connect(&url, None, &[("x-petstore-token", TOKEN)], true)
         .await
         .unwrap();
-    let created = ada
-        .peer()
-        .call_tool_once(call(
-            "pets.create",
-            json!({"body": {"name": "Kit", "species": "cat"}}),
-        ))
-        .await
-        .unwrap();
+    let created = ada.peer().call_tool_once(create_kit()).await.unwrap();
     let CallToolResponse::Task(created) = created else {
         panic!("{created:?}")
     };
@@ -643,19 +631,12 @@ async fn a_browser_signs_in_to_the_dashboard_with_the_token_and_calls_from_its_s
         .await
         .unwrap();
     assert_eq!(page.status(), 200);
-    let html = page.text().await.unwrap();
-    let token = html
-        .split("name=\"harness-token\" content=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let token = super::dashboard::page_token(&page.text().await.unwrap());
     let call = |cookie: Option<&str>| {
         let mut request = http
             .post(format!("{home}/tools/get_pet"))
             .header("content-type", "application/json")
-            .header("x-harness-token", token)
+            .header("x-harness-token", &token)
             .body(json!({"input": {"pet_id": 1}}).to_string());
         if let Some(cookie) = cookie {
             request = request.header("cookie", cookie);

@@ -739,21 +739,11 @@ fn form_mismatch(
     components: &Map<String, Value>,
     schema: &Value,
 ) -> Option<Result<(), String>> {
-    use harness_gen_runtime::binding::Encoding;
-    let body = binding
-        .body
-        .as_ref()
-        .filter(|b| b.encoding == Encoding::Form)?;
-    let value = input.get(body.property.as_ref())?;
-    let payload = match harness_gen_runtime::http::encode::body(
-        body,
-        value,
-        &Default::default(),
-        binding.deep_object_arrays,
-    ) {
-        Ok(payload) => payload,
-        Err(refused) => return Some(Err(format!("not encoded: {}", refused.0))),
-    };
+    let (body, value, payload) =
+        match encoded(binding, input, harness_gen_runtime::binding::Encoding::Form)? {
+            Ok(encoded) => encoded,
+            Err(why) => return Some(Err(why)),
+        };
     let text = String::from_utf8(payload.in_memory()?.to_vec()).ok()?;
     let sampler = Sampler {
         components,
@@ -770,6 +760,37 @@ fn form_mismatch(
     }
 }
 
+/// The body of `binding` when it is of `encoding`, its value in `input`, and the payload the
+/// runtime encodes it as (`Err`: the encoder refused it); `None` for another body or none.
+fn encoded<'a>(
+    binding: &'a harness_gen_runtime::binding::Binding,
+    input: &'a Value,
+    encoding: harness_gen_runtime::binding::Encoding,
+) -> Option<
+    Result<
+        (
+            &'a harness_gen_runtime::binding::BodyBinding,
+            &'a Value,
+            harness_gen_runtime::http::encode::Payload,
+        ),
+        String,
+    >,
+> {
+    let body = binding.body.as_ref().filter(|b| b.encoding == encoding)?;
+    let value = input.get(body.property.as_ref())?;
+    let encoded = harness_gen_runtime::http::encode::body(
+        body,
+        value,
+        &Default::default(),
+        binding.deep_object_arrays,
+    );
+    Some(
+        encoded
+            .map(|payload| (body, value, payload))
+            .map_err(|refused| format!("not encoded: {}", refused.0)),
+    )
+}
+
 /// For a multipart body: `Err` with how the parts the runtime encodes for `input` differ from
 /// the value given, read back part by part (a JSON part parsed, a text part typed by the
 /// schema, repeated parts of one name an array); `None` when the body is not multipart or is
@@ -780,20 +801,13 @@ fn multipart_mismatch(
     components: &Map<String, Value>,
     schema: &Value,
 ) -> Option<Result<(), String>> {
-    use harness_gen_runtime::binding::Encoding;
-    let body = binding
-        .body
-        .as_ref()
-        .filter(|b| b.encoding == Encoding::Multipart)?;
-    let value = input.get(body.property.as_ref())?;
-    let payload = match harness_gen_runtime::http::encode::body(
-        body,
-        value,
-        &Default::default(),
-        binding.deep_object_arrays,
-    ) {
-        Ok(payload) => payload,
-        Err(refused) => return Some(Err(format!("not encoded: {}", refused.0))),
+    let (_, value, payload) = match encoded(
+        binding,
+        input,
+        harness_gen_runtime::binding::Encoding::Multipart,
+    )? {
+        Ok(encoded) => encoded,
+        Err(why) => return Some(Err(why)),
     };
     let bytes = payload.in_memory()?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
