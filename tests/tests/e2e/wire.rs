@@ -240,8 +240,12 @@ impl Sampler<'_> {
                     other => return other,
                 }
             }
+            // What stands beside the parts (a `required` list alone) fills only what the
+            // parts left out: a part's property keeps its schema's value.
             if let Value::Object(m) = self.object(schema, depth) {
-                out.extend(m);
+                for (key, value) in m {
+                    out.entry(key).or_insert(value);
+                }
             }
             return Value::Object(out);
         }
@@ -337,6 +341,11 @@ fn string(schema: &Value) -> String {
         Some("ipv4") => "10.0.0.1",
         Some("ipv6") => "fd00::1",
         Some("byte" | "binary") => "aGk=",
+        Some("duration") => "P1D",
+        Some("json-pointer") => "/a",
+        Some("relative-json-pointer") => "0/a",
+        Some("uri-reference" | "iri-reference") => "/x",
+        Some("regex") => "a+",
         _ if schema.get("contentEncoding").is_some() => "aGk=",
         _ => "sample",
     };
@@ -801,7 +810,7 @@ fn multipart_mismatch(
     components: &Map<String, Value>,
     schema: &Value,
 ) -> Option<Result<(), String>> {
-    let (_, value, payload) = match encoded(
+    let (body, value, payload) = match encoded(
         binding,
         input,
         harness_gen_runtime::binding::Encoding::Multipart,
@@ -834,7 +843,10 @@ fn multipart_mismatch(
             .unwrap_or("text/plain");
         let property = form_judge::below(&sampler, schema, &name);
         let resolved = sampler.resolve(property);
-        let repeated = resolved["type"] == "array" && !kind.contains("json");
+        // An array is a part per item unless the document declares the part JSON: the parts
+        // of one name are gathered into an array when the value given was one.
+        let declared_json = body.part_type(&name).is_some_and(|t| t.contains("json"));
+        let repeated = value.get(&name).is_some_and(Value::is_array) && !declared_json;
         let item_schema = if repeated {
             &resolved["items"]
         } else {
@@ -997,12 +1009,7 @@ async fn conformance_with(spec: &Path, tamper: impl FnOnce(&mut Catalog)) -> Tal
 /// Whether every value `schema` allows leaves nothing on the wire: `null`, or an array of
 /// such items (RFC 6570 leaves undefined values out).
 fn only_null(doc: &Value, schema: &Value) -> bool {
-    let schema = match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => doc
-            .pointer(reference.trim_start_matches('#'))
-            .unwrap_or(&Value::Null),
-        None => schema,
-    };
+    let schema = resolved(doc, schema);
     schema["enum"] == json!([null])
         || schema.get("const") == Some(&Value::Null)
         || schema["type"] == "null"
@@ -1026,8 +1033,12 @@ fn is_xml(media_type: &str) -> bool {
 /// - a path parameter the path template does not name: no request can carry it;
 /// - a required parameter whose only value is `null` (or an array of nulls): RFC 6570 sends
 ///   no undefined value;
-/// - a parameter whose `oneOf` branches are different scalar types: Prism reads the text as
-///   each of them, so it matches more than one;
+/// - a parameter (or a property of one) whose `oneOf`/`anyOf` branches are different scalar
+///   types: Prism reads the text as each of them, so it matches more than one;
+/// - a query parameter whose `type` lists `array` with another type (or is a nullable
+///   array): Prism splits the text into an array only for `array` alone;
+/// - a form body property the schema requires but does not declare: Prism reads only
+///   declared fields;
 /// - a multipart body Prism reads part by part as text, which the multipart judge read back
 ///   whole before it was sent;
 /// - a path key holding a query or a fragment (`/{Key}#uploads`), which OpenAPI forbids and
@@ -1084,7 +1095,7 @@ fn excuse(
             );
             continue;
         }
-        reasons.push(excused_violation(doc, &declared, path, violation)?);
+        reasons.push(excused_violation(doc, op, &declared, path, violation)?);
     }
     reasons.dedup();
     (!reasons.is_empty()).then(|| reasons.join("; "))
@@ -1093,6 +1104,7 @@ fn excuse(
 /// The rule of [`excuse`] that explains one violation, if one does.
 fn excused_violation(
     doc: &Value,
+    op: &Value,
     declared: &[Value],
     path: &str,
     violation: &Value,
@@ -1104,6 +1116,14 @@ fn excused_violation(
         .collect();
     let code = violation["code"].as_str().unwrap_or_default();
     let message = violation["message"].as_str().unwrap_or_default();
+    if location.contains(&"body") && code == "required" {
+        let property = message.split('\'').nth(1)?;
+        return (!form_declares(doc, op, property)).then(|| {
+            format!(
+                "Prism reads only the form fields the schema declares, and `{property}` is required without being declared (it was sent)"
+            )
+        });
+    }
     let place = ["path", "query", "header", "cookie"]
         .into_iter()
         .find(|p| location.contains(p))?;
@@ -1147,20 +1167,78 @@ fn excused_violation(
         }
         return None;
     }
-    if code == "oneOf" || message.contains("oneOf") {
-        let name = location.last()?;
-        let branches = named(name)?["schema"]["oneOf"].as_array()?;
-        let scalar = ["string", "integer", "number", "boolean"];
-        let all_scalar = branches
-            .iter()
-            .all(|b| b["type"].as_str().is_some_and(|t| scalar.contains(&t)));
-        if all_scalar {
-            return Some(format!(
-                "Prism reads the parameter `{name}` as every scalar type of its `oneOf`, so the text matches more than one branch"
-            ));
-        }
+    let after: Vec<&str> = location
+        .iter()
+        .skip_while(|w| **w != place)
+        .skip(1)
+        .copied()
+        .collect();
+    let (name, nested) = after.split_first()?;
+    let mut schema = resolved(doc, &named(name)?["schema"]);
+    // Several types: a list, or (OpenAPI 3.0) one and `nullable`.
+    let types: Vec<&Value> = match &schema["type"] {
+        Value::Array(types) => types.iter().collect(),
+        one if schema["nullable"] == true => vec![one, &Value::Null],
+        one => vec![one],
+    };
+    if code == "type"
+        && place == "query"
+        && nested.is_empty()
+        && types.len() > 1
+        && types.iter().any(|t| *t == "array")
+    {
+        return Some(format!(
+            "Prism reads the query parameter `{name}` as an array only when its type is `array` alone, not nullable"
+        ));
     }
-    None
+    for word in nested {
+        schema = resolved(doc, &schema["properties"][*word]);
+    }
+    let branches = schema["oneOf"].as_array().or(schema["anyOf"].as_array())?;
+    let scalar = ["string", "integer", "number", "boolean"];
+    let all_scalar = branches.len() > 1
+        && branches.iter().all(|b| {
+            let b = resolved(doc, b);
+            let enumerated = b["enum"]
+                .as_array()
+                .is_some_and(|values| values.iter().all(|v| !v.is_object() && !v.is_array()));
+            b["type"].as_str().is_some_and(|t| scalar.contains(&t)) || enumerated
+        });
+    all_scalar.then(|| {
+        format!(
+            "Prism reads the parameter `{}` as every scalar type of its union, so the text matches more than one branch",
+            after.join(".")
+        )
+    })
+}
+
+/// The schema `schema` refers to when it is a `$ref` into the document, else itself.
+fn resolved<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => doc
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or(&Value::Null),
+        None => schema,
+    }
+}
+
+/// Whether a form body's schema (of operation `op`) declares `property`, in its own
+/// `properties` or an `allOf` part's.
+fn form_declares(doc: &Value, op: &Value, property: &str) -> bool {
+    let body = resolved(doc, &op["requestBody"]);
+    let Some(content) = body["content"].as_object() else {
+        return true;
+    };
+    content
+        .iter()
+        .filter(|(media, _)| media.starts_with("application/x-www-form-urlencoded"))
+        .any(|(_, media)| {
+            let schema = resolved(doc, &media["schema"]);
+            let parts = schema["allOf"].as_array().into_iter().flatten();
+            std::iter::once(schema)
+                .chain(parts.map(|p| resolved(doc, p)))
+                .any(|s| s["properties"].get(property).is_some())
+        })
 }
 
 /// Fails with every rejected request (tool and Prism's violations) and every call that was not
