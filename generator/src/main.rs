@@ -352,27 +352,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                 },
                 (None, from_mcp) => {
-                    let server = from_mcp.unwrap_or_default();
-                    let token = std::env::var("HARNESS_MCP_TOKEN")
-                        .ok()
-                        .filter(|t| !t.trim().is_empty());
-                    let server = if server.starts_with("http://") || server.starts_with("https://")
-                    {
-                        // A server that requires client authentication gets the token the
-                        // environment holds (never a command-line value, which others can see).
-                        match token {
-                            Some(token) => harness_gen_runtime::bridge::Server::Authenticated {
-                                url: server,
-                                token,
-                            },
-                            None => harness_gen_runtime::bridge::Server::Url(server),
-                        }
-                    } else {
-                        let mut words = server.split_whitespace();
-                        let mut command = std::process::Command::new(words.next().unwrap_or(""));
-                        command.args(words);
-                        harness_gen_runtime::bridge::Server::Command(command)
-                    };
+                    let server = live_server(&from_mcp.unwrap_or_default());
                     harness_gen::generate_bindings_from_mcp(server, &options)
                 }
             };
@@ -439,4 +419,27 @@ fn write_out(
         println!("{change}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The live MCP server `--from-mcp` names: a Streamable HTTP URL (with the bearer token in
+/// `HARNESS_MCP_TOKEN` when set: never a command-line value, which others can see), else a
+/// command line that starts one speaking stdio.
+fn live_server(given: &str) -> harness_gen_runtime::bridge::Server {
+    use harness_gen_runtime::bridge::Server;
+    if given.starts_with("http://") || given.starts_with("https://") {
+        let token = std::env::var("HARNESS_MCP_TOKEN")
+            .ok()
+            .filter(|t| !t.trim().is_empty());
+        return match token {
+            Some(token) => Server::Authenticated {
+                url: given.to_string(),
+                token,
+            },
+            None => Server::Url(given.to_string()),
+        };
+    }
+    let mut words = given.split_whitespace();
+    let mut command = std::process::Command::new(words.next().unwrap_or(""));
+    command.args(words);
+    Server::Command(command)
 }

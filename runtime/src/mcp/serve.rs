@@ -102,7 +102,7 @@ fn command(name: &str, version: &str) -> Command {
             .requires("http")
             .help("Also serve the operator dashboard at http://ADDR/dashboard: the dashboard-audience tools with a form each, recent calls, and the embedded .harness roles"),
     );
-    command
+    let command = command
         .version(version.to_owned())
         .about("Serves the API's MCP tools over stdio (default) or Streamable HTTP.")
         .arg(
@@ -205,6 +205,18 @@ fn command(name: &str, version: &str) -> Command {
                 .help("Take the credential of security scheme SCHEME from this header of each HTTP request, never from the environment (repeat for more schemes; HTTP only) [env: HARNESS_MCP_CREDENTIAL_HEADERS, comma-separated]"),
         )
         .arg(
+            Arg::new(BASE_URL)
+                .long(BASE_URL)
+                .value_name("URL")
+                .help("The API's base URL (overrides the environment)"),
+        );
+    http_args(command)
+}
+
+/// The options of the HTTP server: client authentication and its bounds.
+fn http_args(command: Command) -> Command {
+    command
+        .arg(
             Arg::new("auth-token-file")
                 .long("auth-token-file")
                 .value_name("PATH")
@@ -283,12 +295,6 @@ fn command(name: &str, version: &str) -> Command {
                 .value_name("SECS")
                 .value_parser(value_parser!(u64).range(1..))
                 .help("Seconds an MCP session lives without a request [env: HARNESS_MCP_SESSION_IDLE] [default: 300]"),
-        )
-        .arg(
-            Arg::new(BASE_URL)
-                .long(BASE_URL)
-                .value_name("URL")
-                .help("The API's base URL (overrides the environment)"),
         )
 }
 
