@@ -765,6 +765,11 @@ impl Connections {
             let Ok(mut sessions) = self.sessions.lock() else {
                 return;
             };
+            // Below the cap there is nothing to do: the book is read only when it might be full
+            // (every 2026-era request is a POST naming no session).
+            if sessions.len() < self.limits.max_sessions {
+                return;
+            }
             // Sessions rmcp closed (idle, or ended by their client) leave the book first.
             sessions.retain(|id, seen| {
                 seen.manager

@@ -741,8 +741,10 @@ async fn redirecting() -> (String, Received) {
             .push(format!("{} {:?}", request.uri(), request.headers()));
         let uri = request.uri().clone();
         if uri.path() == "/to" {
-            let pairs: std::collections::HashMap<String, String> =
-                url_pairs(uri.query().unwrap_or_default());
+            let axum::extract::Query(pairs) = axum::extract::Query::<
+                std::collections::HashMap<String, String>,
+            >::try_from_uri(&uri)
+            .unwrap();
             let status: u16 = pairs["status"].parse().unwrap();
             return (
                 StatusCode::from_u16(status).unwrap(),
@@ -771,33 +773,6 @@ async fn redirecting() -> (String, Received) {
         .with_state(received.clone());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     (format!("http://{addr}"), received)
-}
-
-fn url_pairs(query: &str) -> std::collections::HashMap<String, String> {
-    query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| {
-            let v = percent_decode(v);
-            (k.to_string(), v)
-        })
-        .collect()
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            out.push(u8::from_str_radix(&text[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
 }
 
 /// A client with one credential of every kind a security scheme can send: bearer, basic, and

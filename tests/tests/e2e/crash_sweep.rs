@@ -17,12 +17,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use harness_gen_runtime::http::ClientBuilder;
 use harness_gen_runtime::mcp::McpServer;
 use harness_gen_runtime::{Audience, ToolRegistry};
 use serde_json::{Map, Value};
 
-use super::wire::{Sampler, Verdicts, component_values, registry};
+use super::wire::{Sampler, component_values, sending_registry};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -37,6 +36,12 @@ const EXIT_CODES: [i32; 5] = [0, 2, 3, 4, 5];
 struct Swept {
     runs: usize,
     faults: Vec<String>,
+}
+
+/// The words of a tool's CLI command (`["pets", "get-pet"]`).
+pub(super) fn command_words(entry: &harness_gen_runtime::catalog::Entry) -> Vec<String> {
+    let segments = entry.cli.command.segments();
+    segments.iter().map(|w| w.to_string()).collect()
 }
 
 fn message(panic: Box<dyn std::any::Any + Send>) -> String {
@@ -57,18 +62,7 @@ fn load(spec: &Path) -> Option<(ToolRegistry, Map<String, Value>)> {
     }
     let components = component_values(catalog.components.as_ref().map(|c| &c.schemas));
     // Port 9 (discard) on loopback: nothing listens, so every call fails fast as transport.
-    let client = ClientBuilder::new("http://127.0.0.1:9")
-        .max_retries(0)
-        .build()
-        .unwrap();
-    let verdicts = Verdicts::default();
-    let registry = registry(
-        catalog,
-        &client,
-        &verdicts,
-        &Arc::new(components.clone()),
-        true,
-    );
+    let registry = sending_registry(catalog, "http://127.0.0.1:9", &Arc::new(components.clone()));
     Some((registry, components))
 }
 
@@ -102,13 +96,7 @@ fn sweep(spec: &Path) -> Swept {
     };
     let cli_tools: Vec<_> = registry.list(Audience::Cli).cloned().collect();
     for entry in &cli_tools {
-        let words: Vec<String> = entry
-            .cli
-            .command
-            .segments()
-            .iter()
-            .map(|w| w.to_string())
-            .collect();
+        let words = command_words(entry);
         let input = samples
             .get(entry.name.as_str())
             .cloned()
@@ -282,22 +270,9 @@ fn stackexchange_filters_create_sends_its_include_parameter() {
                 .is_some_and(|b| b.path == "/filters/create")
         })
         .expect("the filters/create operation");
-    let words: Vec<String> = entry
-        .cli
-        .command
-        .segments()
-        .iter()
-        .map(|w| w.to_string())
-        .collect();
+    let words = command_words(entry);
     let (base, served) = one_request();
-    let client = ClientBuilder::new(&base).max_retries(0).build().unwrap();
-    let registry = registry(
-        catalog,
-        &client,
-        &Verdicts::default(),
-        &Arc::default(),
-        true,
-    );
+    let registry = sending_registry(catalog, &base, &Arc::default());
     let factory = move |_: Option<String>, _: &dyn Fn(&str) -> bool| Ok(registry.clone());
     let program = harness_gen_runtime::cli::Program {
         name: "stackexchange",

@@ -127,13 +127,7 @@ async fn no_cli_command_prints_a_credential() {
     let catalog = catalog();
     let command_of = |tool: &str| -> Vec<String> {
         let entry = catalog.tools.iter().find(|e| e.is_named(tool)).unwrap();
-        entry
-            .cli
-            .command
-            .segments()
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        super::crash_sweep::command_words(entry)
     };
     let mut sweep = Sweep::default();
     let mut run = |label: String, args: &[String], base: &str| {

@@ -155,7 +155,13 @@ async fn without_the_token_nothing_is_served_even_with_a_loopback_host_from_anot
     );
     let port = printed.rsplit(':').next().unwrap().trim_end_matches("/mcp");
     // From this machine's network address when it has one: not a loopback client.
-    let ip = network_address().map_or("127.0.0.1".to_string(), |ip| ip.to_string());
+    let ip = network_address().map_or_else(
+        || {
+            eprintln!("note: this machine has no network address; the client is on loopback");
+            "127.0.0.1".to_string()
+        },
+        |ip| ip.to_string(),
+    );
     let url = format!("http://{ip}:{port}/mcp");
     let spoofed = Some("localhost");
 
@@ -407,8 +413,9 @@ async fn an_upstream_redirect_to_another_origin_receives_no_credential() {
     let (home, received) = redirecting_upstream().await;
     for args in [
         &["pets", "get-pet", "1"][..],
-        &["store", "get-inventory"][..],
+        &["shop", "get-inventory"][..],
     ] {
+        let before = received.lock().unwrap().len();
         let out = std::process::Command::new(petstore_binary("petstore", "cli"))
             .args(args)
             .env("PETSTORE_BASE_URL", &home)
@@ -416,7 +423,12 @@ async fn an_upstream_redirect_to_another_origin_receives_no_credential() {
             .env("PETSTORE_API_KEY", API_KEY)
             .output()
             .unwrap();
-        let _ = out;
+        // Each command was sent and redirected (whatever it made of the other origin's reply).
+        assert!(
+            received.lock().unwrap().len() > before,
+            "{args:?} reached nothing: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     assert_no_credential(&received);
 
@@ -429,11 +441,16 @@ async fn an_upstream_redirect_to_another_origin_receives_no_credential() {
         ("get_pet", json!({"pet_id": 1})),
         ("get_inventory", json!({})),
     ] {
+        let before = received.lock().unwrap().len();
         client
             .peer()
             .call_tool_once(call(tool, arguments))
             .await
             .unwrap();
+        assert!(
+            received.lock().unwrap().len() > before,
+            "{tool} reached nothing"
+        );
     }
     assert_no_credential(&received);
     drop(server);
@@ -727,5 +744,50 @@ async fn choices_of_tools_without_sessions_give_their_place_to_new_ones() {
         served += 1;
     }
     assert_eq!(served, 99);
+    drop(server);
+}
+
+/// Everything the server writes on `stream` until it closes it (at most 5 s).
+async fn read_to_close(stream: &mut tokio::net::TcpStream) -> String {
+    let mut reply = Vec::new();
+    let read = stream.read_to_end(&mut reply);
+    let _ = tokio::time::timeout(Duration::from_secs(5), read).await;
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_body_sent_too_slowly_is_refused_and_connections_past_the_cap_are_told_busy() {
+    let base = serve().await;
+    let (server, url) = harness_e2e::start_mcp_http_with(
+        &base,
+        &["--body-timeout", "1", "--max-connections", "2"],
+        &[],
+    );
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    // A body that stops after its first byte.
+    let mut slow = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{";
+    slow.write_all(head.as_bytes()).await.unwrap();
+    let reply = read_to_close(&mut slow).await;
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    drop(slow);
+
+    // Two connections take the two places; a third is told the server is busy and closed.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        held.push(tokio::net::TcpStream::connect(&addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut third = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let reply = read_to_close(&mut third).await;
+    assert!(reply.starts_with("HTTP/1.1 503"), "{reply}");
+    // Once they leave, a client is served again.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = post(&url, None, None, &initialize()).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
     drop(server);
 }

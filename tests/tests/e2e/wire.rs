@@ -890,6 +890,17 @@ fn error_thrown(error: harness_gen_runtime::http::Error<std::convert::Infallible
     }
 }
 
+/// A registry of `catalog` whose handlers send to `base` with the runtime's client (no
+/// retries), keeping no verdicts: for the checks that look at one call.
+pub(super) fn sending_registry(
+    catalog: Catalog,
+    base: &str,
+    components: &Arc<Map<String, Value>>,
+) -> ToolRegistry {
+    let client = ClientBuilder::new(base).max_retries(0).build().unwrap();
+    registry(catalog, &client, &Verdicts::default(), components, true)
+}
+
 /// Runs the harness over `spec` (a path under the repository or `../shared`).
 pub async fn conformance(spec: &Path) -> Tally {
     conformance_with(spec, |_| {}).await
@@ -1378,20 +1389,26 @@ async fn every_corpus_document_conforms_on_the_wire() {
 
 /// The catalog of a corpus document and the binding of its tool `name`.
 fn binding_of(document: &str, name: &str) -> harness_gen_runtime::binding::Binding {
+    entry_of(&root().join("../shared/corpus").join(document), name).0
+}
+
+/// The binding of tool `name` of the document at `spec`, and its body's input schema.
+fn entry_of(spec: &Path, name: &str) -> (harness_gen_runtime::binding::Binding, Value) {
     let mut diags = harness_gen::diag::Diagnostics::default();
-    let spec = root().join("../shared/corpus").join(document);
-    let catalog = harness_gen::generate_catalog(&spec, None, &mut diags).expect("it generates");
+    let catalog = harness_gen::generate_catalog(spec, None, &mut diags).expect("it generates");
     let entry = catalog
         .tools
         .iter()
         .find(|e| e.name.as_str() == name)
-        .unwrap_or_else(|| panic!("{document} has no tool {name}"));
-    entry
+        .unwrap_or_else(|| panic!("{} has no tool {name}", spec.display()));
+    let binding = entry
         .source
         .as_ref()
         .and_then(|s| s.openapi_binding())
         .cloned()
-        .expect("an OpenAPI binding")
+        .expect("an OpenAPI binding");
+    let body = entry.input_schema.as_value()["properties"]["body"].clone();
+    (binding, body)
 }
 
 /// The form body `value` is sent as.
@@ -1477,17 +1494,7 @@ async fn nexus_ip_range_bodies_pass_input_validation_and_are_sent() {
     let spec = root().join("../shared/corpus/progenitor/nexus.json");
     let catalog = harness_gen::generate_catalog(&spec, None, &mut diags).unwrap();
     // Nothing listens on port 9: a call that passes validation fails as transport.
-    let client = ClientBuilder::new("http://127.0.0.1:9")
-        .max_retries(0)
-        .build()
-        .unwrap();
-    let registry = registry(
-        catalog,
-        &client,
-        &Verdicts::default(),
-        &Arc::default(),
-        true,
-    );
+    let registry = sending_registry(catalog, "http://127.0.0.1:9", &Arc::default());
     for (first, last) in [("10.0.0.1", "10.0.0.9"), ("fd00::1", "fd00::9")] {
         let input = json!({"pool_name": "pool", "body": {"first": first, "last": last}});
         let outcome = registry
@@ -1513,23 +1520,7 @@ async fn nexus_ip_range_bodies_pass_input_validation_and_are_sent() {
 
 /// The catalog entry `name` of `specs/wire.yaml`: its binding and its body's schema.
 fn wire_entry(name: &str) -> (harness_gen_runtime::binding::Binding, Value) {
-    let mut diags = harness_gen::diag::Diagnostics::default();
-    let spec = root().join("specs/wire.yaml");
-    let catalog = harness_gen::generate_catalog(&spec, None, &mut diags).unwrap();
-    let entry = catalog
-        .tools
-        .iter()
-        .find(|e| e.name.as_str() == name)
-        .unwrap();
-    let binding = entry
-        .source
-        .as_ref()
-        .unwrap()
-        .openapi_binding()
-        .unwrap()
-        .clone();
-    let body = entry.input_schema.as_value()["properties"]["body"].clone();
-    (binding, body)
+    entry_of(&root().join("specs/wire.yaml"), name)
 }
 
 #[test]
