@@ -268,12 +268,9 @@ impl<'a> Normalizer<'a> {
 
     /// Drops, keyword by keyword, whatever is still not valid JSON Schema 2020-12.
     fn drop_invalid(&mut self, schema: &mut Value, loc: &Loc) {
-        let meta = jsonschema::draft202012::meta::validator();
         for _ in 0..64 {
-            let Some(path) = meta
-                .iter_errors(schema)
-                .next()
-                .map(|error| error.instance_path().to_string())
+            let Some(path) =
+                harness_gen_runtime::schema::meta::first_violation(schema).map(|v| v.pointer)
             else {
                 return;
             };

@@ -183,13 +183,13 @@ fn check_schema(
     if !dialect_ok {
         return;
     }
-    if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+    if let Some(violation) = crate::schema::meta::first_violation(schema) {
         errors.push(ContractError::new(
             ErrorCode::InvalidSchema,
-            format!("{at}#{}", error.instance_path()),
+            format!("{at}#{}", violation.pointer),
             format!(
-                "not a valid JSON Schema (Draft 2020-12): the `{}` keyword's value has the wrong form; see the 2020-12 meta-schema",
-                error.kind().keyword()
+                "not a valid JSON Schema (Draft 2020-12): the value here must be {}; see the 2020-12 meta-schema",
+                violation.expected
             ),
         ));
     }

@@ -4,6 +4,7 @@
 
 pub mod inline;
 pub mod listing;
+pub mod meta;
 pub mod standalone;
 pub mod strict;
 

@@ -19,6 +19,7 @@ mod harness_fixtures;
 mod http_client;
 #[cfg(feature = "mcp")]
 mod mcp;
+mod meta_schema;
 mod no_panic;
 mod prepared;
 mod standalone_corpus;
