@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Publishing, end to end and offline for our own crates: packages the runtime, the generator and
+# Publishing, end to end and offline for our own crates: packages the runtime (types, contract, façade), the generator and
 # the generated pet store together and verifies each (compiles it from its .crate file). Cargo
 # verifies a package against the other packages of the same run, so the generated crate is
 # built against the packaged runtime, never against anything of that name on the crates
@@ -9,20 +9,22 @@
 #   scripts/package-check.sh --list       # only list each package's files
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every publishable package, in dependency order (each is verified against the ones before it).
+packages=(harness-gen-types harness-gen-contract harness-gen-runtime harness-gen petstore)
 if [ "${1:-}" = "--list" ]; then
-  exec cargo package -p harness-gen-runtime -p harness-gen -p petstore --allow-dirty --list
+  exec cargo package "${packages[@]/#/-p}" --allow-dirty --list
 fi
 # Cargo keeps the locally packaged crates in its registry caches under the same version; a stale
 # copy from an earlier run would be verified against instead of the current sources.
 home="${CARGO_HOME:-$HOME/.cargo}"
-for crate in harness-gen-runtime harness-gen petstore; do
+for crate in "${packages[@]}"; do
   rm -rf "$home"/registry/src/-*/"$crate"-[0-9]* "$home"/registry/cache/-*/"$crate"-[0-9]*
 done
 # Cargo never rebuilds a registry package it compiled before (registry sources cannot change),
 # and the verification builds in target/debug: drop what was compiled of our crates there, or
 # petstore would be verified against a runtime compiled from an earlier run's sources.
 rm -rf target/debug/.fingerprint/{harness-gen,petstore}-* \
-  target/debug/deps/lib{harness_gen,harness_gen_runtime,petstore}-*
+  target/debug/deps/lib{harness_gen,harness_gen_types,harness_gen_contract,harness_gen_runtime,petstore}-*
 # A dirty tree is allowed so the check can run before committing; CI runs it on a clean clone.
-cargo package -p harness-gen-runtime -p harness-gen -p petstore --allow-dirty "$@"
+cargo package "${packages[@]/#/-p}" --allow-dirty "$@"
 ls -l target/package/*.crate

@@ -168,7 +168,7 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diag
     let mut diags = Diagnostics::default();
     let budget = budget.with_env();
     let mut sizes: Vec<(usize, usize, &str)> = Vec::new();
-    harness_gen_runtime::render::each_listed(
+    harness_gen_runtime::catalog::listed::each_listed(
         catalog.tools.iter(),
         catalog.components.as_ref().map(|c| &c.schemas),
         budget,
@@ -185,10 +185,10 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diag
         .take(3)
         .map(|(size, _, name)| format!("`{name}` {}", bytes(*size)))
         .collect();
-    let discovery = if tools > harness_gen_runtime::render::DISCOVERY_THRESHOLD {
+    let discovery = if tools > harness_gen_runtime::catalog::listed::DISCOVERY_THRESHOLD {
         format!(
             "; with more than {} tools the MCP server starts in discovery mode, listing three meta-tools (about 2 kB) unless run with --discovery off",
-            harness_gen_runtime::render::DISCOVERY_THRESHOLD
+            harness_gen_runtime::catalog::listed::DISCOVERY_THRESHOLD
         )
     } else {
         String::new()

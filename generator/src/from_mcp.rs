@@ -25,7 +25,10 @@ pub fn catalog_of(
     let mut hashes = BTreeMap::new();
     for tool in &listing.tools {
         let name = tool["name"].as_str().unwrap_or_default().to_string();
-        hashes.insert(name.clone(), harness_gen_runtime::render::listed_hash(tool));
+        hashes.insert(
+            name.clone(),
+            harness_gen_runtime::catalog::listed::listed_hash(tool),
+        );
         let error = tool
             .get("_meta")
             .and_then(|meta| meta.get(CONTRACT_META_KEY))

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::catalog::{Audience, Entry};
+use crate::harness::ir::{CapabilityKind, Revision};
 use crate::registry::ToolRegistry;
 use crate::schema::listing::Role;
 
@@ -101,4 +102,29 @@ fn score(entry: &Entry, words: &[String]) -> Option<u32> {
         total += best;
     }
     Some(total)
+}
+
+impl ToolRegistry {
+    /// The agent surface of one role: this registry's agent projection, restricted to the
+    /// tools that agent `agent` requires in `revision` (a harness tool id names a registry tool
+    /// by its name or by `namespace.name`). `None` when the revision has no such agent.
+    pub fn for_role(&self, revision: &Revision, agent: &str) -> Option<ToolRegistry> {
+        let role = revision.agents.iter().find(|a| a.id == agent)?;
+        let required: Vec<&str> = role
+            .capabilities
+            .iter()
+            .filter(|id| {
+                revision
+                    .resolved
+                    .capabilities
+                    .iter()
+                    .any(|c| c.id == **id && c.kind == CapabilityKind::Tool)
+            })
+            .map(String::as_str)
+            .collect();
+        Some(
+            self.project(Audience::Agent)
+                .retain(|entry| required.iter().any(|id| entry.is_named(id))),
+        )
+    }
 }

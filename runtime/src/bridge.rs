@@ -19,7 +19,7 @@
 //! failure (`undeclared_error`).
 //!
 //! Compatibility is checked when a bridge is made: each tool's schemas as an MCP server lists
-//! them (the standard profile, the default listing budget) are hashed ([`crate::render::listed_hash`]), and the
+//! them (the standard profile, the default listing budget) are hashed ([`crate::catalog::listed::listed_hash`]), and the
 //! hashes the bindings were generated with ([`Contract::hashes`]) must equal those of the live
 //! listing, or of the registry. A mismatch names the tools; [`Compatibility::Warn`] keeps the
 //! bridge and reports them through [`Bridge::mismatches`].
@@ -34,12 +34,12 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::catalog::{Audience, CONTRACT_META_KEY, Catalog};
-use crate::error::typed_value;
 use crate::invoke::{Issue, Phase, ToolError};
 use crate::{Handler, RuntimeCategory, Thrown, ToolRegistry};
+use harness_gen_types::error::typed_value;
 
 /// What generated bindings were made from: their catalog's text and, per tool an MCP server of
-/// it lists, the hash of its listed schemas ([`crate::render::listed_hash`]).
+/// it lists, the hash of its listed schemas ([`crate::catalog::listed::listed_hash`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Contract {
     /// The catalog (`catalog.json` of the bindings crate, compiled in).
@@ -209,7 +209,7 @@ pub trait Transport: Send + Sync {
     /// Calls `tool` with `input`.
     fn call<'a>(&'a self, tool: &'a str, input: Value) -> BoxFuture<'a, Result<Value, ToolError>>;
 
-    /// What an MCP server of these tools lists, as [`crate::render::listed_hash`]es by tool name.
+    /// What an MCP server of these tools lists, as [`crate::catalog::listed::listed_hash`]es by tool name.
     fn listed<'a>(&'a self) -> BoxFuture<'a, Result<BTreeMap<String, String>, ConnectError>>;
 }
 
@@ -232,8 +232,10 @@ impl Transport for InProcess {
     }
 
     fn listed<'a>(&'a self) -> BoxFuture<'a, Result<BTreeMap<String, String>, ConnectError>> {
-        let hashes =
-            crate::render::listed_hashes(self.registry.entries(), self.registry.components());
+        let hashes = crate::catalog::listed::listed_hashes(
+            self.registry.entries(),
+            self.registry.components(),
+        );
         Box::pin(async move { Ok(hashes) })
     }
 }
@@ -314,7 +316,7 @@ impl Transport for Mcp {
                 .iter()
                 .map(|tool| {
                     let name = tool["name"].as_str().unwrap_or_default().to_string();
-                    (name, crate::render::listed_hash(tool))
+                    (name, crate::catalog::listed::listed_hash(tool))
                 })
                 .collect())
         })
@@ -563,7 +565,7 @@ impl Bridge {
             |phase, (pointer, reason): (String, String)| BridgeError::ContractViolation {
                 tool: tool.to_string(),
                 phase,
-                issues: vec![crate::error::mismatch_issue(pointer, &reason)],
+                issues: vec![crate::invoke::mismatch_issue(pointer, &reason)],
             };
         match self.transport.call(tool, input).await {
             Ok(output) => typed_value(output).map_err(|m| violation(Phase::Output, m)),

@@ -8,8 +8,8 @@ use futures::FutureExt;
 use serde_json::Value;
 
 use crate::catalog::{Audience, SchemaDoc};
-use crate::error::RuntimeCategory;
 use crate::registry::{LiveTool, Thrown, ToolOutput, ToolRegistry};
+use harness_gen_types::error::RuntimeCategory;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -464,5 +464,25 @@ fn typed_arguments(input_schema: &Value, arguments: &mut serde_json::Map<String,
         if let Some(typed) = typed {
             *value = typed;
         }
+    }
+}
+
+/// A [`typed_value`](harness_gen_types::error::typed_value) mismatch as the issue a schema validator reports: the pointer, and the
+/// JSON Schema keyword the reason (as `serde` words it) comes closest to. The client's replies
+/// (with the registry) and the bridge's results use it.
+#[cfg(all(feature = "registry", any(feature = "client", feature = "bridge")))]
+pub(crate) fn mismatch_issue(pointer: String, reason: &str) -> Issue {
+    let keyword = if reason.starts_with("missing field") {
+        "required"
+    } else if reason.starts_with("unknown variant") {
+        "enum"
+    } else if reason.starts_with("invalid type") {
+        "type"
+    } else {
+        "format"
+    };
+    Issue {
+        pointer,
+        keyword: keyword.to_string(),
     }
 }

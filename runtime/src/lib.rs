@@ -32,50 +32,40 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod absent_or_null;
 #[cfg(feature = "registry")]
 mod agent;
-#[cfg(feature = "artifacts")]
-pub mod artifacts;
-pub mod binding;
 #[cfg(feature = "bridge")]
 pub mod bridge;
-#[cfg(feature = "registry")]
-pub mod catalog;
 #[cfg(feature = "cli")]
 pub mod cli;
-#[cfg(feature = "registry")]
-pub mod cli_names;
 #[cfg(feature = "dashboard")]
 pub mod dashboard;
-mod error;
-pub mod formats;
-#[cfg(feature = "registry")]
-pub mod harness;
 #[cfg(feature = "client")]
 pub mod http;
 #[cfg(feature = "registry")]
 mod invoke;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod object;
-mod pointer;
 #[cfg(feature = "registry")]
 mod registry;
 #[cfg(feature = "registry")]
 pub mod render;
+
+// What generated types are made of (harness-gen-types), re-exported where generated code names
+// it.
+pub use harness_gen_types::{
+    ContractError, ContractErrors, ErrorCode, RuntimeCategory, absent_or_null, binding, builder,
+    formats, mask_serde_message, object, tagged, upload,
+};
+
+// The contract as data (harness-gen-contract), with the registry.
+#[cfg(feature = "artifacts")]
+pub use harness_gen_contract::artifacts;
 #[cfg(feature = "registry")]
-pub mod schema;
-pub mod tagged;
-pub mod upload;
+pub use harness_gen_contract::{Audience, Catalog, catalog, cli_names, harness, schema, validate};
 
 #[cfg(feature = "registry")]
 pub use agent::Provider;
-#[cfg(feature = "registry")]
-pub use catalog::validate;
-#[cfg(feature = "registry")]
-pub use catalog::{Audience, Catalog};
-pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_serde_message};
 #[cfg(feature = "registry")]
 pub use invoke::{Issue, Phase, ToolError};
 #[cfg(feature = "registry")]

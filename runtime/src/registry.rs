@@ -12,8 +12,8 @@ use serde_json::Value;
 use crate::catalog::{
     Audience, Catalog, CliTree, Components, Entry, GeneratedCatalog, Info, SchemaDoc,
 };
-use crate::error::{ContractError, ContractErrors, ErrorCode};
 use crate::schema::{listing, standalone};
+use harness_gen_types::error::{ContractError, ContractErrors, ErrorCode};
 
 /// What a handler returns when it does not succeed.
 #[derive(Debug)]

@@ -150,7 +150,7 @@ pub fn generate(
         #(#alias_items)*
     });
     let hashes = listed.unwrap_or_else(|| {
-        harness_gen_runtime::render::listed_hashes(
+        harness_gen_runtime::catalog::listed::listed_hashes(
             catalog.tools.iter(),
             catalog.components.as_ref().map(|c| &c.schemas),
         )

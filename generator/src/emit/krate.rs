@@ -124,6 +124,8 @@ pub fn crate_name(text: &str) -> String {
 /// of its own name), our own crates, and names the standard distribution reserves.
 const TAKEN_CRATE_NAMES: &[&str] = &[
     "harness-gen-runtime",
+    "harness-gen-types",
+    "harness-gen-contract",
     "harness-gen",
     "serde",
     "serde-json",

@@ -3,20 +3,18 @@
 //! its file from the start and a file that cannot be read fails the call before anything is
 //! sent.
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use futures::{Stream, StreamExt, TryStreamExt};
+use futures::{StreamExt, TryStreamExt};
 use tokio::io::AsyncReadExt;
 
 use super::Error;
 use super::encode::{Payload, Piece};
 use crate::upload::Source;
 
-/// The bytes of an upload made from a stream ([`Upload::stream`](crate::formats::Upload::stream)).
-pub type ByteStream = Pin<Box<dyn Stream<Item = std::io::Result<bytes::Bytes>> + Send>>;
+pub use crate::upload::ByteStream;
 
 /// How much of a file is read at a time.
 const FILE_CHUNK: usize = 64 * 1024;
@@ -96,7 +94,7 @@ impl Outgoing {
     pub fn repeatable(&self) -> bool {
         !self.streamed.as_ref().is_some_and(|streamed| {
             streamed.payload.pieces.iter().any(|piece| {
-                matches!(piece, Piece::Upload { upload, .. } if matches!(upload.source(), Source::Stream(..)))
+                matches!(piece, Piece::Upload { upload, .. } if matches!(upload.source(), Source::Stream(..) | Source::Stdin))
             })
         })
     }
@@ -162,6 +160,7 @@ async fn open(
                     let size = file.metadata().await.map_err(failed)?.len();
                     (read_chunks(file), Some(size))
                 }
+                Source::Stdin => (read_chunks(tokio::io::stdin()), None),
                 Source::Stream(stream, size) => {
                     let taken = stream.lock().ok().and_then(|mut slot| slot.take());
                     let stream = taken.ok_or_else(|| {

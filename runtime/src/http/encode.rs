@@ -573,7 +573,11 @@ fn multipart(
         }
         let declared = binding.part_type(name);
         let as_json = declared.is_some_and(|t| crate::binding::Encoding::of(t) == Encoding::Json);
-        let at = format!("/{}/{}", binding.property, crate::pointer::escape(name));
+        let at = format!(
+            "/{}/{}",
+            binding.property,
+            harness_gen_types::pointer::escape(name)
+        );
         let items: Vec<(String, &Value)> = match value {
             Value::Array(items) if !as_json => items
                 .iter()

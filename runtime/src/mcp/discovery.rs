@@ -18,7 +18,7 @@ pub const DESCRIBE: &str = "describe_tool";
 /// The meta-tool that calls a tool by name.
 pub const CALL: &str = "call_tool";
 
-pub use crate::render::DISCOVERY_THRESHOLD as AUTO_THRESHOLD;
+pub use crate::catalog::listed::DISCOVERY_THRESHOLD as AUTO_THRESHOLD;
 
 /// The most results one search returns.
 const MAX_RESULTS: u64 = 50;

@@ -701,7 +701,7 @@ fn listed(
 ) -> Result<(Tool, Value), ContractError> {
     let name = entry.name.as_str();
     let mut contract_input = Value::Null;
-    let tool = crate::render::mcp_tool(entry, &mut |schema, at, role| {
+    let tool = crate::catalog::listed::mcp_tool(entry, &mut |schema, at, role| {
         let listed = registry.listable(schema, &format!("{name}.{at}"), role);
         match (profile, role) {
             (SchemaProfile::Standard, _) | (SchemaProfile::Strict, Role::Output | Role::Error) => {

@@ -7,6 +7,7 @@
 
 mod cli;
 pub mod index;
+pub mod listed;
 mod text;
 pub mod validate;
 
@@ -793,7 +794,7 @@ impl GeneratedCatalog {
     }
 
     /// Whether the tool named `name` is in the text but was not read.
-    pub(crate) fn left_out(&self, name: &str) -> bool {
+    pub fn left_out(&self, name: &str) -> bool {
         self.left_out.contains(name)
     }
 }

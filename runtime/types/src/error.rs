@@ -149,31 +149,11 @@ impl fmt::Display for ContractErrors {
 
 impl std::error::Error for ContractErrors {}
 
-/// A [`typed_value`] mismatch as the issue a schema validator reports: the pointer, and the
-/// JSON Schema keyword the reason (as `serde` words it) comes closest to. The client's replies
-/// (with the registry) and the bridge's results use it.
-#[cfg(all(feature = "registry", any(feature = "client", feature = "bridge")))]
-pub(crate) fn mismatch_issue(pointer: String, reason: &str) -> crate::Issue {
-    let keyword = if reason.starts_with("missing field") {
-        "required"
-    } else if reason.starts_with("unknown variant") {
-        "enum"
-    } else if reason.starts_with("invalid type") {
-        "type"
-    } else {
-        "format"
-    };
-    crate::Issue {
-        pointer,
-        keyword: keyword.to_string(),
-    }
-}
-
 /// Reads `value` as a `T`; where it does not fit, the JSON pointer of the part that does not
 /// and why (the offending value masked out, see [`mask_serde_message`]). A tagged union's
 /// member reports where inside it the problem is (`at `/pointer`: why`, see `tagged::member`);
 /// that pointer is joined to the union's.
-pub(crate) fn typed_value<T: serde::de::DeserializeOwned>(
+pub fn typed_value<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
 ) -> Result<T, (String, String)> {
     serde_path_to_error::deserialize(value).map_err(|error| {

@@ -23,7 +23,7 @@
 //! `serde_json::Value` cannot repeat keys anyway).
 //!
 //! ```
-//! use harness_gen_runtime::object::{Key, Object, next_key, required};
+//! use harness_gen_types::object::{Key, Object, next_key, required};
 //! use serde::de::MapAccess;
 //!
 //! struct Pet {
@@ -41,7 +41,7 @@
 //!             match key {
 //!                 Key::Field(0) => id = Some(map.next_value()?),
 //!                 Key::Field(_) => tag = map.next_value()?,
-//!                 Key::Other(_) => harness_gen_runtime::object::skip(&mut map)?,
+//!                 Key::Other(_) => harness_gen_types::object::skip(&mut map)?,
 //!             }
 //!         }
 //!         Ok(Pet { id: required(id, "id")?, tag })
@@ -50,7 +50,7 @@
 //!
 //! impl<'de> serde::Deserialize<'de> for Pet {
 //!     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-//!         harness_gen_runtime::object::deserialize(d)
+//!         harness_gen_types::object::deserialize(d)
 //!     }
 //! }
 //!
@@ -88,7 +88,7 @@ use serde::ser::{SerializeMap, SerializeStruct};
 ///     owner: Option<String>,
 ///     more: std::collections::BTreeMap<String, i64>,
 /// }
-/// harness_gen_runtime::object! {
+/// harness_gen_types::object! {
 ///     Pet { 0 name "name" required, 1 tag "tag" present, 2 age "age" optional, 3 owner "owner" nullable } + more
 /// }
 /// let pet: Pet = serde_json::from_str(r#"{"name": "Rex", "tag": null, "legs": 4}"#).unwrap();
@@ -359,7 +359,7 @@ impl<'de> Visitor<'de> for KeySeed {
 ///     more: std::collections::BTreeMap<String, i64>,
 ///     kind: &'static str,
 /// }
-/// harness_gen_runtime::builder! {
+/// harness_gen_types::builder! {
 ///     Pet { new(id: i64, name: String) fix kind = "pet"; set tag: Option<String>, age: u8; + more }
 /// }
 /// let pet = Pet::new(7, "Rex").age(3).tag(None);

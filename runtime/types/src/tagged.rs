@@ -24,7 +24,7 @@ pub use serde_json::Value;
 ///
 /// #[derive(Debug)]
 /// enum Source { Card(Card), Bank(Bank), Unknown(serde_json::Value) }
-/// harness_gen_runtime::tagged! { Source "object" { Card("card"), Bank("bank_account", "bank") } }
+/// harness_gen_types::tagged! { Source "object" { Card("card"), Bank("bank_account", "bank") } }
 ///
 /// let card: Source = serde_json::from_str(r#"{"object": "card", "last4": "4242"}"#).unwrap();
 /// assert!(matches!(&card, Source::Card(c) if c.last4 == "4242"));

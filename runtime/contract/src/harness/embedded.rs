@@ -1,10 +1,10 @@
-//! What generated crates use: the bundle `harness-gen openapi --harness` embedded, parsed once,
-//! and the agent surface of one role of a resolved revision.
+//! What generated crates use: the bundle `harness-gen openapi --harness` embedded, parsed once
+//! (the agent surface of one role of a resolved revision is `ToolRegistry::for_role`, in the
+//! runtime).
 
 use std::sync::OnceLock;
 
-use super::ir::{Bundle, CapabilityKind, ResolutionReport, Revision};
-use crate::{Audience, ToolRegistry};
+use super::ir::{Bundle, ResolutionReport, Revision};
 
 /// A bundle embedded as JSON text, parsed on first use.
 pub struct Embedded {
@@ -54,29 +54,4 @@ pub fn parse(json: &str) -> Result<Bundle, String> {
     serde_json::from_str(json).map_err(|e| {
         format!("the embedded harness bundle is not valid IR 0.2.0 ({e}); regenerate the crate")
     })
-}
-
-impl ToolRegistry {
-    /// The agent surface of one role: this registry's agent projection, restricted to the
-    /// tools that agent `agent` requires in `revision` (a harness tool id names a registry tool
-    /// by its name or by `namespace.name`). `None` when the revision has no such agent.
-    pub fn for_role(&self, revision: &Revision, agent: &str) -> Option<ToolRegistry> {
-        let role = revision.agents.iter().find(|a| a.id == agent)?;
-        let required: Vec<&str> = role
-            .capabilities
-            .iter()
-            .filter(|id| {
-                revision
-                    .resolved
-                    .capabilities
-                    .iter()
-                    .any(|c| c.id == **id && c.kind == CapabilityKind::Tool)
-            })
-            .map(String::as_str)
-            .collect();
-        Some(
-            self.project(Audience::Agent)
-                .retain(|entry| required.iter().any(|id| entry.is_named(id))),
-        )
-    }
 }

@@ -43,7 +43,7 @@ pub type Date = chrono::NaiveDate;
 /// alphabet, padded or not (servers differ).
 ///
 /// ```
-/// use harness_gen_runtime::formats::Bytes;
+/// use harness_gen_types::formats::Bytes;
 ///
 /// let bytes: Bytes = serde_json::from_str(r#""aGk=""#).unwrap();
 /// assert_eq!(&*bytes, b"hi");

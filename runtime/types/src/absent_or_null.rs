@@ -1,5 +1,5 @@
 //! Serde helpers for fields that may be absent (`None`) or null (`Some(None)`):
-//! `#[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_runtime::absent_or_null")]`.
+//! `#[serde(default, skip_serializing_if = "Option::is_none", with = "harness_gen_types::absent_or_null")]`.
 //! Generated structs need neither: serde writes `Some(None)` as `null` on its own (JSON writes
 //! `Some(x)` as `x`), and their [`crate::object::Object`] loop reads a present field as
 //! `Some(value)`, which is what `deserialize` does. For hand-written types.

@@ -21,7 +21,7 @@ use serde::{Deserializer, Serializer};
 /// and media type its part carries in a multipart body.
 ///
 /// ```
-/// use harness_gen_runtime::formats::Upload;
+/// use harness_gen_types::formats::Upload;
 ///
 /// let photo = Upload::bytes(b"\x89PNG...".to_vec()).file_name("cat.png");
 /// assert_eq!(photo.name(), Some("cat.png"));
@@ -41,14 +41,22 @@ pub struct Upload {
     media_type: Option<String>,
 }
 
-/// Where an upload's bytes come from.
+/// The bytes of an upload made from a stream ([`Upload::stream`]).
+pub type ByteStream =
+    std::pin::Pin<Box<dyn futures_core::Stream<Item = std::io::Result<bytes::Bytes>> + Send>>;
+
+/// Where an upload's bytes come from (what the HTTP client reads when it sends one).
 #[derive(Clone)]
-pub(crate) enum Source {
+pub enum Source {
+    /// Bytes held in memory.
     Memory(bytes::Bytes),
+    /// A file, opened when the request is sent.
     File(PathBuf),
-    #[cfg(feature = "client")]
+    /// The process's standard input (a command line's `@-`).
+    Stdin,
+    /// A stream, read once, and its length when known.
     Stream(
-        std::sync::Arc<std::sync::Mutex<Option<crate::http::ByteStream>>>,
+        std::sync::Arc<std::sync::Mutex<Option<ByteStream>>>,
         Option<u64>,
     ),
 }
@@ -72,12 +80,11 @@ impl Upload {
     /// The bytes `stream` yields, `length` of them when known (a multipart body whose parts
     /// all have a known length is sent with a `Content-Length`). A stream is read once: a
     /// call that sends one is not retried.
-    #[cfg(feature = "client")]
     pub fn stream<S>(stream: S, length: Option<u64>) -> Self
     where
-        S: futures::Stream<Item = std::io::Result<bytes::Bytes>> + Send + 'static,
+        S: futures_core::Stream<Item = std::io::Result<bytes::Bytes>> + Send + 'static,
     {
-        let stream: crate::http::ByteStream = Box::pin(stream);
+        let stream: ByteStream = Box::pin(stream);
         Self::of(
             Source::Stream(
                 std::sync::Arc::new(std::sync::Mutex::new(Some(stream))),
@@ -126,8 +133,7 @@ impl Upload {
     }
 
     /// The bytes held in memory, shared rather than copied.
-    #[cfg(feature = "client")]
-    pub(crate) fn shared_bytes(&self) -> Option<bytes::Bytes> {
+    pub fn shared_bytes(&self) -> Option<bytes::Bytes> {
         match &self.source {
             Source::Memory(bytes) => Some(bytes.clone()),
             _ => None,
@@ -142,8 +148,8 @@ impl Upload {
         }
     }
 
-    #[cfg(feature = "client")]
-    pub(crate) fn source(&self) -> &Source {
+    /// Where its bytes come from.
+    pub fn source(&self) -> &Source {
         &self.source
     }
 }
@@ -172,7 +178,7 @@ impl fmt::Debug for Upload {
         match &self.source {
             Source::Memory(bytes) => out.field("bytes", &bytes.len()),
             Source::File(path) => out.field("path", path),
-            #[cfg(feature = "client")]
+            Source::Stdin => out.field("stdin", &true),
             Source::Stream(_, length) => out.field("stream", length),
         };
         out.field("name", &self.name)
@@ -188,7 +194,7 @@ impl PartialEq for Upload {
         let same = match (&self.source, &other.source) {
             (Source::Memory(a), Source::Memory(b)) => a == b,
             (Source::File(a), Source::File(b)) => a == b,
-            #[cfg(feature = "client")]
+            (Source::Stdin, Source::Stdin) => true,
             (Source::Stream(a, _), Source::Stream(b, _)) => std::sync::Arc::ptr_eq(a, b),
             _ => false,
         };
@@ -273,7 +279,7 @@ pub fn collect<T>(serialize: impl FnOnce() -> T) -> (T, Gathered) {
 
 /// Runs `f` with the thread-local `key` set to `value`, putting the earlier value back when
 /// `f` returns or unwinds, so a panic inside never leaves the thread in the scope's state.
-pub(crate) fn scoped<S: 'static, T>(
+pub fn scoped<S: 'static, T>(
     key: &'static std::thread::LocalKey<RefCell<S>>,
     value: S,
     f: impl FnOnce(&'static std::thread::LocalKey<RefCell<S>>) -> T,
@@ -335,8 +341,7 @@ pub fn file_reference(path: &str) -> String {
 /// The JSON pointer (below `at`) of a [`file_reference`] left in `value` as text: a CLI `@path`
 /// given where the document declares no binary value, so no file was read for it. Such text is
 /// never sent (it would send the local path instead of the file).
-#[cfg(feature = "client")]
-pub(crate) fn unread_file(value: &serde_json::Value, at: &str) -> Option<String> {
+pub fn unread_file(value: &serde_json::Value, at: &str) -> Option<String> {
     use serde_json::Value;
     match value {
         Value::String(text) if text.starts_with(FILE_REFERENCE) => Some(at.to_string()),
@@ -387,10 +392,8 @@ impl serde::de::Visitor<'_> for UploadText {
 
 /// The upload a command line's `@path` (or `-`) names.
 fn local_file(path: &str) -> Upload {
-    #[cfg(feature = "cli")]
     if path == "-" {
-        return Upload::stream(crate::http::read_chunks(tokio::io::stdin()), None)
-            .file_name("stdin");
+        return Upload::of(Source::Stdin, Some("stdin".to_string()));
     }
     Upload::path(path)
 }

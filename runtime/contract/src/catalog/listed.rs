@@ -1,0 +1,163 @@
+//! A tool as an MCP server lists it: its `Tool` object made from a catalog entry, the listing
+//! mode a catalog's size calls for, and the hashes of listed schemas that bindings compare with
+//! a live server's. The MCP server lists these; the generator measures them for its listing
+//! report, and the bridge checks a server against them.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::{Audience, CONTRACT_META_KEY, DESCRIPTIONS_META_KEY, Entry, SchemaDoc};
+use crate::schema::listing::{Budget, Lister, Prepared, Role};
+
+/// Above this many tools, an MCP server serves in discovery mode unless told otherwise: the
+/// tool limit of OpenAI's API and GitHub Copilot (Cursor reads about 40).
+pub const DISCOVERY_THRESHOLD: usize = 128;
+
+/// The MCP `Tool` of `entry`, as JSON: its name, title, MCP description, hints, icons, `_meta`
+/// (the error schema under `com.harnlang/toolContract`) and its schemas as `list(schema, at,
+/// role)` shows them (`at`: `inputSchema`, `outputSchema` or `errorSchema`). The input schema's
+/// root says `"type": "object"`; so does the output schema's where every valid instance is an
+/// object, since legacy clients accept no other. The MCP server lists this; harness-gen
+/// measures it for its listing report.
+pub fn mcp_tool(entry: &Entry, list: &mut dyn FnMut(&Value, &str, Role) -> Value) -> Value {
+    let mut input = list(entry.input_schema.as_value(), "inputSchema", Role::Input);
+    if let Some(object) = input.as_object_mut() {
+        object
+            .entry("type")
+            .or_insert_with(|| Value::from("object"));
+    }
+    let output = match &entry.output_schema {
+        // Bytes are returned as binary content, not as structured content.
+        Some(_) if entry.returns_bytes() => None,
+        Some(schema) => {
+            let mut output = list(schema.as_value(), "outputSchema", Role::Output);
+            // Saying `"type": "object"` where every valid instance is an object anyway (e.g.
+            // an `allOf` of object schemas) changes nothing it accepts.
+            if output.get("type").is_none() && always_object(&output, &output, 0) {
+                if let Some(object) = output.as_object_mut() {
+                    object.insert("type".to_owned(), Value::from("object"));
+                }
+            }
+            Some(output)
+        }
+        None => None,
+    };
+    // Other audiences' descriptions are no business of MCP clients.
+    let mut meta: Map<String, Value> = entry
+        .meta
+        .iter()
+        .flatten()
+        .filter(|(key, _)| key.as_str() != DESCRIPTIONS_META_KEY)
+        .map(|(key, value)| (key.as_str().to_owned(), value.clone()))
+        .collect();
+    if let Some(schema) = &entry.error_schema {
+        let schema = list(schema.as_value(), "errorSchema", Role::Error);
+        let contract = meta.entry(CONTRACT_META_KEY).or_insert_with(|| json!({}));
+        if let Some(contract) = contract.as_object_mut() {
+            contract.insert("errorSchema".to_owned(), schema);
+        }
+    }
+    let mut tool = json!({ "name": entry.name, "inputSchema": input });
+    let fields = [
+        ("title", entry.title.as_ref().map(|t| json!(t))),
+        (
+            "description",
+            entry.description_for(Audience::Mcp).map(|d| json!(d)),
+        ),
+        ("outputSchema", output.filter(Value::is_object)),
+        ("annotations", entry.annotations.as_ref().map(|a| json!(a))),
+        ("icons", entry.icons.as_ref().map(|i| json!(i))),
+        ("_meta", (!meta.is_empty()).then(|| Value::Object(meta))),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            tool[key] = value;
+        }
+    }
+    tool
+}
+
+/// Whether every instance `schema` accepts is a JSON object: it says `"type": "object"`, or
+/// one `allOf` branch or its `$ref` (into `root`'s `$defs`) does, or every `anyOf`/`oneOf`
+/// branch does.
+fn always_object(root: &Value, schema: &Value, depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    let branch = |s: &Value| always_object(root, s, depth + 1);
+    let list = |key: &str| schema.get(key).and_then(Value::as_array);
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        || schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("#/$defs/"))
+            .and_then(|name| {
+                root.get("$defs")?
+                    .get(name.replace("~1", "/").replace("~0", "~"))
+            })
+            .is_some_and(branch)
+        || list("allOf").is_some_and(|all| all.iter().any(branch))
+        || ["anyOf", "oneOf"]
+            .iter()
+            .any(|key| list(key).is_some_and(|any| !any.is_empty() && any.iter().all(branch)))
+}
+
+/// The hash compatibility compares: the content hash ([`crate::harness::canonical::content_hash`]) of a
+/// listed MCP tool's `inputSchema`, `outputSchema` and `errorSchema` (from
+/// `_meta["com.harnlang/toolContract"]`), absent ones as null.
+pub fn listed_hash(tool: &Value) -> String {
+    let error = tool
+        .get("_meta")
+        .and_then(|meta| meta.get(CONTRACT_META_KEY))
+        .and_then(|contract| contract.get("errorSchema"));
+    crate::harness::canonical::content_hash(&json!({
+        "inputSchema": tool.get("inputSchema"),
+        "outputSchema": tool.get("outputSchema"),
+        "errorSchema": error,
+    }))
+}
+
+/// Each tool of `entries` in the MCP audience as an MCP server lists it over `components`
+/// within `budget` (the standard profile), passed to `each` with the size of its listed
+/// schemas. harness-gen's listing report measures these; [`listed_hashes`] hashes them.
+pub fn each_listed<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    components: Option<&'a BTreeMap<String, SchemaDoc>>,
+    budget: Budget,
+    mut each: impl FnMut(&'a Entry, Value, usize),
+) {
+    let names = components.into_iter().flat_map(|c| c.keys());
+    let prepared = Prepared::new(names.map(String::as_str));
+    let component = |name: &str| {
+        components
+            .and_then(|c| c.get(name))
+            .map(|schema| schema.as_value())
+    };
+    let lister = Lister::new(&component, &prepared, budget);
+    for entry in entries.filter(|entry| entry.allows(Audience::Mcp)) {
+        let name = entry.name.as_str();
+        let mut schemas = 0;
+        let tool = mcp_tool(entry, &mut |schema, at, role| {
+            let listed = lister.list(schema, &format!("{name}.{at}"), role);
+            schemas += crate::schema::serialized_len(&listed);
+            listed
+        });
+        each(entry, tool, schemas);
+    }
+}
+
+/// Per tool of `entries` in the MCP audience, the [`listed_hash`] of the tool as an MCP server
+/// lists it over `components` (the standard profile, the default listing budget), by tool
+/// name. `harness-gen bindings` writes these into its crate's contract; the bridge compares
+/// them with a transport's.
+pub fn listed_hashes<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    components: Option<&'a BTreeMap<String, SchemaDoc>>,
+) -> BTreeMap<String, String> {
+    let mut hashes = BTreeMap::new();
+    each_listed(entries, components, Budget::DEFAULT, |entry, tool, _| {
+        hashes.insert(entry.name.to_string(), listed_hash(&tool));
+    });
+    hashes
+}
