@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 RUNS="${RUNS:-5}"
 CORPUS="${CORPUS:-../shared/corpus}"
 
-cargo build -q --release -p harness-gen
+cargo build -q --release -p harness-gen-cli
 BIN=target/release/harness-gen
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

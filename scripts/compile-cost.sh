@@ -20,7 +20,7 @@ if [ $# -eq 0 ]; then
          "$CORPUS/large/svix_lib-openapi.json"
 fi
 
-cargo build -q --release -p harness-gen
+cargo build -q --release -p harness-gen-cli
 mkdir -p "$WORK"
 
 # check DIR FEATURES...: prints "seconds peak_MiB" of `cargo check` of the crate in DIR alone

@@ -5,7 +5,7 @@
 #   scripts/fallbacks.sh            # the ten documents with the most, and the total
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release -p harness-gen
+cargo build -q --release -p harness-gen-cli
 gen=target/release/harness-gen
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

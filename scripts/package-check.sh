@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every publishable package, in dependency order (each is verified against the ones before it).
-packages=(harness-gen-types harness-gen-contract harness-gen-runtime harness-gen petstore)
+packages=(harness-gen-wire harness-gen-types harness-gen-contract harness-gen-runtime harness-gen-lang harness-gen harness-gen-cli petstore)
 if [ "${1:-}" = "--list" ]; then
   exec cargo package "${packages[@]/#/-p}" --allow-dirty --list
 fi
@@ -24,7 +24,7 @@ done
 # and the verification builds in target/debug: drop what was compiled of our crates there, or
 # petstore would be verified against a runtime compiled from an earlier run's sources.
 rm -rf target/debug/.fingerprint/{harness-gen,petstore}-* \
-  target/debug/deps/lib{harness_gen,harness_gen_types,harness_gen_contract,harness_gen_runtime,petstore}-*
+  target/debug/deps/lib{harness_gen,harness_gen_wire,harness_gen_types,harness_gen_contract,harness_gen_runtime,harness_gen_lang,harness_gen_cli,petstore}-*
 # A dirty tree is allowed so the check can run before committing; CI runs it on a clean clone.
 cargo package "${packages[@]/#/-p}" --allow-dirty "$@"
 ls -l target/package/*.crate

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 check=()
 [ "${1:-}" = "--check" ] && check=(--check)
 
-cargo build -q -p harness-gen
+cargo build -q -p harness-gen-cli
 gen=target/debug/harness-gen
 status=0
 run() {

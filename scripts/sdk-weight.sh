@@ -11,7 +11,7 @@ ROOT=$PWD
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-cargo build -q -p harness-gen
+cargo build -q -p harness-gen-cli
 # The SDK as a user gets it: no path to the runtime in its manifest; the runtime comes from
 # this checkout through [patch] (as it would come from the registry once published).
 target/debug/harness-gen openapi specs/petstore.yaml --out "$WORK/sdk/petstore" --crate-name petstore >/dev/null

@@ -223,7 +223,7 @@ impl Builder {
 }
 
 fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
-    crate::artifacts::write_if_changed(path, contents)
+    crate::output::write_if_changed(path, contents)
         .map(drop)
         .map_err(|e| BuildError {
             message: format!("cannot write {}: {e}", path.display()),

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use harness_gen_runtime::catalog::{
+use harness_gen_contract::catalog::{
     Audience, Catalog, CliTree, Components, Info, NonBlank, SchemaDoc,
 };
-use harness_gen_runtime::schema::listing::Budget;
-use harness_gen_runtime::schema::serialized_len;
+use harness_gen_contract::schema::listing::Budget;
+use harness_gen_contract::schema::serialized_len;
 
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::Document;
@@ -101,7 +101,7 @@ pub fn from_document(
     let api = crate::mapping::map(doc, diags);
     let name = name.map_or_else(|| default_name(&api), str::to_string);
     let catalog = of(&api, &name);
-    if let Err(errors) = harness_gen_runtime::validate::validate_catalog(&catalog) {
+    if let Err(errors) = harness_gen_contract::validate::validate_catalog(&catalog) {
         let exposed: Vec<&crate::model::Operation> =
             api.operations.iter().filter(|op| op.expose).collect();
         for error in errors.as_slice() {
@@ -168,7 +168,7 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diag
     let mut diags = Diagnostics::default();
     let budget = budget.with_env();
     let mut sizes: Vec<(usize, usize, &str)> = Vec::new();
-    harness_gen_runtime::catalog::listed::each_listed(
+    harness_gen_contract::catalog::listed::each_listed(
         catalog.tools.iter(),
         catalog.components.as_ref().map(|c| &c.schemas),
         budget,
@@ -185,10 +185,10 @@ pub fn listing_report(doc: &Document, catalog: &Catalog, budget: Budget) -> Diag
         .take(3)
         .map(|(size, _, name)| format!("`{name}` {}", bytes(*size)))
         .collect();
-    let discovery = if tools > harness_gen_runtime::catalog::listed::DISCOVERY_THRESHOLD {
+    let discovery = if tools > harness_gen_contract::catalog::listed::DISCOVERY_THRESHOLD {
         format!(
             "; with more than {} tools the MCP server starts in discovery mode, listing three meta-tools (about 2 kB) unless run with --discovery off",
-            harness_gen_runtime::catalog::listed::DISCOVERY_THRESHOLD
+            harness_gen_contract::catalog::listed::DISCOVERY_THRESHOLD
         )
     } else {
         String::new()
@@ -255,12 +255,12 @@ fn unmovable_schemas(doc: &Document, catalog: &Catalog, diags: &mut Diagnostics)
     };
     for (name, schema) in &components.schemas {
         if let Err(refused) =
-            harness_gen_runtime::schema::standalone::check_movable(schema.as_value(), "")
+            harness_gen_contract::schema::standalone::check_movable(schema.as_value(), "")
         {
             // The refusal's path is `#<pointer inside the component>`.
             let loc = crate::load::Loc::main(format!(
                 "/components/schemas/{}{}",
-                harness_gen_runtime::schema::escape(name),
+                harness_gen_contract::schema::escape(name),
                 refused.path.trim_start_matches('#')
             ));
             diags.push(doc.diag(

@@ -34,10 +34,8 @@
 //! `internals` feature, for this crate's tests and fuzz targets; not a stable API).
 #![deny(missing_docs)]
 
-pub mod artifacts;
 pub mod builder;
 pub mod diag;
-mod from_mcp;
 pub mod harness;
 pub mod output;
 // Internal modules: `pub(crate)`, or `pub` with the `internals` feature, which exists only for
@@ -85,7 +83,7 @@ pub use emit::bindings::{Bindings, Options as BindingsOptions};
 pub use emit::krate::{Crate, Options};
 /// What MCP listings and agent tool schemas show of a tool's schemas
 /// ([`Builder::listing_budget`], `harness-gen openapi --listing-depth/--listing-bytes`).
-pub use harness_gen_runtime::schema::listing::Budget as ListingBudget;
+pub use harness_gen_contract::schema::listing::Budget as ListingBudget;
 
 /// Loads, maps and checks `spec` and returns its `harn-tools/2.0` catalog, named `name` (default:
 /// the document's title in kebab-case). `None` when the document could not be read at all;
@@ -94,7 +92,7 @@ pub fn generate_catalog(
     spec: &std::path::Path,
     name: Option<&str>,
     diags: &mut diag::Diagnostics,
-) -> Option<harness_gen_runtime::Catalog> {
+) -> Option<harness_gen_contract::Catalog> {
     catalog::generate(spec, name, diags).map(|(_, catalog)| catalog)
 }
 
@@ -109,7 +107,7 @@ pub fn generate_catalog_text(
         spec,
         name,
         diags,
-        harness_gen_runtime::Catalog::to_json_pretty,
+        harness_gen_contract::Catalog::to_json_pretty,
     )
     .map(|(_, _, text)| text)
 }
@@ -121,7 +119,7 @@ pub fn generate_crate(
     spec: &std::path::Path,
     options: &Options,
     diags: &mut diag::Diagnostics,
-) -> Option<(Crate, harness_gen_runtime::Catalog)> {
+) -> Option<(Crate, harness_gen_contract::Catalog)> {
     if !given_crate_name_is_usable(options.crate_name.as_deref(), diags) {
         return None;
     }
@@ -145,7 +143,7 @@ pub(crate) struct Assembled {
     /// The model.
     pub api: model::Api,
     /// Its catalog (checked by the runtime's publish-time rules).
-    pub catalog: harness_gen_runtime::Catalog,
+    pub catalog: harness_gen_contract::Catalog,
     /// The crate name: the one given, else derived from the title.
     pub name: String,
     /// The emitted types and each operation's type names.
@@ -230,7 +228,7 @@ pub(crate) fn assemble(
 /// no group); `None`, with an error naming the valid groups, when one does not exist.
 fn select_groups(
     api: &mut model::Api,
-    catalog: &mut harness_gen_runtime::Catalog,
+    catalog: &mut harness_gen_contract::Catalog,
     selected: &[String],
     diags: &mut diag::Diagnostics,
 ) -> Option<()> {
@@ -282,8 +280,6 @@ fn select_groups(
     Some(())
 }
 
-/// Whether a crate name given by the user is one cargo accepts and we can use (HG0701 when
-/// not), checked before anything is read.
 /// `harness-gen bindings`: the typed bindings crate of a `harn-tools/2.0` catalog's text.
 /// A catalog the runtime refuses (another format version, a broken schema) is refused with the
 /// runtime's own located errors.
@@ -293,30 +289,24 @@ pub fn generate_bindings(
 ) -> Result<Bindings, BindingsError> {
     bindings_name_is_usable(options)?;
     let catalog =
-        harness_gen_runtime::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
+        harness_gen_contract::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
     Ok(emit::bindings::generate(&catalog, None, options))
 }
 
-/// `harness-gen bindings --from-mcp`: the typed bindings crate of what a live MCP server lists
-/// (its tools and their error schemas), connected to as `server` says.
-pub fn generate_bindings_from_mcp(
-    server: harness_gen_runtime::bridge::Server,
+/// `harness-gen bindings --from-mcp`: the typed bindings crate of what a live MCP server
+/// listed, read back as `catalog`, with the hash of each tool as it was `listed`
+/// (`catalog::listed::listed_hash`), which the bindings compare with the server's at run time.
+pub fn generate_bindings_of_listing(
+    catalog: &harness_gen_contract::Catalog,
+    listed: std::collections::BTreeMap<String, String>,
     options: &BindingsOptions,
 ) -> Result<Bindings, BindingsError> {
     bindings_name_is_usable(options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| BindingsError::Server(error.to_string()))?;
-    let listing = runtime
-        .block_on(harness_gen_runtime::bridge::listing(server))
-        .map_err(|error| BindingsError::Server(error.to_string()))?;
-    let (catalog, listed) = from_mcp::catalog_of(&listing).map_err(BindingsError::Catalog)?;
-    Ok(emit::bindings::generate(&catalog, Some(listed), options))
+    Ok(emit::bindings::generate(catalog, Some(listed), options))
 }
 
 /// The bindings crate's name, checked before anything is read or started.
-fn bindings_name_is_usable(options: &BindingsOptions) -> Result<(), BindingsError> {
+pub fn bindings_name_is_usable(options: &BindingsOptions) -> Result<(), BindingsError> {
     match emit::krate::crate_name_problem(&options.crate_name) {
         Some(problem) => Err(BindingsError::CrateName(problem)),
         None => Ok(()),
@@ -329,8 +319,9 @@ pub enum BindingsError {
     /// The crate name is not one cargo accepts.
     CrateName(String),
     /// The catalog does not load (the runtime's errors, each with its code and location).
-    Catalog(harness_gen_runtime::ContractErrors),
-    /// The MCP server could not be started, reached or listed.
+    Catalog(harness_gen_wire::ContractErrors),
+    /// The MCP server could not be started, reached or listed (`harness-gen bindings
+    /// --from-mcp`).
     Server(String),
 }
 
@@ -354,6 +345,8 @@ impl std::fmt::Display for BindingsError {
     }
 }
 
+/// Whether a crate name given by the user is one cargo accepts and we can use (HG0701 when
+/// not), checked before anything is read.
 pub(crate) fn given_crate_name_is_usable(
     name: Option<&str>,
     diags: &mut diag::Diagnostics,

@@ -46,7 +46,7 @@ impl Loc {
             pointer: format!(
                 "{}/{}",
                 self.pointer,
-                harness_gen_runtime::schema::escape(segment)
+                harness_gen_contract::schema::escape(segment)
             ),
         }
     }
@@ -147,7 +147,7 @@ impl Document {
     /// The value at `loc`, if any.
     pub fn get(&self, loc: &Loc) -> Option<&Value> {
         let file = self.files.get(loc.file)?;
-        harness_gen_runtime::schema::resolve(&file.root, &loc.pointer)
+        harness_gen_contract::schema::resolve(&file.root, &loc.pointer)
     }
 
     /// A diagnostic at `loc`, with its position.
@@ -210,7 +210,7 @@ impl Document {
         from: usize,
     ) -> Result<Loc, Box<dyn Fn(&Document, &Loc) -> Diagnostic>> {
         let (file_part, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        let pointer = harness_gen_runtime::schema::percent_decode(fragment);
+        let pointer = harness_gen_contract::schema::percent_decode(fragment);
         if !(pointer.is_empty() || pointer.starts_with('/')) {
             return Err(Box::new(|doc: &Document, at: &Loc| {
                 doc.diag(

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::catalog::{CommandSpec, Entry};
+use harness_gen_contract::catalog::{CommandSpec, Entry};
 use serde_json::Value;
 
-use harness_gen_runtime::binding::{Binding, ParamIn};
+use harness_gen_wire::binding::{Binding, ParamIn};
 
 use crate::load::Loc;
 

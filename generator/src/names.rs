@@ -40,7 +40,7 @@ pub fn snake(text: &str) -> String {
 /// `text` as one CLI command segment: the runtime's one kebab-case rule
 /// ([`harness_gen_runtime::cli_names::kebab`]), `x` when nothing is left.
 pub fn kebab(text: &str) -> String {
-    match harness_gen_runtime::cli_names::kebab(text) {
+    match harness_gen_contract::cli_names::kebab(text) {
         empty if empty.is_empty() => "x".to_string(),
         segment => segment,
     }
@@ -54,7 +54,7 @@ pub fn tool_name(raw: &str) -> String {
     if RUST_KEYWORDS.contains(&name.as_str()) {
         name.push('_');
     }
-    harness_gen_runtime::cli_names::shorten(&name, MAX_TOOL_NAME)
+    harness_gen_contract::cli_names::shorten(&name, MAX_TOOL_NAME)
 }
 
 /// Hands out unique names: the first claim of a name gets it, later ones get `_2`, `_3`, …

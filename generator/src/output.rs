@@ -340,6 +340,31 @@ fn check_relative(relative: &str) -> Result<(), OutputError> {
     }
 }
 
+/// Writes `contents` to `path` (atomically) unless it already holds exactly that; returns
+/// whether it wrote.
+pub fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(false);
+    }
+    write_atomically(path, contents)?;
+    Ok(true)
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and a rename, so a
+/// reader never sees half a file and an interrupted run leaves the old one.
+pub fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

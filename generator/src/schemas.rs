@@ -100,7 +100,7 @@ impl<'a> Normalizer<'a> {
         }
         let doc_loc = loc.clone();
         let mut children: Vec<(Loc, String, Option<String>)> = Vec::new();
-        harness_gen_runtime::schema::children_mut(&mut map, &mut |keyword, member, _| {
+        harness_gen_contract::schema::children_mut(&mut map, &mut |keyword, member, _| {
             let mut child_loc = doc_loc.at(keyword);
             if let Some(member) = member {
                 child_loc = child_loc.at(member);
@@ -174,7 +174,7 @@ impl<'a> Normalizer<'a> {
             "$ref".to_string(),
             format!(
                 "#{}",
-                harness_gen_runtime::schema::percent_encode_fragment(&pointer)
+                harness_gen_contract::schema::percent_encode_fragment(&pointer)
             )
             .into(),
         );
@@ -228,7 +228,7 @@ impl<'a> Normalizer<'a> {
             return json!({});
         };
         let mut result = if target.file == 0 && target.pointer.starts_with(COMPONENTS) {
-            json!({ "$ref": format!("#{}", harness_gen_runtime::schema::percent_encode_fragment(&target.pointer)) })
+            json!({ "$ref": format!("#{}", harness_gen_contract::schema::percent_encode_fragment(&target.pointer)) })
         } else if self.inlining.contains(&target) {
             self.warn(
                 Code::RefCycle,
@@ -270,7 +270,7 @@ impl<'a> Normalizer<'a> {
     fn drop_invalid(&mut self, schema: &mut Value, loc: &Loc) {
         for _ in 0..64 {
             let Some(path) =
-                harness_gen_runtime::schema::meta::first_violation(schema).map(|v| v.pointer)
+                harness_gen_contract::schema::meta::first_violation(schema).map(|v| v.pointer)
             else {
                 return;
             };
@@ -293,7 +293,7 @@ impl<'a> Normalizer<'a> {
                 &at,
                 format!(
                     "`{}` here is not valid JSON Schema 2020-12 and was dropped: fix its value to keep the constraint",
-                    harness_gen_runtime::schema::unescape(&keyword)
+                    harness_gen_contract::schema::unescape(&keyword)
                 ),
             );
         }
@@ -357,7 +357,7 @@ fn remove_at(root: &mut Value, pointer: &str) -> bool {
     let Some((parent, last)) = pointer.rsplit_once('/') else {
         return false;
     };
-    let last = harness_gen_runtime::schema::unescape(last);
+    let last = harness_gen_contract::schema::unescape(last);
     let Some(parent) = root.pointer_mut(parent) else {
         return false;
     };

@@ -236,7 +236,10 @@ fn float(n: f64) -> Value {
 }
 
 fn push_segment(pointer: &str, segment: &str) -> String {
-    format!("{pointer}/{}", harness_gen_runtime::schema::escape(segment))
+    format!(
+        "{pointer}/{}",
+        harness_gen_contract::schema::escape(segment)
+    )
 }
 
 /// The position [`json_positions`] maps `pointer` (or its closest ancestor) to, found by
@@ -248,7 +251,7 @@ fn json_walk(text: &str, pointer: &str) -> (usize, usize) {
     let mut found = at;
     let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
     for segment in segments.into_iter().flatten() {
-        let segment = harness_gen_runtime::schema::unescape(segment);
+        let segment = harness_gen_contract::schema::unescape(segment);
         let next = match bytes.get(at) {
             Some(b'{') => member(bytes, at + 1, &segment),
             Some(b'[') => segment

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::Method;
-use harness_gen_runtime::catalog::{
+use harness_gen_contract::catalog::{
     Annotations, ArgumentSpec, Audience, CliTree, CommandSegment, Execution, Icon, MetaKey,
     NonBlank,
 };
+use harness_gen_wire::binding::Method;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -174,7 +174,7 @@ pub struct DocumentExt {
     pub idempotency_key: Option<String>,
     /// How arrays inside `deepObject` values (query parameters, form-body properties) are
     /// written: `indexed` (`expand[0]=a`, the default) or `brackets` (`expand[]=a`).
-    pub deep_object_arrays: Option<harness_gen_runtime::binding::DeepArrays>,
+    pub deep_object_arrays: Option<harness_gen_wire::binding::DeepArrays>,
 }
 
 /// `x-harn.annotationDefaults`.
@@ -223,7 +223,7 @@ pub fn parse<T: DeserializeOwned>(
                     Code::XHarnInvalid,
                     format!(
                         "invalid x-harn value in {what}: {}",
-                        harness_gen_runtime::mask_serde_message(&inner)
+                        harness_gen_wire::mask_serde_message(&inner)
                     ),
                 )
             };

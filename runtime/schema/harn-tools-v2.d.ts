@@ -1,5 +1,5 @@
-// The harn-tools/2.0 catalog format. Generated from harness-gen-runtime's Rust types by
-// `cargo run -p harness-gen -- artifacts`; do not edit.
+// The harn-tools/2.0 catalog format. Generated from harness-gen-contract's Rust types by
+// `cargo run -p harness-gen-cli -- artifacts`; do not edit.
 
 export type JsonValue = number | string | boolean | null | Array<JsonValue> | { readonly [key: string]: JsonValue };
 

@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 use crate::catalog::{Audience, CONTRACT_META_KEY, Catalog};
 use crate::invoke::{Issue, Phase, ToolError};
 use crate::{Handler, RuntimeCategory, Thrown, ToolRegistry};
-use harness_gen_types::error::typed_value;
+use harness_gen_wire::error::typed_value;
 
 /// What generated bindings were made from: their catalog's text and, per tool an MCP server of
 /// it lists, the hash of its listed schemas ([`crate::catalog::listed::listed_hash`]).

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::catalog::{Audience, SchemaDoc};
 use crate::registry::{LiveTool, Thrown, ToolOutput, ToolRegistry};
-use harness_gen_types::error::RuntimeCategory;
+use harness_gen_wire::error::RuntimeCategory;
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -467,7 +467,7 @@ fn typed_arguments(input_schema: &Value, arguments: &mut serde_json::Map<String,
     }
 }
 
-/// A [`typed_value`](harness_gen_types::error::typed_value) mismatch as the issue a schema validator reports: the pointer, and the
+/// A [`typed_value`](harness_gen_wire::error::typed_value) mismatch as the issue a schema validator reports: the pointer, and the
 /// JSON Schema keyword the reason (as `serde` words it) comes closest to. The client's replies
 /// (with the registry) and the bridge's results use it.
 #[cfg(all(feature = "registry", any(feature = "client", feature = "bridge")))]

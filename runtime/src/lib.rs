@@ -53,9 +53,10 @@ pub mod render;
 
 // What generated types are made of (harness-gen-types), re-exported where generated code names
 // it.
-pub use harness_gen_types::{
-    ContractError, ContractErrors, ErrorCode, RuntimeCategory, absent_or_null, binding, builder,
-    formats, mask_serde_message, object, tagged, upload,
+pub use harness_gen_types::{absent_or_null, builder, formats, object, tagged, upload};
+pub use harness_gen_wire::{
+    API_VERSION, ContractError, ContractErrors, ErrorCode, RuntimeCategory, binding,
+    mask_serde_message,
 };
 
 // The contract as data (harness-gen-contract), with the registry.
@@ -86,27 +87,6 @@ pub use mimalloc::MiMalloc as Allocator;
 /// and what `invoke` collects of a tool's streamed bytes.
 #[cfg(any(feature = "client", feature = "registry"))]
 pub(crate) const BUFFERED_BYTES: usize = 16 * 1024 * 1024;
-
-/// The version of the interface between generated code and this runtime. Generated code names
-/// the version it was written for with [`require_api!`]; a runtime that implements another one
-/// refuses to compile it, with a message saying what to do.
-///
-/// It changes whenever code generated for the previous version could misbehave against this
-/// runtime, whatever the semver of the release says. 2: the wire binding became typed Rust in
-/// generated clients (API 1 code parsed JSON bindings this runtime's stricter records refuse).
-/// 3: generated error enums implement `http::OperationError` (the client builds them from the
-/// reply) and structs read JSON through `object!`; API 2 code derived `Deserialize` for both,
-/// which `HttpClient::call` no longer takes.
-/// 4: request bodies' bindings list their multipart parts' media types (`BodyBinding::parts`)
-/// and `format: binary` is `formats::Upload`; API 3 code's bindings lack the field.
-/// 5: generated crates index their catalog (`CATALOG_INDEX`, `registry_of`) and their programs
-/// hand it to `cli::main` as a `cli::Program`; API 4 programs call the old signature.
-/// 6: MCP programs hand `mcp::main` an `mcp::Program` (with the embedded `.harness` bundle the
-/// dashboard shows); API 5 programs call the old signature.
-/// 7: a body's `parts` are its properties' encodings (`PartBinding` gains `style`, `explode`,
-/// `allowReserved`; its `content_type` is optional) and bindings say how `deepObject` writes
-/// arrays; API 6 code builds the old `PartBinding`.
-pub const API_VERSION: u32 = 7;
 
 /// Compile-time check that generated code and this runtime speak the same [`API_VERSION`].
 /// Every generated crate calls it once:

@@ -13,7 +13,7 @@ use crate::catalog::{
     Audience, Catalog, CliTree, Components, Entry, GeneratedCatalog, Info, SchemaDoc,
 };
 use crate::schema::{listing, standalone};
-use harness_gen_types::error::{ContractError, ContractErrors, ErrorCode};
+use harness_gen_wire::error::{ContractError, ContractErrors, ErrorCode};
 
 /// What a handler returns when it does not succeed.
 #[derive(Debug)]

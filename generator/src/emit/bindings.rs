@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use askama::Template;
-use harness_gen_runtime::Catalog;
+use harness_gen_contract::Catalog;
 use quote::{format_ident, quote};
 use serde_json::Value;
 
@@ -150,7 +150,7 @@ pub fn generate(
         #(#alias_items)*
     });
     let hashes = listed.unwrap_or_else(|| {
-        harness_gen_runtime::catalog::listed::listed_hashes(
+        harness_gen_contract::catalog::listed::listed_hashes(
             catalog.tools.iter(),
             catalog.components.as_ref().map(|c| &c.schemas),
         )

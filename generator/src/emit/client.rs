@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use harness_gen_runtime::binding::{
+use harness_gen_wire::binding::{
     Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Pagination, ParamBinding, ParamIn,
     PartBinding, ResponseBinding, StatusKey, Text,
 };

@@ -9,8 +9,8 @@ use quote::quote;
 
 use super::Gates;
 use crate::model::Api;
-use harness_gen_runtime::catalog::index::{Layout, Span};
-use harness_gen_runtime::catalog::{Audience, Catalog};
+use harness_gen_contract::catalog::index::{Layout, Span};
+use harness_gen_contract::catalog::{Audience, Catalog};
 
 /// The tokens of the index of `text`, the catalog's JSON (`catalog` parsed); a tool is enabled
 /// when its operation is compiled (`gates`).

@@ -8,7 +8,7 @@ use quote::quote;
 
 use super::{Gates, HEADER, client, index, registry, render};
 use crate::model::Api;
-use harness_gen_runtime::binding::Encoding;
+use harness_gen_wire::binding::Encoding;
 
 /// What to generate.
 #[derive(Clone, Debug, Default)]
@@ -21,7 +21,7 @@ pub struct Options {
     /// The command that regenerates the crate, recorded in headers and the README.
     pub command: String,
     /// A compiled `.harness` bundle to embed (`harness.json` and the `harness` module).
-    pub harness: Option<harness_gen_runtime::harness::Bundle>,
+    pub harness: Option<harness_gen_contract::harness::Bundle>,
     /// What MCP listings and agent tool schemas show of each tool's schemas, when not the
     /// runtime's default (`HARNESS_LISTING_DEPTH` / `HARNESS_LISTING_BYTES` still override it).
     pub listing_budget: Option<crate::ListingBudget>,
@@ -225,8 +225,8 @@ pub(crate) fn toml_string(text: &str) -> String {
 pub(crate) fn generate<R: Send>(
     assembled: crate::Assembled,
     options: &Options,
-    beside: impl FnOnce(&harness_gen_runtime::Catalog) -> R + Send,
-) -> (Crate, harness_gen_runtime::Catalog, R) {
+    beside: impl FnOnce(&harness_gen_contract::Catalog) -> R + Send,
+) -> (Crate, harness_gen_contract::Catalog, R) {
     let crate::Assembled {
         api,
         catalog,
@@ -278,7 +278,7 @@ pub(crate) fn generate<R: Send>(
     if let Some(bundle) = &options.harness {
         files.insert(
             "harness.json".to_string(),
-            harness_gen_runtime::harness::to_pretty_json(bundle),
+            harness_gen_contract::harness::to_pretty_json(bundle),
         );
         files.insert("src/harness.rs".to_string(), render(harness_rs()));
     }
@@ -528,7 +528,7 @@ fn harness_rs() -> proc_macro2::TokenStream {
 
 /// The compile-time check that the runtime implements the API this code is written for.
 pub(crate) fn require_api() -> proc_macro2::TokenStream {
-    let api = proc_macro2::Literal::u32_unsuffixed(harness_gen_runtime::API_VERSION);
+    let api = proc_macro2::Literal::u32_unsuffixed(harness_gen_wire::API_VERSION);
     let generator = env!("CARGO_PKG_VERSION");
     quote!(harness_gen_runtime::require_api!(api = #api, generator = #generator);)
 }

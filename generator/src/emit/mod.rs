@@ -285,10 +285,10 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
                 .binding
                 .response
                 .as_ref()
-                .is_some_and(harness_gen_runtime::binding::ResponseBinding::is_event_stream);
+                .is_some_and(harness_gen_wire::binding::ResponseBinding::is_event_stream);
         }
         let bytes = op.binding.response.as_ref().map(|r| r.encoding)
-            == Some(harness_gen_runtime::binding::Encoding::Bytes);
+            == Some(harness_gen_wire::binding::Encoding::Bytes);
         if bytes {
             types.download = Some(methods.claim(&format!("{}_stream", types.method), "_"));
         }

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::client::type_tokens;
 use super::{Gates, OpTypes};
 use crate::model::Api;
-use harness_gen_runtime::schema::listing::Budget;
+use harness_gen_contract::schema::listing::Budget;
 
 /// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use harness_gen_runtime::Catalog;
-use harness_gen_runtime::catalog::Entry;
+use harness_gen_contract::Catalog;
+use harness_gen_contract::catalog::Entry;
 use serde_json::Value;
 
 use super::Compiled;

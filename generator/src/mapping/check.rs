@@ -1,7 +1,7 @@
 //! Structural checks against the OpenAPI specification for mistakes a generator can tolerate:
 //! each is a located warning (an error only where the generated code would change).
 
-use harness_gen_runtime::binding::Method;
+use harness_gen_wire::binding::Method;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostics, Severity};

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::{Encoding, EventStream};
+use harness_gen_wire::binding::{Encoding, EventStream};
 use serde_json::Value;
 
 use super::Cx;

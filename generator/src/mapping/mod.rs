@@ -10,7 +10,7 @@ mod tools;
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::ParamIn;
+use harness_gen_wire::binding::ParamIn;
 use serde_json::Value;
 
 use crate::diag::Diagnostics;

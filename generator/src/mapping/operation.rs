@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::{
+use harness_gen_wire::binding::{
     Binding, BodyBinding, Encoding, ErrorBinding, EventStream, List, Method, Pagination,
     ParamBinding, ParamIn, PartBinding, ResponseBinding, StatusKey, Style,
 };

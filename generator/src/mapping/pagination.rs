@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::{Encoding, Method, PageKind, Pagination, ParamIn};
-use harness_gen_runtime::schema::standalone::{self, RefTarget};
+use harness_gen_contract::schema::standalone::{self, RefTarget};
+use harness_gen_wire::binding::{Encoding, Method, PageKind, Pagination, ParamIn};
 use serde_json::Value;
 
 use super::Cx;
@@ -438,7 +438,7 @@ impl<'a> Schemas<'a> {
                 match self
                     .components
                     .get(&name)
-                    .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                    .and_then(|c| harness_gen_contract::schema::resolve(c, &rest))
                 {
                     Some(target) => schema = target,
                     None => return schema,
@@ -509,7 +509,7 @@ impl<'a> Schemas<'a> {
         }
         let mut here = schema;
         for segment in pointer.strip_prefix('/')?.split('/') {
-            let segment = harness_gen_runtime::schema::unescape(segment);
+            let segment = harness_gen_contract::schema::unescape(segment);
             here = if segment.parse::<usize>().is_ok() && self.is_type(here, "array") {
                 self.resolve(here).get("items")?
             } else {
@@ -536,7 +536,7 @@ impl<'a> Schemas<'a> {
             })
             .collect();
         if let [only] = lists[..] {
-            return Ok(format!("/{}", harness_gen_runtime::schema::escape(only)));
+            return Ok(format!("/{}", harness_gen_contract::schema::escape(only)));
         }
         ["data", "items", "results"]
             .iter()

@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::binding::{Binding, Method, ParamIn};
-use harness_gen_runtime::catalog::{
+use harness_gen_contract::catalog::{
     ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, DESCRIPTIONS_META_KEY, Entry,
     Governance, MetaKey, NonBlank, ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel,
     Source, SourceBinding, TAGS_META_KEY, ToolCli,
 };
-use harness_gen_runtime::cli_names::{self, ArgumentName};
+use harness_gen_contract::cli_names::{self, ArgumentName};
+use harness_gen_wire::binding::{Binding, Method, ParamIn};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
@@ -687,7 +687,7 @@ fn settle_option_names(
             continue;
         }
         let Some(ArgumentName::Long(default)) =
-            harness_gen_runtime::catalog::argument_names(property, spec)
+            harness_gen_contract::catalog::argument_names(property, spec)
                 .into_iter()
                 .next()
         else {
@@ -698,7 +698,7 @@ fn settle_option_names(
         }
         let renamed = taken.claim(&format!("{default}-value"), "-");
         renamed_ones.push((property.clone(), renamed.clone()));
-        let long = harness_gen_runtime::catalog::OptionName::new(renamed).ok();
+        let long = harness_gen_contract::catalog::OptionName::new(renamed).ok();
         arguments.entry(property.clone()).or_default().long = long;
     }
     renamed_ones

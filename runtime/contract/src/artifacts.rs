@@ -1,6 +1,6 @@
 //! The catalog format's published artifacts, generated from the Rust types: its JSON Schema
 //! (Draft 2020-12) and a strict TypeScript declaration. The checked-in copies live in
-//! `runtime/schema/`; `cargo run -p harness-gen -- artifacts` rewrites them and a test fails when
+//! `runtime/schema/`; `cargo run -p harness-gen-cli -- artifacts` rewrites them and a test fails when
 //! they drift.
 
 use schemars::Schema;
@@ -66,8 +66,8 @@ fn refuse_null(schema: &mut Schema) {
 pub fn typescript() -> String {
     let cfg = Config::new();
     let mut out = String::from(
-        "// The harn-tools/2.0 catalog format. Generated from harness-gen-runtime's Rust types by\n\
-         // `cargo run -p harness-gen -- artifacts`; do not edit.\n\n\
+        "// The harn-tools/2.0 catalog format. Generated from harness-gen-contract's Rust types by\n\
+         // `cargo run -p harness-gen-cli -- artifacts`; do not edit.\n\n\
          export type JsonValue = number | string | boolean | null | Array<JsonValue> | { readonly [key: string]: JsonValue };\n\n\
          /** A JSON Schema (Draft 2020-12) document. */\n\
          export type JsonSchema = boolean | { readonly [keyword: string]: JsonValue };\n\n\

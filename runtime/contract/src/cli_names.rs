@@ -111,12 +111,10 @@ pub fn default_long(property: &str) -> String {
 /// it fits, else a readable prefix, `_`, and 8 hex digits of the SHA-256 of the whole name
 /// (`max` below 9 keeps the hash alone, cut).
 pub fn shorten(name: &str, max: usize) -> String {
-    use sha2::{Digest, Sha256};
     if name.len() <= max {
         return name.to_string();
     }
-    let digest = Sha256::digest(name.as_bytes());
-    let hash: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let hash: String = crate::sha256::hex(name.as_bytes())[..8].to_string();
     if max <= hash.len() {
         return hash[..max].to_string();
     }

@@ -2,7 +2,7 @@
 //! (which writes it) and the runtime (which serves it).
 //!
 //! - [`catalog`]: the `harn-tools/2.0` catalog (a tool's schemas, audiences, CLI metadata,
-//!   policy and [binding](harness_gen_types::binding)), its publish-time [`validate`]ion, its
+//!   policy and [binding](harness_gen_wire::binding)), its publish-time [`validate`]ion, its
 //!   index, and a tool as an MCP server [lists](catalog::listed) it;
 //! - [`schema`]: JSON Schema 2020-12 plumbing: pointers and walks, the [form
 //!   check](schema::meta), standalone and strict projections, and the budgeted listing;
@@ -20,8 +20,10 @@ pub mod catalog;
 pub mod cli_names;
 pub mod harness;
 pub mod schema;
+pub mod sha256;
 
-use harness_gen_types::{binding, error, pointer};
+use harness_gen_wire::{binding, error, pointer};
 
 pub use catalog::validate;
 pub use catalog::{Audience, Catalog};
+pub use harness_gen_wire::{ContractError, ContractErrors, ErrorCode};

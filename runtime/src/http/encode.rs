@@ -576,7 +576,7 @@ fn multipart(
         let at = format!(
             "/{}/{}",
             binding.property,
-            harness_gen_types::pointer::escape(name)
+            harness_gen_wire::pointer::escape(name)
         );
         let items: Vec<(String, &Value)> = match value {
             Value::Array(items) if !as_json => items

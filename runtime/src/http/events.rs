@@ -316,7 +316,7 @@ impl<T: DeserializeOwned, E> Stream for Events<T, E> {
             Poll::Ready(Some(Ok(raw))) => raw,
         };
         let value = serde_json::from_str(&raw.data).unwrap_or(Value::String(raw.data));
-        let data = harness_gen_types::error::typed_value(value)
+        let data = harness_gen_wire::error::typed_value(value)
             .map_err(|(pointer, reason)| Error::InvalidResponse { pointer, reason });
         Poll::Ready(Some(data.map(|data| Event {
             data,

@@ -687,7 +687,7 @@ where
 /// is the type's, but formats are not asserted there: a `date-time` that is not one, or an
 /// `int32` out of range, is refused here, as invalid input at its pointer.
 fn tool_input<I: DeserializeOwned>(input: Value) -> Result<I, Thrown> {
-    harness_gen_types::error::typed_value(input).map_err(|(pointer, _)| {
+    harness_gen_wire::error::typed_value(input).map_err(|(pointer, _)| {
         Thrown::InvalidInput(vec![crate::Issue {
             pointer,
             keyword: "format".into(),
@@ -1131,7 +1131,7 @@ impl HttpClient {
     ) -> Result<Outgoing, Error<std::convert::Infallible>> {
         // A value the wire cannot carry is the caller's input, refused where it is.
         let refused_at = |property: &str| {
-            let pointer = format!("/{}", harness_gen_types::pointer::escape(property));
+            let pointer = format!("/{}", harness_gen_wire::pointer::escape(property));
             move |r: encode::Refused| Error::InvalidValue {
                 pointer,
                 reason: r.0,
@@ -1463,7 +1463,7 @@ fn request_value<I: Serialize, E>(input: &I) -> Result<(Value, Gathered), Error<
 
 /// A reply's value as `T`; one that does not fit is an invalid response (its value unsaid).
 fn decoded<T: DeserializeOwned, E>(value: Value) -> Result<T, Error<E>> {
-    harness_gen_types::error::typed_value(value)
+    harness_gen_wire::error::typed_value(value)
         .map_err(|(pointer, reason)| Error::InvalidResponse { pointer, reason })
 }
 

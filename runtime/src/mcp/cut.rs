@@ -134,7 +134,7 @@ fn measure(value: &Value, at: &mut String, largest: &mut Option<(String, usize)>
             for (key, item) in map {
                 let len = at.len();
                 at.push('/');
-                at.push_str(&harness_gen_types::pointer::escape(key));
+                at.push_str(&harness_gen_wire::pointer::escape(key));
                 size += serialized_len(key.as_str()) + 1 + measure(item, at, largest);
                 at.truncate(len);
             }

@@ -31,7 +31,7 @@ fn artifacts_are_fresh() {
     ] {
         assert!(
             checked_in(name) == generated,
-            "runtime/schema/{name} is stale: run `cargo run -p harness-gen -- artifacts` and commit it"
+            "runtime/schema/{name} is stale: run `cargo run -p harness-gen-cli -- artifacts` and commit it"
         );
     }
 }

@@ -16,7 +16,7 @@
 //! compare against (octocrab, progenitor's output) use.
 //!
 //! A malformed value is a deserialization error that says what was expected and never repeats
-//! the value (see [`mask_serde_message`](crate::mask_serde_message)).
+//! the value (see [`mask_serde_message`](harness_gen_wire::mask_serde_message)).
 
 use std::fmt;
 
@@ -160,7 +160,7 @@ mod tests {
         let bytes = serde_json::from_str::<Bytes>(r#""sekret!""#).unwrap_err();
         assert!(!bytes.to_string().contains("sekret"), "{bytes}");
         let uuid = serde_json::from_str::<Uuid>(r#""sekret""#).unwrap_err();
-        let masked = crate::mask_serde_message(&uuid.to_string());
+        let masked = harness_gen_wire::mask_serde_message(&uuid.to_string());
         assert!(
             !masked.contains("sekret") && !masked.contains('`'),
             "{masked}"

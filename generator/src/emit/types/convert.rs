@@ -129,8 +129,8 @@ impl<'a> TypeSpace<'a> {
         pointer: &str,
         depth: usize,
     ) -> Ty {
-        match harness_gen_runtime::schema::standalone::classify(reference) {
-            harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest } => {
+        match harness_gen_contract::schema::standalone::classify(reference) {
+            harness_gen_contract::schema::standalone::RefTarget::Component { name, rest } => {
                 let Some(&id) = self.component_ids.get(&name) else {
                     return self.fallback(pointer, "reference to a missing component");
                 };
@@ -140,11 +140,11 @@ impl<'a> TypeSpace<'a> {
                 let components = self.components;
                 let at = format!(
                     "{COMPONENTS}{}{rest}",
-                    harness_gen_runtime::schema::escape(&name)
+                    harness_gen_contract::schema::escape(&name)
                 );
                 match components
                     .get(&name)
-                    .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                    .and_then(|c| harness_gen_contract::schema::resolve(c, &rest))
                 {
                     Some(resolved) => self.convert(resolved, None, hint, &at, depth + 1),
                     None => {
@@ -270,8 +270,8 @@ impl<'a> TypeSpace<'a> {
                 continue;
             }
             let component = variant.get("$ref").and_then(Value::as_str).and_then(|r| {
-                match harness_gen_runtime::schema::standalone::classify(r) {
-                    harness_gen_runtime::schema::standalone::RefTarget::Component {
+                match harness_gen_contract::schema::standalone::classify(r) {
+                    harness_gen_contract::schema::standalone::RefTarget::Component {
                         name,
                         rest,
                     } if rest.is_empty() => Some(name),
@@ -287,7 +287,7 @@ impl<'a> TypeSpace<'a> {
                         .get("$ref")
                         .and_then(Value::as_str)
                         .and_then(|r| r.rsplit('/').next())
-                        .map(|n| type_name(&harness_gen_runtime::schema::unescape(n)))
+                        .map(|n| type_name(&harness_gen_contract::schema::unescape(n)))
                 })
                 .or_else(|| pinned_value(variant).map(variant_name))
                 .unwrap_or_else(|| format!("Variant{i}"));
@@ -406,22 +406,22 @@ impl<'a> TypeSpace<'a> {
             match current
                 .get("$ref")
                 .and_then(Value::as_str)
-                .map(harness_gen_runtime::schema::standalone::classify)
+                .map(harness_gen_contract::schema::standalone::classify)
             {
-                Some(harness_gen_runtime::schema::standalone::RefTarget::Component {
+                Some(harness_gen_contract::schema::standalone::RefTarget::Component {
                     name,
                     rest,
                 }) => {
                     match self
                         .components
                         .get(&name)
-                        .and_then(|c| harness_gen_runtime::schema::resolve(c, &rest))
+                        .and_then(|c| harness_gen_contract::schema::resolve(c, &rest))
                     {
                         Some(next) => {
                             current = next;
                             at = format!(
                                 "{COMPONENTS}{}{rest}",
-                                harness_gen_runtime::schema::escape(&name)
+                                harness_gen_contract::schema::escape(&name)
                             );
                         }
                         None => break,
@@ -527,7 +527,7 @@ impl<'a> TypeSpace<'a> {
                 &field_hint,
                 &format!(
                     "{pointer}/properties/{}",
-                    harness_gen_runtime::schema::escape(wire)
+                    harness_gen_contract::schema::escape(wire)
                 ),
                 depth + 1,
             );
@@ -600,7 +600,7 @@ fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -
         "$ref".into(),
         format!(
             "{part_at}/properties/{}",
-            harness_gen_runtime::schema::escape(name)
+            harness_gen_contract::schema::escape(name)
         )
         .into(),
     );

@@ -291,7 +291,7 @@ impl<'a> TypeSpace<'a> {
             let id = space.component_ids[name];
             let pointer = format!(
                 "#/components/schemas/{}",
-                harness_gen_runtime::schema::escape(name)
+                harness_gen_contract::schema::escape(name)
             );
             let hint = space.defs[id].name.clone();
             let ty = space.convert(schema, Some(id), &hint, &pointer, 0);
@@ -336,7 +336,7 @@ impl<'a> TypeSpace<'a> {
         let mut here = ty.clone();
         let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
         for segment in segments.into_iter().flatten() {
-            let segment = harness_gen_runtime::schema::unescape(segment);
+            let segment = harness_gen_contract::schema::unescape(segment);
             let field = match self.see_through(&here) {
                 Ty::Named(id) => match &self.defs[id].kind {
                     Kind::Struct { fields, .. } => fields

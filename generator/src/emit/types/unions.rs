@@ -44,8 +44,8 @@ impl Discriminator {
 
     /// Whether a mapping target (`#/components/schemas/Name` or a bare `Name`) is `component`.
     fn names(target: &str, component: &str) -> bool {
-        match harness_gen_runtime::schema::standalone::classify(target) {
-            harness_gen_runtime::schema::standalone::RefTarget::Component { name, rest } => {
+        match harness_gen_contract::schema::standalone::classify(target) {
+            harness_gen_contract::schema::standalone::RefTarget::Component { name, rest } => {
                 rest.is_empty() && name == component
             }
             _ => target == component,

@@ -4,8 +4,6 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-
 /// The largest integer an IEEE double represents exactly (2^53). Larger integers would print
 /// differently in other implementations, so the compiler refuses them.
 pub const MAX_EXACT_INTEGER: u64 = 1 << 53;
@@ -60,10 +58,7 @@ fn write_string(text: &str, out: &mut String) {
 
 /// Hex of the SHA-256 of `text`.
 fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    crate::sha256::hex(text.as_bytes())
 }
 
 /// `"sha256:" + hex(sha256(canonical(value)))`.

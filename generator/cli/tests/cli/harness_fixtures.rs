@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/harness")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/harness")
 }
 
 fn harness_gen(args: &[&str]) -> (String, String, i32) {
@@ -32,7 +32,7 @@ fn read(path: &Path) -> String {
 
 fn canonical(text: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    harness_gen_runtime::harness::canonical::canonical_json(&value)
+    harness_gen_contract::harness::canonical::canonical_json(&value)
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn openapi_with_a_harness_checks_the_fields_of_linked_tools() {
          tool host.shell { input { anything } }\n",
     );
     let out = program.parent().unwrap().join("crate");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/petstore.yaml");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../specs/petstore.yaml");
     let output = Command::new(env!("CARGO_BIN_EXE_harness-gen"))
         .args([
             "openapi",

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use harness_gen_runtime::harness::ir::{
+use harness_gen_contract::harness::ir::{
     Agent, Bundle, CapabilityKind, Harness, Realization, Requirement, Revision, Setting,
     SettingValue, Workflow,
 };
@@ -238,14 +238,15 @@ fn workflow(changes: &mut Changes, old: &Workflow, new: &Workflow) {
             Some(shape(new)),
         );
     }
-    let edge = |e: &harness_gen_runtime::harness::ir::Edge| format!("edge {} -> {}", e.from, e.to);
+    let edge = |e: &harness_gen_contract::harness::ir::Edge| format!("edge {} -> {}", e.from, e.to);
     changes.keyed(&path, &old.edges, &new.edges, edge, edge, None);
-    let event = |e: &harness_gen_runtime::harness::ir::Event| {
+    let event = |e: &harness_gen_contract::harness::ir::Event| {
         format!("on {}.{} -> {}", e.agent, e.outcome, e.to)
     };
     changes.keyed(&path, &old.events, &new.events, event, event, None);
-    let stop =
-        |s: &harness_gen_runtime::harness::ir::Stop| format!("stop when {}.{}", s.agent, s.outcome);
+    let stop = |s: &harness_gen_contract::harness::ir::Stop| {
+        format!("stop when {}.{}", s.agent, s.outcome)
+    };
     changes.keyed(&path, &old.stops, &new.stops, stop, stop, None);
 }
 
@@ -375,7 +376,7 @@ pub fn revisions(old: &Revision, new: &Revision) -> Changes {
             None,
         );
     }
-    let permission = |p: &harness_gen_runtime::harness::ir::Permission| {
+    let permission = |p: &harness_gen_contract::harness::ir::Permission| {
         format!(
             "permission {} {}",
             scalar(&ir(&p.domain)),

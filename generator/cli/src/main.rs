@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use harness_gen::harness::commands::{Common, DiffArgs, Selection};
+use harness_gen_cli::commands::{Common, DiffArgs, Selection};
 
 // Generation allocates millions of small values (the document, the model, tokens and syntax
 // trees); mimalloc makes GHES 3.6 about 30 % faster than the system allocator (README,
@@ -161,7 +161,7 @@ enum HarnessCommand {
 }
 
 fn harness(command: HarnessCommand) -> ExitCode {
-    use harness_gen::harness::commands;
+    use harness_gen_cli::commands;
     let outcome = match command {
         HarnessCommand::Compile { common } => commands::compile(&common),
         HarnessCommand::Resolve { common, selection } => commands::resolve(&common, &selection),
@@ -169,7 +169,7 @@ fn harness(command: HarnessCommand) -> ExitCode {
         HarnessCommand::Fmt { files, check } => commands::fmt(&files, check),
         HarnessCommand::Diff { args } => commands::diff(&args),
         HarnessCommand::Lsp => {
-            harness_gen::harness::lsp::run();
+            harness_gen_cli::lsp::run();
             return ExitCode::SUCCESS;
         }
         HarnessCommand::MaterializePi {
@@ -235,7 +235,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             };
             match out {
-                Some(path) => harness_gen::artifacts::write_atomically(&path, &text)?,
+                Some(path) => harness_gen::output::write_atomically(&path, &text)?,
                 None => print!("{text}"),
             }
             Ok(ExitCode::SUCCESS)
@@ -271,9 +271,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(bytes) = listing_bytes {
                 command.push_str(&format!(" --listing-bytes {bytes}"));
             }
-            let default = harness_gen_runtime::schema::listing::Budget::DEFAULT;
+            let default = harness_gen_contract::schema::listing::Budget::DEFAULT;
             let listing_budget = (listing_depth.is_some() || listing_bytes.is_some()).then(|| {
-                harness_gen_runtime::schema::listing::Budget {
+                harness_gen_contract::schema::listing::Budget {
                     depth: listing_depth.unwrap_or(default.depth),
                     bytes: listing_bytes.unwrap_or(default.bytes),
                 }
@@ -353,7 +353,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 },
                 (None, from_mcp) => {
                     let server = live_server(&from_mcp.unwrap_or_default());
-                    harness_gen::generate_bindings_from_mcp(server, &options)
+                    harness_gen_cli::from_mcp::generate_bindings(server, &options)
                 }
             };
             let bindings = match generated {
@@ -374,7 +374,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Harness(command) => Ok(harness(command)),
         Command::Artifacts { dir, check: true } => {
-            let stale = harness_gen::artifacts::stale(&dir);
+            let stale = harness_gen_cli::artifacts::stale(&dir);
             for path in &stale {
                 println!("stale: {}", path.display());
             }
@@ -385,7 +385,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::Artifacts { dir, check: false } => {
-            for path in harness_gen::artifacts::write(&dir)? {
+            for path in harness_gen_cli::artifacts::write(&dir)? {
                 println!("wrote {}", path.display());
             }
             Ok(ExitCode::SUCCESS)

@@ -4,12 +4,12 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use harness_gen_runtime::harness::PROMPT_PREAMBLE;
-use harness_gen_runtime::harness::canonical::MAX_EXACT_INTEGER;
-use harness_gen_runtime::harness::ir::*;
+use harness_gen_contract::harness::PROMPT_PREAMBLE;
+use harness_gen_contract::harness::canonical::MAX_EXACT_INTEGER;
+use harness_gen_contract::harness::ir::*;
 
-use super::diag::{Code, Diagnostic, Sources, Span};
-use super::syntax::*;
+use crate::diag::{Code, Diagnostic, Sources, Span};
+use crate::syntax::*;
 
 struct Checker<'a> {
     sources: &'a Sources,
@@ -681,7 +681,7 @@ fn lower_workflow(w: &WorkflowDecl) -> Workflow {
 /// `digits × unit` when it is at most 2^53; reported otherwise.
 fn exact_integer(
     c: &mut Checker,
-    token: &super::lexer::Token,
+    token: &crate::lexer::Token,
     digits: &str,
     unit: u64,
 ) -> Option<u64> {

@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use harness_gen_runtime::harness::{self, Bundle, Revision, canonical::canonical_json};
+use harness_gen_contract::harness::{self, Bundle, Revision, canonical::canonical_json};
 use serde::Serialize;
 
-use super::diag::Sources;
+use harness_gen_lang::diag::Sources;
 
 /// How diagnostics are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -64,7 +64,7 @@ fn json<T: Serialize>(value: &T, canonical: bool) -> String {
 }
 
 fn compiled(common: &Common) -> Result<Bundle, Outcome> {
-    let (sources, result) = super::compile_files(&common.files);
+    let (sources, result) = harness_gen_lang::compile_files(&common.files);
     result
         .map(|compiled| compiled.bundle)
         .map_err(|diags| match common.format {
@@ -212,7 +212,7 @@ pub fn materialize_pi(common: &Common, selection: &Selection, out: &Path) -> Out
     }
 }
 
-/// `harness fmt [--check] FILES`: each file in the canonical layout ([`super::format`]),
+/// `harness fmt [--check] FILES`: each file in the canonical layout ([`harness_gen_lang::format`]),
 /// written in place, or with `check` only listed when it is not. Exit status 0 when every
 /// file is (or now is) formatted, 1 when `check` found one that is not, 2 when a file cannot
 /// be read or does not parse (its diagnostics on standard error; it is left as it was).
@@ -225,7 +225,7 @@ pub fn fmt(files: &[PathBuf], check: bool) -> Outcome {
             Err(error) => {
                 outcome.stderr.push_str(&format!(
                     "error[HL0101]: {}: cannot read this file ({error}); check the path and permissions\n",
-                    crate::diag::printable(&name)
+                    harness_gen::diag::printable(&name)
                 ));
                 outcome.status = 2;
                 continue;
@@ -234,13 +234,13 @@ pub fn fmt(files: &[PathBuf], check: bool) -> Outcome {
         let sources = Sources {
             files: vec![(name.clone(), text)],
         };
-        let formatted = match super::format::format(&sources, 0) {
+        let formatted = match harness_gen_lang::format::format(&sources, 0) {
             Ok(formatted) => formatted,
             Err(diags) => {
                 outcome.stderr.push_str(&sources.render(&diags));
                 outcome.stderr.push_str(&format!(
                     "{}: not formatted: it does not parse; fix the errors above first\n",
-                    crate::diag::printable(&name)
+                    harness_gen::diag::printable(&name)
                 ));
                 outcome.status = 2;
                 continue;
@@ -249,13 +249,13 @@ pub fn fmt(files: &[PathBuf], check: bool) -> Outcome {
         if formatted == sources.files[0].1 {
             continue;
         }
-        let shown = crate::diag::printable(&name);
+        let shown = harness_gen::diag::printable(&name);
         if check {
             outcome
                 .stdout
                 .push_str(&format!("would reformat: {shown}\n"));
             outcome.status = outcome.status.max(1);
-        } else if let Err(error) = crate::artifacts::write_atomically(path, &formatted) {
+        } else if let Err(error) = harness_gen::output::write_atomically(path, &formatted) {
             outcome
                 .stderr
                 .push_str(&format!("error: cannot write {shown}: {error}\n"));
@@ -316,7 +316,7 @@ fn load_side(path: &Path) -> Result<Bundle, String> {
             )
         });
     }
-    let (sources, result) = super::compile_files(&[path]);
+    let (sources, result) = harness_gen_lang::compile_files(&[path]);
     result
         .map(|compiled| compiled.bundle)
         .map_err(|diags| sources.render(&diags))
@@ -337,7 +337,7 @@ pub fn diff(args: &DiffArgs) -> Outcome {
             };
         }
     };
-    let mut changes = super::diff::bundles(&old, &new);
+    let mut changes = harness_gen_lang::diff::bundles(&old, &new);
     let mut revisions = (None, None);
     if let Some(harness) = &args.harness {
         let runtime = args.runtime.as_deref();
@@ -347,7 +347,9 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         );
         match resolved {
             (Ok(a), Ok(b)) => {
-                changes.0.extend(super::diff::revisions(&a, &b).0);
+                changes
+                    .0
+                    .extend(harness_gen_lang::diff::revisions(&a, &b).0);
                 revisions = (Some(a), Some(b));
             }
             (a, b) => {
@@ -397,7 +399,7 @@ pub fn diff(args: &DiffArgs) -> Outcome {
             "new": side(&args.new, &new, &revisions.1),
             "equal": equal,
         });
-        if let Err(error) = crate::artifacts::write_atomically(path, &json(&manifest, false)) {
+        if let Err(error) = harness_gen::output::write_atomically(path, &json(&manifest, false)) {
             outcome.stderr = format!("error: cannot write {}: {error}\n", path.display());
             outcome.status = 2;
         }

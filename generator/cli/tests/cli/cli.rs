@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 fn harness_gen(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_harness-gen"))
         .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .output()
         .unwrap()
 }
@@ -28,7 +28,7 @@ fn catalog_prints_the_catalog_and_exits_zero() {
         String::from_utf8_lossy(&out.stderr)
     );
     let catalog =
-        harness_gen_runtime::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
+        harness_gen_contract::Catalog::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(catalog.tools.len(), 7);
     // Only the listing report: six tools reach MCP clients.
     let stderr = String::from_utf8(out.stderr).unwrap();
@@ -235,7 +235,7 @@ fn a_token_in_the_environment_appears_in_no_generated_file_or_output() {
             "--out",
         ])
         .arg(dir.join("petstore"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .env("PETSTORE_TOKEN", secret)
         .env("PETSTORE_API_KEY", secret)
         .output()

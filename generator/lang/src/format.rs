@@ -14,15 +14,15 @@
 //! Only a file that parses is formatted (it may name what other files declare): a file with
 //! syntax errors is refused with its diagnostics rather than laid out by guesswork.
 
-use super::diag::{Diagnostic, Sources};
-use super::lexer::{self, Comment, Kind, Token};
+use crate::diag::{Diagnostic, Sources};
+use crate::lexer::{self, Comment, Kind, Token};
 
 /// The formatted text of file `file` of `sources`, or the diagnostics that keep it from
 /// being formatted (the file's own, or the program's when it does not compile).
 pub fn format(sources: &Sources, file: usize) -> Result<String, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let lexed = lexer::lex(sources, file, &mut diags);
-    let _ = super::parser::parse(&lexed, sources, &mut diags);
+    let _ = crate::parser::parse(&lexed, sources, &mut diags);
     if !diags.is_empty() {
         return Err(diags);
     }

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 fn workspace(name: &str) -> PathBuf {
     let fixture = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/fixtures/harness/standard-coding.harness"),
+            .join("../../../shared/fixtures/harness/standard-coding.harness"),
     )
     .unwrap();
     let split = fixture.find("harness standard-coding").unwrap();

@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn sample(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../specs")
+        .join("../../specs")
         .join(file)
 }
 

@@ -9,7 +9,7 @@
 //! catalog. A generated method holds its binding like this:
 //!
 //! ```
-//! use harness_gen_types::binding as wire;
+//! use harness_gen_wire::binding as wire;
 //!
 //! static BINDING: wire::Binding = wire::Binding {
 //!     method: wire::Method::Get,
@@ -44,7 +44,7 @@
 //! the bindings of earlier releases carried it):
 //!
 //! ```compile_fail
-//! use harness_gen_types::binding as wire;
+//! use harness_gen_wire::binding as wire;
 //!
 //! static BINDING: wire::Binding = wire::Binding {
 //!     method: "GET",
@@ -63,7 +63,7 @@
 //! and neither does code that misses a field the runtime has:
 //!
 //! ```compile_fail
-//! use harness_gen_types::binding as wire;
+//! use harness_gen_wire::binding as wire;
 //!
 //! static BINDING: wire::Binding = wire::Binding {
 //!     method: wire::Method::Get,

@@ -21,9 +21,9 @@ use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response}
 use lsp_types as lsp;
 use serde_json::Value;
 
-use super::diag::{Diagnostic, Sources, Span};
-use super::syntax::{Decl, Name, Parsed};
-use harness_gen_runtime::harness::ir::CapabilityKind;
+use harness_gen_contract::harness::ir::CapabilityKind;
+use harness_gen_lang::diag::{Diagnostic, Sources, Span};
+use harness_gen_lang::syntax::{Decl, Name, Parsed};
 
 /// What a name names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -200,8 +200,8 @@ pub fn index(parsed: &[Parsed]) -> Vec<Occurrence> {
     out
 }
 
-fn transport(transport: harness_gen_runtime::harness::ir::Transport) -> &'static str {
-    use harness_gen_runtime::harness::ir::Transport;
+fn transport(transport: harness_gen_contract::harness::ir::Transport) -> &'static str {
+    use harness_gen_contract::harness::ir::Transport;
     match transport {
         Transport::Stdio => "stdio",
         Transport::Http => "http",
@@ -304,7 +304,7 @@ impl Workspace {
 
     /// Compiles every file together and indexes the names.
     pub fn check(&mut self) {
-        let (parsed, bundle) = super::compile_parts(&self.sources);
+        let (parsed, bundle) = harness_gen_lang::compile_parts(&self.sources);
         self.diagnostics = bundle.err().unwrap_or_default();
         self.names = index(&parsed);
     }
@@ -729,7 +729,7 @@ impl Server {
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && s.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                && !super::lexer::is_keyword(s)
+                && !harness_gen_lang::lexer::is_keyword(s)
         };
         let qualified = matches!(name.kind, Kind::Tool | Kind::Capability);
         let valid = if qualified {
@@ -806,7 +806,7 @@ impl Server {
                 });
         }
         if wanted.is_none() {
-            for keyword in super::lexer::KEYWORDS {
+            for keyword in harness_gen_lang::lexer::KEYWORDS {
                 items
                     .entry((keyword.to_string(), true))
                     .or_insert(lsp::CompletionItem {
@@ -845,7 +845,7 @@ impl Server {
         let file = self.workspace.file(uri)?;
         let text = self.workspace.text(file);
         // A file that does not parse is not formatted: its diagnostics say why.
-        let formatted = super::format::format(&self.workspace.sources, file).ok()?;
+        let formatted = harness_gen_lang::format::format(&self.workspace.sources, file).ok()?;
         if formatted == text {
             return Some(Vec::new());
         }

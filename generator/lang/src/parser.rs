@@ -5,13 +5,13 @@
 //! the next declaration, so later declarations are still parsed and checked; its name, when it
 //! was read, is remembered so that references to it do not cascade into more errors.
 
-use harness_gen_runtime::harness::ir::{
+use harness_gen_contract::harness::ir::{
     Access, CapabilityKind, Domain, OnDegrade, Permission, Strength, Transport,
 };
 
-use super::diag::{Code, Diagnostic, Sources};
-use super::lexer::{Kind, Lexed, SEGMENT_KEYWORDS, Token, is_keyword};
-use super::syntax::*;
+use crate::diag::{Code, Diagnostic, Sources};
+use crate::lexer::{Kind, Lexed, SEGMENT_KEYWORDS, Token, is_keyword};
+use crate::syntax::*;
 
 const DECLARATION_WORDS: &[&str] = &[
     "skill", "tool", "mcp", "workflow", "runtime", "target", "binding", "harness",

@@ -8,14 +8,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../../tests/src/sweep.rs"]
+#[path = "../../../../tests/src/sweep.rs"]
 #[allow(dead_code)]
 mod sweep;
 
 use sweep::Sweep;
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn harness_gen() -> Command {

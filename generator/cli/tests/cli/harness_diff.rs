@@ -6,11 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use harness_gen::harness::commands::{self, DiffArgs, DiffFormat};
+use harness_gen_cli::commands::{self, DiffArgs, DiffFormat};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/fixtures/harness/standard-coding.harness")
+        .join("../../../shared/fixtures/harness/standard-coding.harness")
 }
 
 /// A scratch directory holding `files` (name, text).

@@ -5,7 +5,28 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use crate::diag::{is_unprintable, printable};
+/// Whether `c` must not reach a terminal as it is: a control character or a bidirectional
+/// override (which reorders what is shown).
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with [unprintable](is_unprintable) characters written as `\u{…}` escapes, so a name
+/// taken from a document can neither drive the terminal nor reorder what is shown.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if is_unprintable(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 /// Stable diagnostic codes of the `.harness` language. A code's meaning never changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -2,7 +2,7 @@
 //! reserved), strings with `\t \n \r \\` escapes, integers, durations, punctuation and `->`.
 //! A character it cannot read is reported and skipped, so one run reports every problem.
 
-use super::diag::{Code, Diagnostic, Sources, Span};
+use crate::diag::{Code, Diagnostic, Sources, Span};
 
 /// Words that cannot be plain identifiers.
 pub const KEYWORDS: &[&str] = &[

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use harness_gen::harness::commands;
 use harness_gen::harness::diag::Sources;
+use harness_gen_cli::commands;
 
 fn format(text: &str) -> String {
     let sources = Sources {
@@ -21,11 +21,11 @@ fn bundle(text: &str) -> String {
         files: vec![("program.harness".into(), text.into())],
     };
     let bundle = harness_gen::harness::compile_sources(&sources).unwrap();
-    harness_gen_runtime::harness::canonical::canonical_json(&bundle)
+    harness_gen_contract::harness::canonical::canonical_json(&bundle)
 }
 
 fn programs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let fixtures = root.join("../shared/fixtures/harness");
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
         .unwrap()

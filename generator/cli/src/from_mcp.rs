@@ -11,15 +11,34 @@
 
 use std::collections::BTreeMap;
 
-use harness_gen_runtime::Catalog;
-use harness_gen_runtime::bridge::Listing;
-use harness_gen_runtime::catalog::CONTRACT_META_KEY;
+use harness_gen::{Bindings, BindingsError, BindingsOptions};
+use harness_gen_contract::Catalog;
+use harness_gen_contract::catalog::CONTRACT_META_KEY;
+use harness_gen_runtime::bridge::{Listing, Server};
 use serde_json::{Map, Value, json};
+
+/// `harness-gen bindings --from-mcp`: the typed bindings crate of what a live MCP server lists
+/// (its tools and their error schemas), connected to as `server` says.
+pub fn generate_bindings(
+    server: Server,
+    options: &BindingsOptions,
+) -> Result<Bindings, BindingsError> {
+    harness_gen::bindings_name_is_usable(options)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| BindingsError::Server(error.to_string()))?;
+    let listing = runtime
+        .block_on(harness_gen_runtime::bridge::listing(server))
+        .map_err(|error| BindingsError::Server(error.to_string()))?;
+    let (catalog, listed) = catalog_of(&listing).map_err(BindingsError::Catalog)?;
+    harness_gen::generate_bindings_of_listing(&catalog, listed, options)
+}
 
 /// The catalog of `listing`, and the hash of each listed tool.
 pub fn catalog_of(
     listing: &Listing,
-) -> Result<(Catalog, BTreeMap<String, String>), harness_gen_runtime::ContractErrors> {
+) -> Result<(Catalog, BTreeMap<String, String>), harness_gen_contract::ContractErrors> {
     let mut components: Map<String, Value> = Map::new();
     let mut tools = Vec::new();
     let mut hashes = BTreeMap::new();
@@ -27,7 +46,7 @@ pub fn catalog_of(
         let name = tool["name"].as_str().unwrap_or_default().to_string();
         hashes.insert(
             name.clone(),
-            harness_gen_runtime::catalog::listed::listed_hash(tool),
+            harness_gen_contract::catalog::listed::listed_hash(tool),
         );
         let error = tool
             .get("_meta")
@@ -50,7 +69,7 @@ pub fn catalog_of(
             }
         }
         entry.insert("governance".into(), json!({"audiences": ["mcp"]}));
-        let segment = harness_gen_runtime::cli_names::kebab(&name);
+        let segment = harness_gen_contract::cli_names::kebab(&name);
         let segment = if segment.is_empty() {
             "tool".to_string()
         } else {
@@ -123,7 +142,7 @@ fn hoisted(mut schema: Value, components: &mut Map<String, Value>) -> Value {
 /// `value` with every `$ref` to `#/$defs/<name>…` pointing at `#/components/schemas/<new
 /// name>…`.
 fn rewrite(mut value: Value, names: &BTreeMap<String, String>) -> Value {
-    use harness_gen_runtime::schema::{escape, unescape};
+    use harness_gen_contract::schema::{escape, unescape};
     match &mut value {
         Value::Object(map) => {
             for (key, child) in map.iter_mut() {

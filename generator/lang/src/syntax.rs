@@ -1,12 +1,12 @@
 //! The located syntax tree of a `.harness` file (spec §2): what the parser builds and the
 //! checks and lowering read. Every name keeps the span it was written at.
 
-use harness_gen_runtime::harness::ir::{
+use harness_gen_contract::harness::ir::{
     CapabilityKind, OnDegrade, Permission, Strength, Transport,
 };
 
-use super::diag::Span;
-use super::lexer::Token;
+use crate::diag::Span;
+use crate::lexer::Token;
 
 /// An identifier or qualified name with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
