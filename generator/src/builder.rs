@@ -166,7 +166,7 @@ impl Builder {
             }
         };
         let mut diags = Diagnostics::default();
-        let doc = if crate::given_crate_name_is_usable(self.name.as_deref(), &mut diags) {
+        let doc = if crate::pipeline::given_crate_name_is_usable(self.name.as_deref(), &mut diags) {
             Document::load(spec, &mut diags)
         } else {
             None
@@ -181,11 +181,11 @@ impl Builder {
             .and_then(|doc| {
                 // The module becomes part of the including crate, which has no features to put
                 // comparison derives, dates or operation groups behind.
-                let target = crate::Target::BuildScript {
+                let target = crate::pipeline::Target::BuildScript {
                     groups: self.groups.as_deref(),
                     dates: self.dates,
                 };
-                crate::assemble(&doc, self.name.as_deref(), target, &mut diags)
+                crate::pipeline::assemble(&doc, self.name.as_deref(), target, &mut diags)
             })
             .map(|assembled| {
                 let catalog = assembled.catalog.to_json_pretty();
@@ -233,12 +233,12 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
 /// The whole API as one file of inline modules, for `include!`; the registry only when asked,
 /// with the listing budget if one was given.
 fn single_file(
-    assembled: crate::Assembled,
+    assembled: crate::pipeline::Assembled,
     catalog_text: &str,
     with_registry: bool,
     listing_budget: Option<crate::ListingBudget>,
 ) -> String {
-    let crate::Assembled {
+    let crate::pipeline::Assembled {
         api,
         name,
         types,

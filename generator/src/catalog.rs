@@ -1,7 +1,5 @@
-//! The `harn-tools/2.0` catalog of a mapped API, checked by the runtime's own publish-time
-//! validation, and the one-call pipeline `harness-gen catalog` runs.
-
-use std::path::Path;
+//! The `harn-tools/2.0` catalog of a mapped API, checked by the contract's own publish-time
+//! validation, and the report of what an MCP server will list of it.
 
 use harness_gen_contract::catalog::{
     Audience, Catalog, CliTree, Components, Info, NonBlank, SchemaDoc,
@@ -53,43 +51,6 @@ pub fn of(api: &Api, name: &str) -> Catalog {
 /// The default registry name: the document's title in kebab-case.
 pub fn default_name(api: &Api) -> String {
     crate::names::kebab(&api.info.title)
-}
-
-/// Loads, maps and checks `path`, returning the model and its catalog, with the listing
-/// report. `None` when the document could not be read at all; otherwise check `diags` for
-/// errors.
-pub fn generate(
-    path: &Path,
-    name: Option<&str>,
-    diags: &mut Diagnostics,
-) -> Option<(Api, Catalog)> {
-    generate_with(path, name, diags, |_| ()).map(|(api, catalog, ())| (api, catalog))
-}
-
-/// [`generate`], doing `beside` with the catalog (writing its text, say) while the listing
-/// report is made on a second thread.
-pub fn generate_with<R>(
-    path: &Path,
-    name: Option<&str>,
-    diags: &mut Diagnostics,
-    beside: impl FnOnce(&Catalog) -> R,
-) -> Option<(Api, Catalog, R)> {
-    let doc = Document::load(path, diags)?;
-    let (api, catalog) = from_document(&doc, name, diags);
-    if diags.has_errors() {
-        let done = beside(&catalog);
-        return Some((api, catalog, done));
-    }
-    let (report, done) = std::thread::scope(|scope| {
-        let report = scope.spawn(|| listing_report(&doc, &catalog, Budget::DEFAULT));
-        let done = beside(&catalog);
-        let report = report
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (report, done)
-    });
-    diags.append(report);
-    Some((api, catalog, done))
 }
 
 /// Maps and checks a loaded document.

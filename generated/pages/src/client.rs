@@ -6,8 +6,9 @@ use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
 pub use harness_gen_runtime::http::Pages;
-/// The server-sent events of a streaming call (the `_events` methods).
-pub use harness_gen_runtime::http::{Event, Events};
+/// The server-sent events of a streaming call (the `_events` methods), and one of them
+/// (named so as not to be confused with a type of the API's own called `Event`).
+pub use harness_gen_runtime::http::{Event as ServerSentEvent, Events};
 /// A body of bytes as it arrives (the `_stream` methods of downloads).
 pub use harness_gen_runtime::http::Download;
 use super::types::*;

@@ -41,59 +41,10 @@ enum Command {
     },
 
     /// Generate a Rust crate (types, client, tool registry, catalog) from an OpenAPI document.
-    Openapi {
-        /// The OpenAPI document (JSON or YAML).
-        spec: PathBuf,
-        /// The crate's directory (created if missing; must be empty or generated before).
-        #[arg(long)]
-        out: PathBuf,
-        /// The crate name (default: the document's title in kebab-case).
-        #[arg(long)]
-        crate_name: Option<String>,
-        /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
-        #[arg(long)]
-        runtime_path: Option<String>,
-        /// Write nothing; exit 1 listing the files that would change.
-        #[arg(long)]
-        check: bool,
-        /// Treat warnings as errors.
-        #[arg(long)]
-        strict: bool,
-        /// `.harness` files to compile and embed (`harness` module); repeat for several.
-        #[arg(long = "harness")]
-        harness: Vec<PathBuf>,
-        /// MCP listings copy components up to this many references away from a tool's
-        /// schemas (runtime default 2; HARNESS_LISTING_DEPTH overrides at run time).
-        #[arg(long)]
-        listing_depth: Option<usize>,
-        /// MCP listings aim to keep each tool's schemas under this many bytes (runtime default
-        /// 8192; HARNESS_LISTING_BYTES overrides at run time).
-        #[arg(long)]
-        listing_bytes: Option<usize>,
-    },
+    Openapi(Openapi),
     /// Generate typed Rust bindings (a crate) of a harn-tools/2.0 catalog: one typed method per
     /// tool, called in process or over MCP (stdio or Streamable HTTP).
-    Bindings {
-        /// The catalog (`catalog.json` of a generated crate, or any harn-tools/2.0 catalog).
-        #[arg(required_unless_present = "from_mcp", conflicts_with = "from_mcp")]
-        catalog: Option<PathBuf>,
-        /// Read the tools from a live MCP server instead: its Streamable HTTP URL, or the
-        /// command line that starts it speaking stdio (split at spaces).
-        #[arg(long, value_name = "URL|COMMAND")]
-        from_mcp: Option<String>,
-        /// The crate's directory (created if missing; must be empty or generated before).
-        #[arg(long)]
-        out: PathBuf,
-        /// The crate name.
-        #[arg(long)]
-        crate_name: String,
-        /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
-        #[arg(long)]
-        runtime_path: Option<String>,
-        /// Write nothing; exit 1 listing the files that would change.
-        #[arg(long)]
-        check: bool,
-    },
+    Bindings(Bindings),
     /// Compile and resolve `.harness` programs.
     #[command(subcommand)]
     Harness(HarnessCommand),
@@ -158,6 +109,63 @@ enum HarnessCommand {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// `harness-gen openapi`'s arguments.
+#[derive(clap::Args)]
+struct Openapi {
+    /// The OpenAPI document (JSON or YAML).
+    spec: PathBuf,
+    /// The crate's directory (created if missing; must be empty or generated before).
+    #[arg(long)]
+    out: PathBuf,
+    /// The crate name (default: the document's title in kebab-case).
+    #[arg(long)]
+    crate_name: Option<String>,
+    /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
+    #[arg(long)]
+    runtime_path: Option<String>,
+    /// Write nothing; exit 1 listing the files that would change.
+    #[arg(long)]
+    check: bool,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    strict: bool,
+    /// `.harness` files to compile and embed (`harness` module); repeat for several.
+    #[arg(long = "harness")]
+    harness: Vec<PathBuf>,
+    /// MCP listings copy components up to this many references away from a tool's
+    /// schemas (runtime default 2; HARNESS_LISTING_DEPTH overrides at run time).
+    #[arg(long)]
+    listing_depth: Option<usize>,
+    /// MCP listings aim to keep each tool's schemas under this many bytes (runtime default
+    /// 8192; HARNESS_LISTING_BYTES overrides at run time).
+    #[arg(long)]
+    listing_bytes: Option<usize>,
+}
+
+/// `harness-gen bindings`'s arguments.
+#[derive(clap::Args)]
+struct Bindings {
+    /// The catalog (`catalog.json` of a generated crate, or any harn-tools/2.0 catalog).
+    #[arg(required_unless_present = "from_mcp", conflicts_with = "from_mcp")]
+    catalog: Option<PathBuf>,
+    /// Read the tools from a live MCP server instead: its Streamable HTTP URL, or the
+    /// command line that starts it speaking stdio (split at spaces).
+    #[arg(long, value_name = "URL|COMMAND")]
+    from_mcp: Option<String>,
+    /// The crate's directory (created if missing; must be empty or generated before).
+    #[arg(long)]
+    out: PathBuf,
+    /// The crate name.
+    #[arg(long)]
+    crate_name: String,
+    /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
+    #[arg(long)]
+    runtime_path: Option<String>,
+    /// Write nothing; exit 1 listing the files that would change.
+    #[arg(long)]
+    check: bool,
 }
 
 fn harness(command: HarnessCommand) -> ExitCode {
@@ -240,138 +248,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Openapi {
-            spec,
-            out,
-            crate_name,
-            runtime_path,
-            check,
-            strict,
-            harness,
-            listing_depth,
-            listing_bytes,
-        } => {
-            let mut command = format!(
-                "harness-gen openapi {} --out {}",
-                spec.display(),
-                out.display()
-            );
-            if let Some(name) = &crate_name {
-                command.push_str(&format!(" --crate-name {name}"));
-            }
-            if let Some(path) = &runtime_path {
-                command.push_str(&format!(" --runtime-path {path}"));
-            }
-            for path in &harness {
-                command.push_str(&format!(" --harness {}", path.display()));
-            }
-            if let Some(depth) = listing_depth {
-                command.push_str(&format!(" --listing-depth {depth}"));
-            }
-            if let Some(bytes) = listing_bytes {
-                command.push_str(&format!(" --listing-bytes {bytes}"));
-            }
-            let default = harness_gen_contract::schema::listing::Budget::DEFAULT;
-            let listing_budget = (listing_depth.is_some() || listing_bytes.is_some()).then(|| {
-                harness_gen_contract::schema::listing::Budget {
-                    depth: listing_depth.unwrap_or(default.depth),
-                    bytes: listing_bytes.unwrap_or(default.bytes),
-                }
-            });
-            let program = if harness.is_empty() {
-                None
-            } else {
-                let (sources, result) = harness_gen::harness::compile_files(&harness);
-                match result {
-                    Ok(compiled) => Some((sources, compiled)),
-                    Err(diags) => {
-                        eprint!("{}", sources.render(&diags));
-                        return Ok(ExitCode::FAILURE);
-                    }
-                }
-            };
-            let options = harness_gen::Options {
-                crate_name,
-                runtime_path,
-                command,
-                harness: program.as_ref().map(|(_, c)| c.bundle.clone()),
-                listing_budget,
-            };
-            let mut diags = harness_gen::diag::Diagnostics::default();
-            let generated = harness_gen::generate_crate(&spec, &options, &mut diags);
-            if strict {
-                diags.make_strict();
-            }
-            diags.finish();
-            eprint!("{diags}");
-            let Some((krate, catalog)) = generated.filter(|_| !diags.has_errors()) else {
-                return Ok(ExitCode::FAILURE);
-            };
-            if let Some((sources, compiled)) = &program {
-                let mismatches = harness_gen::harness::link::check(sources, compiled, &catalog);
-                if !mismatches.is_empty() {
-                    eprint!("{}", sources.render(&mismatches));
-                    return Ok(ExitCode::FAILURE);
-                }
-            }
-            write_out(&out, &krate.files, check, &options.command)
-        }
-        Command::Bindings {
-            catalog,
-            from_mcp,
-            out,
-            crate_name,
-            runtime_path,
-            check,
-        } => {
-            let source = match (&catalog, &from_mcp) {
-                (Some(catalog), _) => catalog.display().to_string(),
-                (None, from_mcp) => format!("--from-mcp {:?}", from_mcp.as_deref().unwrap_or("")),
-            };
-            let mut command = format!(
-                "harness-gen bindings {source} --out {} --crate-name {crate_name}",
-                out.display()
-            );
-            if let Some(path) = &runtime_path {
-                command.push_str(&format!(" --runtime-path {path}"));
-            }
-            let options = harness_gen::BindingsOptions {
-                crate_name,
-                runtime_path,
-                command,
-            };
-            let generated = match (catalog, from_mcp) {
-                (Some(catalog), _) => match std::fs::read_to_string(&catalog) {
-                    Ok(text) => harness_gen::generate_bindings(&text, &options),
-                    Err(error) => {
-                        eprintln!(
-                            "error[HG0101]: {}: cannot be read: {error}",
-                            harness_gen::diag::printable(&catalog.display().to_string())
-                        );
-                        return Ok(ExitCode::FAILURE);
-                    }
-                },
-                (None, from_mcp) => {
-                    let server = live_server(&from_mcp.unwrap_or_default());
-                    harness_gen_cli::from_mcp::generate_bindings(server, &options)
-                }
-            };
-            let bindings = match generated {
-                Ok(bindings) => bindings,
-                Err(error) => {
-                    eprintln!("{error}");
-                    return Ok(ExitCode::FAILURE);
-                }
-            };
-            for (pointer, why) in &bindings.fallbacks {
-                eprintln!(
-                    "warning[HG0504]: {}: typed as serde_json::Value: {}",
-                    harness_gen::diag::printable(pointer),
-                    harness_gen::diag::printable(why)
-                );
-            }
-            write_out(&out, &bindings.files, check, &options.command)
-        }
+        Command::Openapi(args) => openapi(args),
+        Command::Bindings(args) => bindings(args),
         Command::Harness(command) => Ok(harness(command)),
         Command::Artifacts { dir, check: true } => {
             let stale = harness_gen_cli::artifacts::stale(&dir);
@@ -391,6 +269,144 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `harness-gen openapi`: the crate of a document, with its `.harness` programs.
+fn openapi(args: Openapi) -> anyhow::Result<ExitCode> {
+    let Openapi {
+        spec,
+        out,
+        crate_name,
+        runtime_path,
+        check,
+        strict,
+        harness,
+        listing_depth,
+        listing_bytes,
+    } = args;
+    let mut command = format!(
+        "harness-gen openapi {} --out {}",
+        spec.display(),
+        out.display()
+    );
+    if let Some(name) = &crate_name {
+        command.push_str(&format!(" --crate-name {name}"));
+    }
+    if let Some(path) = &runtime_path {
+        command.push_str(&format!(" --runtime-path {path}"));
+    }
+    for path in &harness {
+        command.push_str(&format!(" --harness {}", path.display()));
+    }
+    if let Some(depth) = listing_depth {
+        command.push_str(&format!(" --listing-depth {depth}"));
+    }
+    if let Some(bytes) = listing_bytes {
+        command.push_str(&format!(" --listing-bytes {bytes}"));
+    }
+    let default = harness_gen_contract::schema::listing::Budget::DEFAULT;
+    let listing_budget = (listing_depth.is_some() || listing_bytes.is_some()).then(|| {
+        harness_gen_contract::schema::listing::Budget {
+            depth: listing_depth.unwrap_or(default.depth),
+            bytes: listing_bytes.unwrap_or(default.bytes),
+        }
+    });
+    let program = if harness.is_empty() {
+        None
+    } else {
+        let (sources, result) = harness_gen::harness::compile_files(&harness);
+        match result {
+            Ok(compiled) => Some((sources, compiled)),
+            Err(diags) => {
+                eprint!("{}", sources.render(&diags));
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    };
+    let options = harness_gen::Options {
+        crate_name,
+        runtime_path,
+        command,
+        harness: program.as_ref().map(|(_, c)| c.bundle.clone()),
+        listing_budget,
+    };
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let generated = harness_gen::generate_crate(&spec, &options, &mut diags);
+    if strict {
+        diags.make_strict();
+    }
+    diags.finish();
+    eprint!("{diags}");
+    let Some((krate, catalog)) = generated.filter(|_| !diags.has_errors()) else {
+        return Ok(ExitCode::FAILURE);
+    };
+    if let Some((sources, compiled)) = &program {
+        let mismatches = harness_gen::harness::link::check(sources, compiled, &catalog);
+        if !mismatches.is_empty() {
+            eprint!("{}", sources.render(&mismatches));
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    write_out(&out, &krate.files, check, &options.command)
+}
+
+/// `harness-gen bindings`: the typed bindings of a catalog file or a live server.
+fn bindings(args: Bindings) -> anyhow::Result<ExitCode> {
+    let Bindings {
+        catalog,
+        from_mcp,
+        out,
+        crate_name,
+        runtime_path,
+        check,
+    } = args;
+    let source = match (&catalog, &from_mcp) {
+        (Some(catalog), _) => catalog.display().to_string(),
+        (None, from_mcp) => format!("--from-mcp {:?}", from_mcp.as_deref().unwrap_or("")),
+    };
+    let mut command = format!(
+        "harness-gen bindings {source} --out {} --crate-name {crate_name}",
+        out.display()
+    );
+    if let Some(path) = &runtime_path {
+        command.push_str(&format!(" --runtime-path {path}"));
+    }
+    let options = harness_gen::BindingsOptions {
+        crate_name,
+        runtime_path,
+        command,
+    };
+    let generated = match (catalog, from_mcp) {
+        (Some(catalog), _) => match std::fs::read_to_string(&catalog) {
+            Ok(text) => harness_gen::generate_bindings(&text, &options),
+            Err(error) => {
+                eprintln!(
+                    "error[HG0101]: {}: cannot be read: {error}",
+                    harness_gen::diag::printable(&catalog.display().to_string())
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        },
+        (None, from_mcp) => {
+            let server = live_server(&from_mcp.unwrap_or_default());
+            harness_gen_cli::from_mcp::generate_bindings(server, &options)
+        }
+    };
+    let bindings = match generated {
+        Ok(bindings) => bindings,
+        Err(error) => {
+            eprintln!("{error}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    for (pointer, why) in &bindings.fallbacks {
+        eprintln!(
+            "warning[HG0504]: {}: typed as serde_json::Value: {}",
+            harness_gen::diag::printable(pointer),
+            harness_gen::diag::printable(why)
+        );
+    }
+    write_out(&out, &bindings.files, check, &options.command)
 }
 
 /// Writes generated `files` into `out` (or, with `check`, lists what would change and fails

@@ -10,7 +10,7 @@ use harness_gen_wire::binding::{
 };
 
 use super::{Gates, OpTypes};
-use crate::model::{Api, SecurityScheme};
+use crate::model::{Api, Operation, SecurityScheme};
 
 /// Environment variables the client reads, per scheme: (scheme, variable names).
 pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
@@ -79,104 +79,11 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             pub(super) static #name: Binding = #binding;
         }
     });
-    let methods = api.operations.iter().zip(ops).map(|(op, types)| {
-        let name = format_ident!("{}", types.method);
-        let input = type_tokens(&types.input);
-        let output = type_tokens(&types.output);
-        let error = type_tokens(&types.error);
-        let binding = format_ident!("{}", types.method.to_ascii_uppercase());
-        let doc = format!(
-            " `{} {}`{}",
-            op.binding.method, op.binding.path,
-            op.entry
-                .title
-                .as_deref()
-                .map(|t| format!(": {t}"))
-                .unwrap_or_default()
-        );
-        let description = op.entry.description.as_deref().map(|d| {
-            let lines = d.lines().map(|l| format!(" {l}"));
-            quote!(#[doc = ""] #(#[doc = #lines])*)
-        });
-        let cfg = gates.operation(op);
-        // An operation without inputs takes none; its (empty) input type is still what the
-        // binding encodes.
-        let (param, arg) = if types.takes_input {
-            (quote!(input: &#input), quote!(input))
-        } else {
-            (TokenStream::new(), quote!(&#input::default()))
-        };
-        let pages = types.pages.as_ref().map(|(method, item)| {
-            let method = format_ident!("{}", method);
-            // The text was printed from tokens (`OpTypes::pages`), so it lexes.
-            let item: TokenStream = item
-                .parse()
-                .unwrap_or_else(|_| quote!(compile_error!("unlexable page item type")));
-            let doc = format!(
-                " Every page of [`Client::{}`], each fetched when read (`.items()` streams their items).",
-                types.method
-            );
-            quote! {
-                #[doc = #doc]
-                #cfg
-                pub fn #method(&self, #param) -> Pages<#output, #item, #error> {
-                    self.http.pages(&bindings::#binding, #arg)
-                }
-            }
-        });
-        let events = types.events.as_ref().map(|(method, event)| {
-            let method = format_ident!("{}", method);
-            let event = type_tokens(event);
-            // The only call of an operation that answers only with events carries its docs.
-            let docs = if types.events_only {
-                let streams = " The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).";
-                quote!(#[doc = #doc] #description #[doc = ""] #[doc = #streams])
-            } else {
-                let streams = format!(
-                    " [`Client::{}`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).",
-                    types.method
-                );
-                quote!(#[doc = #streams])
-            };
-            quote! {
-                #docs
-                #cfg
-                pub async fn #method(&self, #param) -> Result<Events<#event, #error>, Error<#error>> {
-                    self.http.events(&bindings::#binding, #arg).await
-                }
-            }
-        });
-        let download = types.download.as_ref().map(|method| {
-            let method = format_ident!("{}", method);
-            let doc = format!(
-                " [`Client::{}`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).",
-                types.method
-            );
-            quote! {
-                #[doc = #doc]
-                #cfg
-                pub async fn #method(&self, #param) -> Result<Download, Error<#error>> {
-                    self.http.download(&bindings::#binding, #arg).await
-                }
-            }
-        });
-        let call = (!types.events_only).then(|| {
-            quote! {
-                #[doc = #doc]
-                #description
-                #cfg
-                pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
-                    self.http.call(&bindings::#binding, #arg).await
-                }
-            }
-        });
-        quote! {
-            #call
-            #pages
-            #events
-            #download
-        }
-    });
+    let methods = api
+        .operations
+        .iter()
+        .zip(ops)
+        .map(|(op, types)| Call::of(op, types, &gates).methods(types));
     quote! {
         //! The API's client: one async method per operation.
         // An API without operations (webhooks only) leaves the imports unused.
@@ -186,8 +93,9 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
         /// The pages of a call that lists in pages (the `_pages` methods).
         pub use harness_gen_runtime::http::Pages;
-        /// The server-sent events of a streaming call (the `_events` methods).
-        pub use harness_gen_runtime::http::{Event, Events};
+        /// The server-sent events of a streaming call (the `_events` methods), and one of them
+        /// (named so as not to be confused with a type of the API's own called `Event`).
+        pub use harness_gen_runtime::http::{Event as ServerSentEvent, Events};
         /// A body of bytes as it arrives (the `_stream` methods of downloads).
         pub use harness_gen_runtime::http::Download;
 
@@ -242,6 +150,180 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             use harness_gen_runtime::binding::*;
 
             #(#bindings)*
+        }
+    }
+}
+
+/// What every method of one operation shares: its name, input parameter, binding, types, `cfg`
+/// and docs.
+struct Call {
+    name: proc_macro2::Ident,
+    binding: proc_macro2::Ident,
+    param: TokenStream,
+    arg: TokenStream,
+    output: TokenStream,
+    error: TokenStream,
+    cfg: TokenStream,
+    doc: String,
+    description: Option<TokenStream>,
+}
+
+impl Call {
+    fn of(op: &Operation, types: &OpTypes, gates: &Gates) -> Self {
+        let input = type_tokens(&types.input);
+        // An operation without inputs takes none; its (empty) input type is still what the
+        // binding encodes.
+        let (param, arg) = if types.takes_input {
+            (quote!(input: &#input), quote!(input))
+        } else {
+            (TokenStream::new(), quote!(&#input::default()))
+        };
+        let title = op.entry.title.as_deref().map(|t| format!(": {t}"));
+        Call {
+            name: format_ident!("{}", types.method),
+            binding: format_ident!("{}", types.method.to_ascii_uppercase()),
+            param,
+            arg,
+            output: type_tokens(&types.output),
+            error: type_tokens(&types.error),
+            cfg: gates.operation(op),
+            doc: format!(
+                " `{} {}`{}",
+                op.binding.method,
+                op.binding.path,
+                title.unwrap_or_default()
+            ),
+            description: op.entry.description.as_deref().map(|d| {
+                let lines = d.lines().map(|l| format!(" {l}"));
+                quote!(#[doc = ""] #(#[doc = #lines])*)
+            }),
+        }
+    }
+
+    /// The operation's call (unless it answers only with events) and its `_pages`, `_events`
+    /// and `_stream` variants.
+    fn methods(&self, types: &OpTypes) -> TokenStream {
+        let call = (!types.events_only).then(|| self.call());
+        let pages = types
+            .pages
+            .as_ref()
+            .map(|(method, item)| self.pages(method, item));
+        let events = types
+            .events
+            .as_ref()
+            .map(|(method, event)| self.events(method, event, types.events_only));
+        let download = types.download.as_ref().map(|method| self.download(method));
+        quote! {
+            #call
+            #pages
+            #events
+            #download
+        }
+    }
+
+    fn call(&self) -> TokenStream {
+        let Call {
+            name,
+            binding,
+            param,
+            arg,
+            output,
+            error,
+            cfg,
+            doc,
+            description,
+        } = self;
+        quote! {
+            #[doc = #doc]
+            #description
+            #cfg
+            pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
+                self.http.call(&bindings::#binding, #arg).await
+            }
+        }
+    }
+
+    fn pages(&self, method: &str, item: &str) -> TokenStream {
+        let Call {
+            name,
+            binding,
+            param,
+            arg,
+            output,
+            error,
+            cfg,
+            ..
+        } = self;
+        let method = format_ident!("{}", method);
+        // The text was printed from tokens (`OpTypes::pages`), so it lexes.
+        let item: TokenStream = item
+            .parse()
+            .unwrap_or_else(|_| quote!(compile_error!("unlexable page item type")));
+        let doc = format!(
+            " Every page of [`Client::{name}`], each fetched when read (`.items()` streams their items)."
+        );
+        quote! {
+            #[doc = #doc]
+            #cfg
+            pub fn #method(&self, #param) -> Pages<#output, #item, #error> {
+                self.http.pages(&bindings::#binding, #arg)
+            }
+        }
+    }
+
+    fn events(&self, method: &str, event: &str, events_only: bool) -> TokenStream {
+        let Call {
+            name,
+            binding,
+            param,
+            arg,
+            error,
+            cfg,
+            doc,
+            description,
+            ..
+        } = self;
+        let method = format_ident!("{}", method);
+        let event = type_tokens(event);
+        // The only call of an operation that answers only with events carries its docs.
+        let docs = if events_only {
+            let streams = " The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).";
+            quote!(#[doc = #doc] #description #[doc = ""] #[doc = #streams])
+        } else {
+            let streams = format!(
+                " [`Client::{name}`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection)."
+            );
+            quote!(#[doc = #streams])
+        };
+        quote! {
+            #docs
+            #cfg
+            pub async fn #method(&self, #param) -> Result<Events<#event, #error>, Error<#error>> {
+                self.http.events(&bindings::#binding, #arg).await
+            }
+        }
+    }
+
+    fn download(&self, method: &str) -> TokenStream {
+        let Call {
+            name,
+            binding,
+            param,
+            arg,
+            error,
+            cfg,
+            ..
+        } = self;
+        let method = format_ident!("{}", method);
+        let doc = format!(
+            " [`Client::{name}`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk)."
+        );
+        quote! {
+            #[doc = #doc]
+            #cfg
+            pub async fn #method(&self, #param) -> Result<Download, Error<#error>> {
+                self.http.download(&bindings::#binding, #arg).await
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ fn every_bad_input_gets_its_expected_diagnostics() {
         let file = words.next().unwrap();
         let expected: Vec<&str> = words.collect();
         let mut diags = Diagnostics::default();
-        let _ = harness_gen::catalog::generate(&dir.join(file), None, &mut diags);
+        let _ = harness_gen::pipeline::catalog_of(&dir.join(file), None, &mut diags);
         let codes: Vec<&str> = diags.items().iter().map(|d| d.code.as_str()).collect();
         for code in &expected {
             assert!(
@@ -46,7 +46,7 @@ fn rendered_diagnostics_carry_no_control_characters_or_bidi_overrides() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let mut diags = Diagnostics::default();
-        let _ = harness_gen::catalog::generate(&path, None, &mut diags);
+        let _ = harness_gen::pipeline::catalog_of(&path, None, &mut diags);
         let rendered = diags.to_string();
         let hostile = rendered
             .chars()
@@ -72,7 +72,7 @@ fn a_header_name_that_is_not_an_http_token_is_ignored_with_a_warning() {
     let file = std::env::temp_dir().join(format!("hostile-{}.yaml", std::process::id()));
     std::fs::write(&file, kept).unwrap();
     let mut diags = Diagnostics::default();
-    let (_, catalog) = harness_gen::catalog::generate(&file, None, &mut diags).unwrap();
+    let (_, catalog) = harness_gen::pipeline::catalog_of(&file, None, &mut diags).unwrap();
     let _ = std::fs::remove_file(&file);
     assert!(
         diags.items().iter().any(|d| d.code.as_str() == "HG0302"),

@@ -120,7 +120,7 @@ pub fn check_named(name: &str, text: &str) -> Out {
 /// `types.rs` of the document at `spec`.
 pub fn types_from(spec: &Path) -> harness_gen::emit::Types {
     let mut diags = Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(spec, None, &mut diags).unwrap();
+    let (api, _) = harness_gen::pipeline::catalog_of(spec, None, &mut diags).unwrap();
     harness_gen::emit::types_file(
         &api,
         harness_gen::emit::types::Extras::CRATE,

@@ -38,7 +38,7 @@ fn listed() -> Vec<(String, String)> {
 
 fn run(path: &str) -> (Option<Catalog>, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let generated = harness_gen::catalog::generate(&corpus().join(path), None, &mut diags);
+    let generated = harness_gen::pipeline::catalog_of(&corpus().join(path), None, &mut diags);
     diags.finish();
     (generated.map(|(_, catalog)| catalog), diags)
 }

@@ -93,7 +93,7 @@ fn local_file_references_are_resolved_next_to_the_document() {
     .unwrap();
     let mut diags = Diagnostics::default();
     let (_, catalog) =
-        harness_gen::catalog::generate(&dir.join("api.yaml"), None, &mut diags).unwrap();
+        harness_gen::pipeline::catalog_of(&dir.join("api.yaml"), None, &mut diags).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     crate::common::assert_only_the_listing_report(&diags);
     assert_eq!(

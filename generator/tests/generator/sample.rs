@@ -12,7 +12,7 @@ use crate::common::{types_from, types_of_document};
 fn the_sample_catalog_matches_its_snapshot() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/petstore.yaml");
     let mut diags = Diagnostics::default();
-    let (_, catalog) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let (_, catalog) = harness_gen::pipeline::catalog_of(&spec, None, &mut diags).unwrap();
     crate::common::assert_only_the_listing_report(&diags);
     insta::assert_snapshot!("petstore_catalog", catalog.to_json_pretty());
 }

@@ -79,7 +79,7 @@ fn a_build_script_without_dates_writes_them_as_strings() {
     let spec = dir.join("formats.yaml");
     std::fs::write(&spec, text).unwrap();
     let mut diags = harness_gen::diag::Diagnostics::default();
-    let (api, _) = harness_gen::catalog::generate(&spec, None, &mut diags).unwrap();
+    let (api, _) = harness_gen::pipeline::catalog_of(&spec, None, &mut diags).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let extras = Extras {
         comparisons: Optional::Always,

@@ -140,11 +140,7 @@ pub fn run(
     );
     let input = match input_of(tool, leaf, matches.get_one::<String>(INPUT_JSON), &registry) {
         Ok(input) => input,
-        Err(why) => {
-            let _ = writeln!(err, "error: {why}");
-            let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
-            return exit_code::INVALID_INPUT;
-        }
+        Err(why) => return refuse(tool, &why, out, err),
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -153,17 +149,57 @@ pub fn run(
         Ok(runtime) => runtime,
         Err(_) => return exit_code::RUNTIME,
     };
-    // What the API's reply said, for `--include`.
-    let replies = crate::http::Replies::new();
-    let include = matches.get_flag(INCLUDE);
+    let call = Call {
+        registry: &registry,
+        tool,
+        format,
+        runtime: &runtime,
+        replies: crate::http::Replies::new(),
+        include: matches.get_flag(INCLUDE),
+    };
     let page_limit = matches.get_one::<u32>(PAGE_LIMIT).copied();
-    if page_limit.is_some() && !matches.get_flag(PAGINATE) {
-        let why = "--max-pages bounds --paginate; give both".to_string();
-        let _ = writeln!(err, "error: {why}");
-        let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
-        return exit_code::INVALID_INPUT;
-    }
     if matches.get_flag(PAGINATE) {
+        return call.paginate(input, page_limit, out, err);
+    }
+    if page_limit.is_some() {
+        return refuse(tool, "--max-pages bounds --paginate; give both", out, err);
+    }
+    let destination = matches.get_one::<String>(OUTPUT_FILE).map(String::as_str);
+    if tool.returns_bytes() && destination.is_none() && is_tty {
+        let why = "the output is binary: give --output FILE to save it, or --output - to write it to standard output";
+        return refuse(tool, why, out, err);
+    }
+    call.once(input, destination, out, err)
+}
+
+/// A usage error of `tool`'s command: `why` on standard error, its envelope on standard output.
+fn refuse(tool: &Entry, why: &str, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let _ = writeln!(err, "error: {why}");
+    let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, why));
+    exit_code::INVALID_INPUT
+}
+
+/// One command's call of its tool, once its input is read.
+struct Call<'a> {
+    registry: &'a ToolRegistry,
+    tool: &'a Entry,
+    format: output::Format,
+    runtime: &'a tokio::runtime::Runtime,
+    /// What the API's reply said, for `--include`.
+    replies: crate::http::Replies,
+    include: bool,
+}
+
+impl Call<'_> {
+    /// `--paginate`: every page, up to `page_limit` of them.
+    fn paginate(
+        &self,
+        input: Value,
+        page_limit: Option<u32>,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> i32 {
+        let tool = self.tool;
         let pagination = tool
             .source
             .as_ref()
@@ -174,81 +210,87 @@ pub fn run(
                 "`{}` does not list in pages, so --paginate has nothing to follow",
                 tool.cli.command
             );
-            let _ = writeln!(err, "error: {why}");
-            let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
-            return exit_code::INVALID_INPUT;
+            return refuse(tool, &why, out, err);
         };
         let pages = Paginated {
-            registry: &registry,
+            registry: self.registry,
             tool,
             pagination,
-            format,
+            format: self.format,
             max_pages: page_limit.unwrap_or(MAX_PAGES),
         };
-        let code = replies.recording(|| runtime.block_on(pages.follow(input, out, err)));
-        if include {
-            print_reply(&replies, err);
+        let code = self
+            .replies
+            .recording(|| self.runtime.block_on(pages.follow(input, out, err)));
+        if self.include {
+            print_reply(&self.replies, err);
         }
-        return code;
+        code
     }
-    let destination = matches.get_one::<String>(OUTPUT_FILE).map(String::as_str);
-    if tool.returns_bytes() && destination.is_none() && is_tty {
-        let why = "the output is binary: give --output FILE to save it, or --output - to write it to standard output".to_string();
-        let _ = writeln!(err, "error: {why}");
-        let _ = writeln!(out, "{}", cli_usage_envelope(&tool.name, &why));
-        return exit_code::INVALID_INPUT;
-    }
-    // Files the user named with `@path` are read as they are sent.
-    let call = replies.recording(|| {
-        crate::upload::with_local_files(|| {
-            runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
-        })
-    });
-    if include {
-        print_reply(&replies, err);
-    }
-    let mut output = match call {
-        Ok(output) => output,
-        Err(error) => return fail(&error, out, err),
-    };
-    if let Some(events) = output.events.take() {
-        return runtime.block_on(print_events(&registry, &tool.name, events, out, err));
-    }
-    let chunks = match output.bytes {
-        Some(bytes) => bytes.chunks,
-        None => {
-            let text = output::render(&output.value, format).into_bytes();
-            Box::pin(futures::stream::iter([Ok(bytes::Bytes::from(text))]))
+
+    /// One call, its output written to `destination` (a file, `-` or none: standard output).
+    fn once(
+        &self,
+        input: Value,
+        destination: Option<&str>,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> i32 {
+        let (registry, tool, runtime) = (self.registry, self.tool, self.runtime);
+        // Files the user named with `@path` are read as they are sent.
+        let call = self.replies.recording(|| {
+            crate::upload::with_local_files(|| {
+                runtime.block_on(registry.invoke_page(Audience::Cli, &tool.name, input))
+            })
+        });
+        if self.include {
+            print_reply(&self.replies, err);
         }
-    };
-    let to_file = destination.is_some_and(|path| path != "-");
-    let written = match destination {
-        Some(path) if to_file => runtime
-            .block_on(crate::http::save_chunks(std::path::Path::new(path), chunks))
-            .map_err(|failure| match failure {
-                crate::http::Unsaved::Source(category) => Written::Source(category),
-                crate::http::Unsaved::Write(error) => Written::Local(format!("{path}: {error}")),
-            }),
-        _ => runtime.block_on(copy_chunks(chunks, out)),
-    };
-    match written {
-        Ok(_) => exit_code::SUCCESS,
-        Err(Written::Source(category)) => {
-            let error = ToolError::Runtime {
-                tool: tool.name.to_string(),
-                category,
-            };
-            if to_file {
-                fail(&error, out, err)
-            } else {
-                // Part of the output went to standard output already: no envelope after it.
-                let _ = writeln!(err, "error: {error}");
-                cli_exit_code(&error)
+        let mut output = match call {
+            Ok(output) => output,
+            Err(error) => return fail(&error, out, err),
+        };
+        if let Some(events) = output.events.take() {
+            return runtime.block_on(print_events(registry, &tool.name, events, out, err));
+        }
+        let chunks = match output.bytes {
+            Some(bytes) => bytes.chunks,
+            None => {
+                let text = output::render(&output.value, self.format).into_bytes();
+                Box::pin(futures::stream::iter([Ok(bytes::Bytes::from(text))]))
             }
-        }
-        Err(Written::Local(why)) => {
-            let _ = writeln!(err, "error: cannot write the output: {why}");
-            exit_code::RUNTIME
+        };
+        let to_file = destination.is_some_and(|path| path != "-");
+        let written = match destination {
+            Some(path) if to_file => runtime
+                .block_on(crate::http::save_chunks(std::path::Path::new(path), chunks))
+                .map_err(|failure| match failure {
+                    crate::http::Unsaved::Source(category) => Written::Source(category),
+                    crate::http::Unsaved::Write(error) => {
+                        Written::Local(format!("{path}: {error}"))
+                    }
+                }),
+            _ => runtime.block_on(copy_chunks(chunks, out)),
+        };
+        match written {
+            Ok(_) => exit_code::SUCCESS,
+            Err(Written::Source(category)) => {
+                let error = ToolError::Runtime {
+                    tool: tool.name.to_string(),
+                    category,
+                };
+                if to_file {
+                    fail(&error, out, err)
+                } else {
+                    // Part of the output went to standard output already: no envelope after it.
+                    let _ = writeln!(err, "error: {error}");
+                    cli_exit_code(&error)
+                }
+            }
+            Err(Written::Local(why)) => {
+                let _ = writeln!(err, "error: cannot write the output: {why}");
+                exit_code::RUNTIME
+            }
         }
     }
 }

@@ -133,87 +133,15 @@ impl TypeSpace<'_> {
         };
         match &def.kind {
             Kind::Struct { fields, extra } => {
-                // A struct whose fields are all optional can be built with `..Default::default()`.
-                let default = fields
-                    .iter()
-                    .all(|f| !f.required)
-                    .then(|| quote!(#[derive(Default)]));
-                let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
-                let builder = built
-                    .map(|tag| self.builder(&def.name, fields, extra.is_some(), tag))
-                    .map(|builder| quote!(#cfg #builder));
-                let fields = fields.iter().map(|f| self.field(f));
-                let extra = extra.as_ref().map(|ty| {
-                    let ty = self.tokens(ty);
-                    quote! {
-                        /// Properties beyond the declared ones.
-                        pub additional_properties: std::collections::BTreeMap<String, #ty>,
-                    }
-                });
-                quote! {
-                    #doc
-                    #cfg
-                    #[derive(Debug, Clone)]
-                    #partial_eq
-                    #default
-                    pub struct #name {
-                        #(#fields)*
-                        #extra
-                    }
-                    #cfg
-                    #deserialize
-                    #builder
-                }
+                self.struct_item(def, cfg, built, fields, extra.as_ref())
             }
-            Kind::StringEnum(variants) => {
-                let idents: Vec<_> = variants
-                    .iter()
-                    .map(|(v, _)| format_ident!("{}", v))
-                    .collect();
-                let wires: Vec<&String> = variants.iter().map(|(_, w)| w).collect();
-                let docs = wires.iter().map(|w| format!(" `{w}`"));
-                let compare = self.compare_derive(quote!(PartialEq, Eq, Hash, PartialOrd, Ord));
-                quote! {
-                    #doc
-                    #cfg
-                    #[derive(Debug, Clone)]
-                    #compare
-                    pub enum #name {
-                        #( #[doc = #docs] #idents, )*
-                        /// A value this version of the API description does not list.
-                        Other(String),
-                    }
-
-                    #cfg
-                    impl #name {
-                        /// The value as sent on the wire.
-                        pub fn as_str(&self) -> &str {
-                            match self {
-                                #( Self::#idents => #wires, )*
-                                Self::Other(value) => value,
-                            }
-                        }
-                    }
-
-                    #cfg
-                    impl serde::Serialize for #name {
-                        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                            serializer.serialize_str(self.as_str())
-                        }
-                    }
-
-                    #cfg
-                    impl<'de> serde::Deserialize<'de> for #name {
-                        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                            let value = String::deserialize(deserializer)?;
-                            Ok(match value.as_str() {
-                                #( #wires => Self::#idents, )*
-                                _ => Self::Other(value),
-                            })
-                        }
-                    }
-                }
-            }
+            Kind::StringEnum(variants) => Self::string_enum_item(
+                &doc,
+                cfg,
+                &name,
+                variants,
+                self.compare_derive(quote!(PartialEq, Eq, Hash, PartialOrd, Ord)),
+            ),
             Kind::Union(variants) => {
                 let variants = variants.iter().map(|(v, ty)| {
                     let v = format_ident!("{}", v);
@@ -281,6 +209,107 @@ impl TypeSpace<'_> {
                 #cfg
                 pub type #name = serde_json::Value;
             },
+        }
+    }
+
+    /// A struct, its JSON impls and (when `built`) its constructor and setters.
+    fn struct_item(
+        &self,
+        def: &Def,
+        cfg: &TokenStream,
+        built: Option<Option<&str>>,
+        fields: &[Field],
+        extra: Option<&Ty>,
+    ) -> TokenStream {
+        let name = format_ident!("{}", def.name);
+        let doc = doc_attr(def.doc.as_deref());
+        let partial_eq = self.compare_derive(quote!(PartialEq));
+        // A struct whose fields are all optional can be built with `..Default::default()`.
+        let default = fields
+            .iter()
+            .all(|f| !f.required)
+            .then(|| quote!(#[derive(Default)]));
+        let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
+        let builder = built
+            .map(|tag| self.builder(&def.name, fields, extra.is_some(), tag))
+            .map(|builder| quote!(#cfg #builder));
+        let fields = fields.iter().map(|f| self.field(f));
+        let extra = extra.as_ref().map(|ty| {
+            let ty = self.tokens(ty);
+            quote! {
+                /// Properties beyond the declared ones.
+                pub additional_properties: std::collections::BTreeMap<String, #ty>,
+            }
+        });
+        quote! {
+            #doc
+            #cfg
+            #[derive(Debug, Clone)]
+            #partial_eq
+            #default
+            pub struct #name {
+                #(#fields)*
+                #extra
+            }
+            #cfg
+            #deserialize
+            #builder
+        }
+    }
+
+    /// A string enum with its `Other(String)` fallback, written and read as its wire string.
+    fn string_enum_item(
+        doc: &TokenStream,
+        cfg: &TokenStream,
+        name: &proc_macro2::Ident,
+        variants: &[(String, String)],
+        compare: TokenStream,
+    ) -> TokenStream {
+        let idents: Vec<_> = variants
+            .iter()
+            .map(|(v, _)| format_ident!("{}", v))
+            .collect();
+        let wires: Vec<&String> = variants.iter().map(|(_, w)| w).collect();
+        let docs = wires.iter().map(|w| format!(" `{w}`"));
+        quote! {
+            #doc
+            #cfg
+            #[derive(Debug, Clone)]
+            #compare
+            pub enum #name {
+                #( #[doc = #docs] #idents, )*
+                /// A value this version of the API description does not list.
+                Other(String),
+            }
+
+            #cfg
+            impl #name {
+                /// The value as sent on the wire.
+                pub fn as_str(&self) -> &str {
+                    match self {
+                        #( Self::#idents => #wires, )*
+                        Self::Other(value) => value,
+                    }
+                }
+            }
+
+            #cfg
+            impl serde::Serialize for #name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    serializer.serialize_str(self.as_str())
+                }
+            }
+
+            #cfg
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let value = String::deserialize(deserializer)?;
+                    Ok(match value.as_str() {
+                        #( #wires => Self::#idents, )*
+                        _ => Self::Other(value),
+                    })
+                }
+            }
         }
     }
 
