@@ -1,5 +1,5 @@
-//! The one pipeline every entry point runs: [`load`](crate::load) reads the document (the only
-//! module that reads a file), [`mapping`](crate::mapping) builds the model, [`catalog`] derives
+//! The one pipeline every entry point runs: [`load`](crate::load) reads the document (it and
+//! its `source` are the only modules that read files), [`mapping`](crate::mapping) builds the model, [`catalog`] derives
 //! and checks the catalog, and the emitters write the types; `harness-gen catalog`, `harness-gen
 //! openapi` ([`crate::generate_crate`]) and the `build.rs` [`Builder`](crate::Builder) differ only
 //! in how they lay the result out.
@@ -50,14 +50,14 @@ pub fn catalog_of_with<R>(
     Some((api, catalog, done))
 }
 
-/// What every way of generating shares (`harness-gen openapi` through [`generate_crate`], and
-/// the `build.rs` [`Builder`]): one model of the document with its catalog, the crate name
+/// What every way of generating shares (`harness-gen openapi` through [`crate::generate_crate`], and
+/// the `build.rs` [`crate::Builder`]): one model of the document with its catalog, the crate name
 /// settled and checked, and the Rust types, with every schema that became a JSON value
 /// reported. The callers differ only in how they lay the result out.
 pub(crate) struct Assembled {
     /// The model.
     pub api: model::Api,
-    /// Its catalog (checked by the runtime's publish-time rules).
+    /// Its catalog (checked by the contract's publish-time rules).
     pub catalog: harness_gen_contract::Catalog,
     /// The crate name: the one given, else derived from the title.
     pub name: String,

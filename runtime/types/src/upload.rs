@@ -1,6 +1,7 @@
 //! Binary data a call sends (`format: binary`: a file part of a multipart body, a whole
-//! `application/octet-stream` body): [`Upload`], made from bytes in memory, a file, or (with the
-//! `client` feature) a stream.
+//! `application/octet-stream` body): [`Upload`], made from bytes in memory, a file, standard
+//! input (a command line's `@-`) or a stream; the HTTP client reads what [`Upload::source`]
+//! says.
 //!
 //! In JSON (tool inputs and outputs, a binary field of a JSON reply) an upload is base64 text,
 //! like [`Bytes`](crate::formats::Bytes). When the HTTP client encodes a call, an upload
