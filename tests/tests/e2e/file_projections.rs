@@ -1,6 +1,6 @@
 //! Files and event streams through the projections of the generated `streams` crate, all
 //! through `ToolRegistry::invoke`: the CLI saves a download with `--output` as it arrives (whole
-//! or not at all), streams `@path` files into uploads and prints events as JSON lines as they
+//! or not at all), streams `@path` files and `@-` (standard input) into uploads and prints events as JSON lines as they
 //! arrive; MCP returns a download as binary content, takes uploads as base64 (never as a local
 //! file) and reports each event as progress; `invoke` collects a download into the base64 text
 //! and events into the array their output schemas describe.
@@ -216,6 +216,51 @@ async fn the_cli_streams_files_named_with_at_into_uploads() {
         false,
     );
     assert_eq!(run.code, 4, "{}", run.err);
+}
+
+/// `@-` reads the upload from standard input, as the file it is sent with (the program itself:
+/// the runtime's client reads its own standard input).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_streams_standard_input_named_with_at_dash_into_an_upload() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let (base, seen) = server::serve().await;
+    // The same build (features) as the MCP program's test, so nothing compiles twice.
+    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams", "mcp"))
+        .await
+        .unwrap();
+    let bytes = pattern(300_000);
+    let sent = bytes.clone();
+    let output = tokio::task::spawn_blocking(move || {
+        let mut child = Command::new(program)
+            .args([
+                "--base-url",
+                &base,
+                "chat",
+                "put-file-bytes",
+                "f1",
+                "--body",
+                "@-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(&sent).unwrap());
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        output
+    })
+    .await
+    .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    let received: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(received["parts"][0]["sha256"], sha256(&bytes));
+    assert_eq!(received["parts"][0]["length"], bytes.len());
+    assert_eq!(seen.puts.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -196,7 +196,7 @@ fn check_schema(
 }
 
 /// The index of the first item equal to an earlier one.
-fn first_duplicate<T: PartialEq>(items: &[T]) -> Option<usize> {
+pub(crate) fn first_duplicate<T: PartialEq>(items: &[T]) -> Option<usize> {
     (1..items.len()).find(|&i| items[..i].contains(&items[i]))
 }
 

@@ -57,19 +57,18 @@ fn write_string(text: &str, out: &mut String) {
 }
 
 /// Hex of the SHA-256 of `text`.
-fn sha256_hex(text: &str) -> String {
-    crate::sha256::hex(text.as_bytes())
-}
-
 /// `"sha256:" + hex(sha256(canonical(value)))`.
 pub fn content_hash<T: Serialize + ?Sized>(value: &T) -> String {
-    format!("sha256:{}", sha256_hex(&canonical_json(value)))
+    format!(
+        "sha256:{}",
+        crate::sha256::hex(canonical_json(value).as_bytes())
+    )
 }
 
 /// `"hr_"` + the first 32 hex digits of the SHA-256 of the canonical JSON of `value` (a
 /// revision without its `revisionId`).
 pub fn revision_id(value: &Value) -> String {
-    let mut hex = sha256_hex(&canonical_text(value));
+    let mut hex = crate::sha256::hex(canonical_text(value).as_bytes());
     hex.truncate(32);
     format!("hr_{hex}")
 }

@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::catalog::validate::first_duplicate;
 use crate::pointer::escape;
 
 /// Where a schema breaks the meta-schema, and what the meta-schema asks for there.
@@ -216,7 +217,8 @@ fn check_names(value: &Value, pointer: &mut String) -> Checked {
     each_item(items, pointer, |item, pointer| {
         fits_at(pointer, item.is_string(), "a string")
     })?;
-    fits_at(pointer, all_unique(items), "an array of unique strings")
+    let unique = first_duplicate(items).is_none();
+    fits_at(pointer, unique, "an array of unique strings")
 }
 
 /// An integer (a number without a fractional part, `2.0` included) of at least 0.
@@ -238,7 +240,9 @@ const TYPES: &[&str] = &[
 fn is_type(value: &Value) -> bool {
     let named = |value: &Value| value.as_str().is_some_and(|name| TYPES.contains(&name));
     match value {
-        Value::Array(names) => !names.is_empty() && names.iter().all(named) && all_unique(names),
+        Value::Array(names) => {
+            !names.is_empty() && names.iter().all(named) && first_duplicate(names).is_none()
+        }
         single => named(single),
     }
 }
@@ -250,24 +254,4 @@ fn is_anchor(name: &str) -> bool {
         .next()
         .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
-}
-
-/// No two items equal as JSON values (`1` and `1.0` are equal).
-fn all_unique(items: &[Value]) -> bool {
-    (1..items.len()).all(|i| !items[..i].iter().any(|earlier| same(earlier, &items[i])))
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, a)| y.get(key).is_some_and(|b| same(a, b)))
-        }
-        _ => a == b,
-    }
 }
