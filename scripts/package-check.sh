@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Publishing, end to end and offline for our own crates: packages the runtime (types, contract, façade), the generator and
+# Publishing, end to end and offline for our own crates: packages the runtime (its packages and the façade), the generator and
 # the generated pet store together and verifies each (compiles it from its .crate file). Cargo
 # verifies a package against the other packages of the same run, so the generated crate is
 # built against the packaged runtime, never against anything of that name on the crates
@@ -10,7 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every publishable package, in dependency order (each is verified against the ones before it).
-packages=(harness-gen-wire harness-gen-types harness-gen-contract harness-gen-runtime harness-gen-lang harness-gen harness-gen-cli petstore)
+packages=(harness-gen-wire harness-gen-types harness-gen-contract harness-gen-registry harness-gen-client
+  harness-gen-command harness-gen-serve harness-gen-mcp harness-gen-dashboard harness-gen-bridge
+  harness-gen-runtime harness-gen-lang harness-gen harness-gen-cli petstore)
 if [ "${1:-}" = "--list" ]; then
   exec cargo package "${packages[@]/#/-p}" --allow-dirty --list
 fi
@@ -24,7 +26,7 @@ done
 # and the verification builds in target/debug: drop what was compiled of our crates there, or
 # petstore would be verified against a runtime compiled from an earlier run's sources.
 rm -rf target/debug/.fingerprint/{harness-gen,petstore}-* \
-  target/debug/deps/lib{harness_gen,harness_gen_wire,harness_gen_types,harness_gen_contract,harness_gen_runtime,harness_gen_lang,harness_gen_cli,petstore}-*
+  target/debug/deps/lib{harness_gen,petstore}-* target/debug/deps/libharness_gen_*-*
 # A dirty tree is allowed so the check can run before committing; CI runs it on a clean clone.
 cargo package "${packages[@]/#/-p}" --allow-dirty "$@"
 ls -l target/package/*.crate

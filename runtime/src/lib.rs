@@ -35,25 +35,6 @@
 //! ```
 #![deny(missing_docs)]
 
-#[cfg(feature = "registry")]
-mod agent;
-#[cfg(feature = "bridge")]
-pub mod bridge;
-#[cfg(feature = "cli")]
-pub mod cli;
-#[cfg(feature = "dashboard")]
-pub mod dashboard;
-#[cfg(feature = "client")]
-pub mod http;
-#[cfg(feature = "registry")]
-mod invoke;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-#[cfg(feature = "registry")]
-mod registry;
-#[cfg(feature = "registry")]
-pub mod render;
-
 // What generated types are made of (harness-gen-types), re-exported where generated code names
 // it.
 pub use harness_gen_types::{absent_or_null, builder, formats, object, tagged, upload};
@@ -68,28 +49,60 @@ pub use harness_gen_contract::artifacts;
 #[cfg(feature = "registry")]
 pub use harness_gen_contract::{Audience, Catalog, catalog, cli_names, harness, schema, validate};
 
+// The live registry (harness-gen-registry).
 #[cfg(feature = "registry")]
-pub use agent::Provider;
-#[cfg(feature = "registry")]
-pub use invoke::{Issue, Phase, ToolError};
-#[cfg(feature = "registry")]
-pub use registry::{
-    ByteOutput, EventOutput, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,
-    ToolRegistry,
+pub use harness_gen_registry::{
+    ByteOutput, EventOutput, Handler, HandlerFuture, Issue, Phase, Provider, RegistryBuilder,
+    Thrown, ToolError, ToolOutput, ToolRegistry, render,
 };
+
+/// The HTTP client generated SDKs call through (harness-gen-client; with `registry`, the
+/// handlers of generated tools).
+#[cfg(feature = "client")]
+pub use harness_gen_client as http;
+#[cfg(feature = "client")]
+pub use harness_gen_client::operation_error;
+
+/// The command-line program built at run time from the registry (harness-gen-command).
+#[cfg(feature = "cli")]
+pub use harness_gen_command as cli;
 
 /// The global allocator generated programs (the CLI and the MCP server) declare:
 /// `#[global_allocator] static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocator;`.
 /// Their work is parsing and projecting JSON, a third of which glibc's malloc spends; with
 /// mimalloc GHES's whole `tools/list` takes 7–10 ms instead of 12–18 ms, its first listing
 /// 47–58 ms instead of 65–75 ms (`runtime/examples/mcp_list.rs`).
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "mcp"))]
 pub use mimalloc::MiMalloc as Allocator;
 
-/// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
-/// and what `invoke` collects of a tool's streamed bytes.
-#[cfg(any(feature = "client", feature = "registry"))]
-pub(crate) const BUFFERED_BYTES: usize = 16 * 1024 * 1024;
+/// Typed calls to a catalog's tools, in process or over MCP (harness-gen-bridge).
+#[cfg(feature = "bridge")]
+pub use harness_gen_bridge as bridge;
+
+/// The operator dashboard (harness-gen-dashboard), which the MCP program mounts beside `/mcp`
+/// with `--http ADDR --dashboard`.
+#[cfg(feature = "dashboard")]
+pub use harness_gen_dashboard as dashboard;
+
+/// The MCP server built at run time (harness-gen-mcp), with what its HTTP transport shares
+/// with the dashboard (harness-gen-serve). [`mcp::main`] mounts the dashboard when this build
+/// has it (feature `dashboard`).
+#[cfg(feature = "mcp")]
+pub mod mcp {
+    pub use harness_gen_mcp::*;
+
+    /// The pages this build can mount beside `/mcp`.
+    const MOUNTS: &[&dyn harness_gen_mcp::Mount] = &[
+        #[cfg(feature = "dashboard")]
+        &harness_gen_dashboard::Mounted,
+    ];
+
+    /// Runs the MCP server program with the process arguments until its transport closes
+    /// ([`harness_gen_mcp::main`]), offering `--dashboard` when this build has the dashboard.
+    pub fn main(program: &Program<'_>) -> std::process::ExitCode {
+        main_with(program, MOUNTS)
+    }
+}
 
 /// Compile-time check that generated code and this runtime speak the same [`API_VERSION`].
 /// Every generated crate calls it once:

@@ -35,3 +35,7 @@ pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_
 /// `allowReserved`; its `content_type` is optional) and bindings say how `deepObject` writes
 /// arrays; API 6 code builds the old `PartBinding`.
 pub const API_VERSION: u32 = 7;
+
+/// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
+/// and what the registry's invocation collects of a tool's streamed bytes.
+pub const BUFFERED_BYTES: usize = 16 * 1024 * 1024;

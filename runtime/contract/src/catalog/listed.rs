@@ -161,3 +161,37 @@ pub fn listed_hashes<'a>(
     });
     hashes
 }
+
+/// The first sentence (or line) of `text`, at most `max` characters (cut at a word, with `…`):
+/// how lists show a description (command lists here, tool search results over MCP).
+pub fn summary(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let line = text.lines().next().unwrap_or_default().trim();
+    let sentence = match line.find(". ") {
+        Some(end) => &line[..=end],
+        None => line,
+    };
+    if sentence.chars().count() <= max {
+        return sentence.to_string();
+    }
+    let cut: String = sentence.chars().take(max.saturating_sub(1)).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{}…", cut.trim_end_matches([',', ';', ':']))
+}
+
+#[cfg(test)]
+mod tests {
+    fn summary(text: &str) -> String {
+        super::summary(text, 80)
+    }
+
+    #[test]
+    fn a_group_is_summarized_by_its_first_sentence_cut_at_a_word() {
+        assert_eq!(summary("Manage pets. Each pet has a name."), "Manage pets.");
+        assert_eq!(summary("  Line one\nline two"), "Line one");
+        let long = "Endpoints to manage the repositories, their branches, their collaborators and every setting they have";
+        let cut = summary(long);
+        assert!(cut.ends_with('…') && cut.chars().count() <= 80, "{cut}");
+        assert!(long.starts_with(cut.trim_end_matches('…')), "{cut}");
+    }
+}

@@ -1,0 +1,49 @@
+//! `harness-gen-registry`: the live tool registry a generated crate builds (with the runtime's
+//! `registry` feature). One registry owns every tool's contract (schemas, audiences, CLI
+//! metadata, policy, source binding) and its handler; the CLI, the MCP server, the dashboard,
+//! the bridge and the agent surface are projections of it, each in its own package. Every one
+//! of them calls the one invocation path, [`ToolRegistry::invoke`], and renders its one
+//! classification of failures ([`render`]).
+//!
+//! ```
+//! use harness_gen_registry::{Handler, ToolRegistry};
+//! use harness_gen_contract::{Audience, catalog::Entry};
+//! use serde_json::json;
+//!
+//! # futures::executor::block_on(async {
+//! let entry: Entry = serde_json::from_value(json!({
+//!     "name": "echo",
+//!     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+//!     "outputSchema": {"type": "string"},
+//!     "governance": {"audiences": ["cli", "mcp"]},
+//!     "cli": {"command": ["echo"], "hidden": false},
+//!     "deferLoading": false
+//! }))?;
+//! let registry = ToolRegistry::builder()
+//!     .tool(entry, Handler::new(|input| async move { Ok(input["text"].clone()) }))
+//!     .build()?;
+//!
+//! let out = registry.invoke(Audience::Mcp, "echo", json!({"text": "hi"})).await?;
+//! assert_eq!(out, "hi");
+//! // Outside its audiences, the tool does not exist.
+//! assert!(registry.lookup(Audience::Agent, "echo").is_none());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+#![deny(missing_docs)]
+
+mod agent;
+mod invoke;
+mod registry;
+pub mod render;
+
+// The contract as data, named by path inside this package.
+use harness_gen_contract::{catalog, harness, schema};
+use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory};
+
+pub use agent::Provider;
+pub use invoke::{Issue, Phase, ToolError, mismatch_issue};
+pub use registry::{
+    ByteOutput, EventOutput, Factory, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,
+    ToolRegistry,
+};
