@@ -130,3 +130,87 @@ fn every_package_of_the_runtime_and_the_generator_has_its_place_in_the_code_map(
         "ARCHITECTURE.md's headings name no package: {unknown:?}"
     );
 }
+
+/// The workspace's packages by layer, lowest first. A package depends (normal and build
+/// dependencies) only on packages of lower layers, so there is no circle, and no projection
+/// (the CLI, the MCP server, the dashboard, the bridge: one layer) depends on another.
+const LAYERS: &[&[&str]] = &[
+    &["harness-gen-wire"],
+    &["harness-gen-types", "harness-gen-contract"],
+    &["harness-gen-registry", "harness-gen-lang"],
+    &["harness-gen-client", "harness-gen"],
+    &["harness-gen-serve"],
+    &[
+        "harness-gen-command",
+        "harness-gen-mcp",
+        "harness-gen-dashboard",
+        "harness-gen-bridge",
+    ],
+    &["harness-gen-runtime"],
+    &["harness-gen-cli"],
+];
+
+fn layer(package: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&package))
+}
+
+/// The packages of ours `manifest` depends on (normal and build dependencies).
+fn our_dependencies(manifest: &str) -> Vec<String> {
+    let mut section = "";
+    let mut found = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        let key = line.split(['=', '.']).next().unwrap_or_default().trim();
+        if matches!(section, "[dependencies]" | "[build-dependencies]")
+            && key.starts_with("harness-gen")
+        {
+            found.push(key.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn packages_depend_only_downwards_and_no_projection_on_another() {
+    let mut wrong = Vec::new();
+    for folder in ["runtime", "generator"] {
+        let mut manifests = vec![root().join(folder).join("Cargo.toml")];
+        for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+            manifests.push(entry.unwrap().path().join("Cargo.toml"));
+        }
+        for manifest in manifests {
+            let Ok(text) = std::fs::read_to_string(&manifest) else {
+                continue;
+            };
+            let name = text
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+                .unwrap();
+            let Some(own) = layer(name) else {
+                wrong.push(format!("{name} has no layer in this test's LAYERS"));
+                continue;
+            };
+            for dependency in our_dependencies(&text) {
+                match layer(&dependency) {
+                    Some(theirs) if theirs < own => {}
+                    _ => wrong.push(format!("{name} depends on {dependency}")),
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "packages out of their layers: {wrong:?}");
+}
+
+#[test]
+fn a_dependency_on_a_package_of_the_same_layer_is_found() {
+    let manifest = "[package]\nname = \"harness-gen-mcp\"\n[dependencies]\nharness-gen-command.workspace = true\nharness-gen-registry = { workspace = true }\n[dev-dependencies]\nharness-gen-runtime.workspace = true\n";
+    assert_eq!(
+        our_dependencies(manifest),
+        ["harness-gen-command", "harness-gen-registry"]
+    );
+    assert_eq!(layer("harness-gen-command"), layer("harness-gen-mcp"));
+}

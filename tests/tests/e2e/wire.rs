@@ -10,7 +10,7 @@
 //! binary and text bodies) and small corpus documents. The whole corpus, the large documents
 //! included, runs in the heavy checks (`scripts/wire-conformance.sh`, an ignored test here),
 //! which print the summary table. Byte-exact checks of every style row, including those Prism
-//! cannot parse, are the unit tests of `runtime/src/http/encode.rs`.
+//! cannot parse, are the unit tests of `runtime/client/src/encode.rs`.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
