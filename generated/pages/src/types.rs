@@ -22,7 +22,11 @@ pub struct Customer {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Customer { 0 id "id" required, 1 email "email" optional } + additional_properties
+    Customer {
+        id: "id" required,
+        email: "email" optional,
+    }
+    + additional_properties
 }
 /// Named like the SDK's own `Event` (of event streams), which the client module imports: a page of these must still name this type.
 #[derive(Debug, Clone)]
@@ -33,7 +37,10 @@ pub struct Event {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Event { 0 seq "seq" required } + additional_properties
+    Event {
+        seq: "seq" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -47,9 +54,14 @@ pub struct FileList {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    FileList { 0 object "object" optional, 1 data "data" required, 2 first_id "first_id"
-    present, 3 last_id "last_id" present, 4 has_more "has_more" required } +
-    additional_properties
+    FileList {
+        object: "object" optional,
+        data: "data" required,
+        first_id: "first_id" present,
+        last_id: "last_id" present,
+        has_more: "has_more" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -60,7 +72,11 @@ pub struct Toy {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Toy { 0 id "id" required, 1 name "name" required } + additional_properties
+    Toy {
+        id: "id" required,
+        name: "name" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -71,8 +87,11 @@ pub struct FileListDataItem {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    FileListDataItem { 0 id "id" required, 1 bytes "bytes" optional } +
-    additional_properties
+    FileListDataItem {
+        id: "id" required,
+        bytes: "bytes" optional,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -82,10 +101,16 @@ pub struct ListToysInput {
     pub per_page: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListToysInput { 0 page "page" optional, 1 per_page "per_page" optional }
+    ListToysInput {
+        page: "page" optional,
+        per_page: "per_page" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListToysInput { new() set page : i64, per_page : i64; }
+    ListToysInput {
+        new()
+        set page: i64, per_page: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -95,11 +120,16 @@ pub struct ListCustomersInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListCustomersInput { 0 starting_after "starting_after" optional, 1 limit "limit"
-    optional }
+    ListCustomersInput {
+        starting_after: "starting_after" optional,
+        limit: "limit" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListCustomersInput { new() set starting_after : String, limit : i64; }
+    ListCustomersInput {
+        new()
+        set starting_after: String, limit: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -111,8 +141,12 @@ pub struct ListCustomersOutput {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListCustomersOutput { 0 object "object" required, 1 data "data" required, 2 has_more
-    "has_more" required } + additional_properties
+    ListCustomersOutput {
+        object: "object" required,
+        data: "data" required,
+        has_more: "has_more" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -157,10 +191,16 @@ pub struct ListFilesInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListFilesInput { 0 after "after" optional, 1 limit "limit" optional }
+    ListFilesInput {
+        after: "after" optional,
+        limit: "limit" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListFilesInput { new() set after : String, limit : i64; }
+    ListFilesInput {
+        new()
+        set after: String, limit: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -170,11 +210,16 @@ pub struct ListReportsInput {
     pub page_size: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListReportsInput { 0 page_token "page_token" optional, 1 page_size "page_size"
-    optional }
+    ListReportsInput {
+        page_token: "page_token" optional,
+        page_size: "page_size" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListReportsInput { new() set page_token : String, page_size : i64; }
+    ListReportsInput {
+        new()
+        set page_token: String, page_size: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -186,8 +231,11 @@ pub struct ListReportsOutput {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListReportsOutput { 0 reports "reports" optional, 1 next_page_token "nextPageToken"
-    optional } + additional_properties
+    ListReportsOutput {
+        reports: "reports" optional,
+        next_page_token: "nextPageToken" optional,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -197,10 +245,16 @@ pub struct ListEventsInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListEventsInput { 0 skip "skip" optional, 1 limit "limit" optional }
+    ListEventsInput {
+        skip: "skip" optional,
+        limit: "limit" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListEventsInput { new() set skip : i64, limit : i64; }
+    ListEventsInput {
+        new()
+        set skip: i64, limit: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -211,8 +265,11 @@ pub struct ListEventsOutput {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListEventsOutput { 0 events "events" required, 1 total "total" required } +
-    additional_properties
+    ListEventsOutput {
+        events: "events" required,
+        total: "total" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -222,10 +279,16 @@ pub struct ListMessagesInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
-    ListMessagesInput { 0 iterator "iterator" optional, 1 limit "limit" optional }
+    ListMessagesInput {
+        iterator: "iterator" optional,
+        limit: "limit" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListMessagesInput { new() set iterator : String, limit : i64; }
+    ListMessagesInput {
+        new()
+        set iterator: String, limit: i64;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -238,9 +301,13 @@ pub struct ListMessagesOutput {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListMessagesOutput { 0 data "data" required, 1 iterator "iterator" nullable, 2
-    prev_iterator "prevIterator" present, 3 done "done" required } +
-    additional_properties
+    ListMessagesOutput {
+        data: "data" required,
+        iterator: "iterator" nullable,
+        prev_iterator: "prevIterator" present,
+        done: "done" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -250,7 +317,10 @@ pub struct ListMessagesOutputDataItem {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListMessagesOutputDataItem { 0 id "id" required } + additional_properties
+    ListMessagesOutputDataItem {
+        id: "id" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -259,10 +329,15 @@ pub struct ListHistoryInput {
     pub cursor: Option<String>,
 }
 harness_gen_runtime::object! {
-    ListHistoryInput { 0 cursor "cursor" optional }
+    ListHistoryInput {
+        cursor: "cursor" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListHistoryInput { new() set cursor : String; }
+    ListHistoryInput {
+        new()
+        set cursor: String;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -274,8 +349,11 @@ pub struct ListHistoryOutput {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ListHistoryOutput { 0 entries "entries" optional, 1 next_cursor "next_cursor"
-    optional } + additional_properties
+    ListHistoryOutput {
+        entries: "entries" optional,
+        next_cursor: "next_cursor" optional,
+    }
+    + additional_properties
 }
 pub type ListToysOutput = Vec<Toy>;
 pub type ListFilesOutput = FileList;
@@ -288,7 +366,10 @@ pub enum ListToysError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(ListToysError {});
+harness_gen_runtime::operation_error! {
+    ListToysError {
+    }
+}
 /// How `ListCustomersError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
 pub type ListCustomersError = ListToysError;
 /// How `ListFilesError`'s operation can fail with a response: the same declared errors as [`ListToysError`].

@@ -23,12 +23,19 @@ pub struct NewPet {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
+    NewPet {
+        name: "name" required,
+        species: "species" required,
+        tag: "tag" present,
+    }
     + additional_properties
 }
 harness_gen_runtime::builder! {
-    NewPet { new(name : String, species : Species2) set tag : Option < String >; +
-    additional_properties }
+    NewPet {
+        new(name: String, species: Species2)
+        set tag: Option<String>;
+        + additional_properties
+    }
 }
 /// The same shape as [`NewPet`], so the same type.
 pub type NewPet2 = NewPet;
@@ -48,8 +55,14 @@ pub struct Pet {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Pet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present, 3 id
-    "id" required, 4 born "born" optional } + additional_properties
+    Pet {
+        name: "name" required,
+        species: "species" required,
+        tag: "tag" present,
+        id: "id" required,
+        born: "born" optional,
+    }
+    + additional_properties
 }
 /// The same shape as [`Pet`], so the same type.
 pub type Pet2 = Pet;
@@ -116,12 +129,17 @@ pub struct ListPetsInput {
     pub x_request_id: Option<formats::Uuid>,
 }
 harness_gen_runtime::object! {
-    ListPetsInput { 0 limit "limit" optional, 1 species "species" optional, 2
-    x_request_id "x_request_id" optional }
+    ListPetsInput {
+        limit: "limit" optional,
+        species: "species" optional,
+        x_request_id: "x_request_id" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    ListPetsInput { new() set limit : i64, species : Vec < Species >, x_request_id :
-    formats::Uuid; }
+    ListPetsInput {
+        new()
+        set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -132,8 +150,10 @@ pub enum ListPetsAppError {
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    ListPetsAppError "kind" { HttpDefault("http_default"),
-    UpstreamError("upstream_error") }
+    ListPetsAppError "kind" {
+        HttpDefault("http_default"),
+        UpstreamError("upstream_error"),
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -143,8 +163,11 @@ pub struct ListPetsAppErrorHttpDefault {
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    ListPetsAppErrorHttpDefault { 0 kind "kind" required, 1 status "status" required, 2
-    body "body" required }
+    ListPetsAppErrorHttpDefault {
+        kind: "kind" required,
+        status: "status" required,
+        body: "body" required,
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -190,8 +213,11 @@ pub struct ListPetsAppErrorUpstreamError {
     pub reason: String,
 }
 harness_gen_runtime::object! {
-    ListPetsAppErrorUpstreamError { 0 kind "kind" required, 1 status "status" required, 2
-    reason "reason" required }
+    ListPetsAppErrorUpstreamError {
+        kind: "kind" required,
+        status: "status" required,
+        reason: "reason" required,
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -234,10 +260,14 @@ pub struct PetsCreateInput {
     pub body: NewPet2,
 }
 harness_gen_runtime::object! {
-    PetsCreateInput { 0 body "body" required }
+    PetsCreateInput {
+        body: "body" required,
+    }
 }
 harness_gen_runtime::builder! {
-    PetsCreateInput { new(body : NewPet2) }
+    PetsCreateInput {
+        new(body: NewPet2)
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -249,8 +279,11 @@ pub enum PetsCreateAppError {
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    PetsCreateAppError "kind" { Http409("http_409"), Http4xx("http_4XX"),
-    UpstreamError("upstream_error") }
+    PetsCreateAppError "kind" {
+        Http409("http_409"),
+        Http4xx("http_4XX"),
+        UpstreamError("upstream_error"),
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -260,8 +293,11 @@ pub struct PetsCreateAppErrorHttp409 {
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    PetsCreateAppErrorHttp409 { 0 kind "kind" required, 1 status "status" required, 2
-    body "body" required }
+    PetsCreateAppErrorHttp409 {
+        kind: "kind" required,
+        status: "status" required,
+        body: "body" required,
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -306,8 +342,11 @@ pub struct PetsCreateAppErrorHttp4xx {
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    PetsCreateAppErrorHttp4xx { 0 kind "kind" required, 1 status "status" required, 2
-    body "body" required }
+    PetsCreateAppErrorHttp4xx {
+        kind: "kind" required,
+        status: "status" required,
+        body: "body" required,
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -355,10 +394,14 @@ pub struct GetPetInput {
     pub pet_id: i64,
 }
 harness_gen_runtime::object! {
-    GetPetInput { 0 pet_id "pet_id" required }
+    GetPetInput {
+        pet_id: "pet_id" required,
+    }
 }
 harness_gen_runtime::builder! {
-    GetPetInput { new(pet_id : i64) }
+    GetPetInput {
+        new(pet_id: i64)
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -369,7 +412,10 @@ pub enum GetPetAppError {
     Unknown(serde_json::Value),
 }
 harness_gen_runtime::tagged! {
-    GetPetAppError "kind" { Http404("http_404"), UpstreamError("upstream_error") }
+    GetPetAppError "kind" {
+        Http404("http_404"),
+        UpstreamError("upstream_error"),
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -379,8 +425,11 @@ pub struct GetPetAppErrorHttp404 {
     pub body: Problem,
 }
 harness_gen_runtime::object! {
-    GetPetAppErrorHttp404 { 0 kind "kind" required, 1 status "status" required, 2 body
-    "body" required }
+    GetPetAppErrorHttp404 {
+        kind: "kind" required,
+        status: "status" required,
+        body: "body" required,
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -428,10 +477,16 @@ pub struct PutPetsPetIdPhotoInput {
     pub body: Option<formats::Upload>,
 }
 harness_gen_runtime::object! {
-    PutPetsPetIdPhotoInput { 0 pet_id "pet_id" required, 1 body "body" optional }
+    PutPetsPetIdPhotoInput {
+        pet_id: "pet_id" required,
+        body: "body" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    PutPetsPetIdPhotoInput { new(pet_id : i64) set body : formats::Upload; }
+    PutPetsPetIdPhotoInput {
+        new(pet_id: i64)
+        set body: formats::Upload;
+    }
 }
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -449,10 +504,14 @@ pub struct GetPetNameInput {
     pub pet_id: i64,
 }
 harness_gen_runtime::object! {
-    GetPetNameInput { 0 pet_id "pet_id" required }
+    GetPetNameInput {
+        pet_id: "pet_id" required,
+    }
 }
 harness_gen_runtime::builder! {
-    GetPetNameInput { new(pet_id : i64) }
+    GetPetNameInput {
+        new(pet_id: i64)
+    }
 }
 /// The same shape as [`PutPetsPetIdPhotoAppError`], so the same type.
 pub type GetPetNameAppError = PutPetsPetIdPhotoAppError;

@@ -13,247 +13,283 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
+/// The types compiled with `pets`.
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct NewPet {
-    pub name: String,
-    pub species: Species,
-    pub tag: Option<Option<String>>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    NewPet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present }
-    + additional_properties
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    NewPet { new(name : String, species : Species) set tag : Option < String >; +
-    additional_properties }
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct Pet {
-    pub name: String,
-    pub species: Species,
-    pub tag: Option<Option<String>>,
-    pub id: i64,
-    pub born: Option<formats::Date>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    Pet { 0 name "name" required, 1 species "species" required, 2 tag "tag" present, 3 id
-    "id" required, 4 born "born" optional } + additional_properties
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct Problem {
-    pub title: String,
-    pub detail: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    Problem { 0 title "title" required, 1 detail "detail" optional } +
-    additional_properties
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum Species {
-    /// `dog`
-    Dog,
-    /// `cat`
-    Cat,
-    /// `bird`
-    Bird,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "pets")]
-impl Species {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dog => "dog",
-            Self::Cat => "cat",
-            Self::Bird => "bird",
-            Self::Other(value) => value,
+mod pets {
+    #[allow(unused_imports)]
+    use super::*;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct NewPet {
+        pub name: String,
+        pub species: Species,
+        pub tag: Option<Option<String>>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        NewPet {
+            name: "name" required,
+            species: "species" required,
+            tag: "tag" present,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        NewPet {
+            new(name: String, species: Species)
+            set tag: Option<String>;
+            + additional_properties
         }
     }
-}
-#[cfg(feature = "pets")]
-impl serde::Serialize for Species {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct Pet {
+        pub name: String,
+        pub species: Species,
+        pub tag: Option<Option<String>>,
+        pub id: i64,
+        pub born: Option<formats::Date>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
-}
-#[cfg(feature = "pets")]
-impl<'de> serde::Deserialize<'de> for Species {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "dog" => Self::Dog,
-                "cat" => Self::Cat,
-                "bird" => Self::Bird,
-                _ => Self::Other(value),
-            },
-        )
+    harness_gen_runtime::object! {
+        Pet {
+            name: "name" required,
+            species: "species" required,
+            tag: "tag" present,
+            id: "id" required,
+            born: "born" optional,
+        }
+        + additional_properties
     }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct Problem {
+        pub title: String,
+        pub detail: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Problem {
+            title: "title" required,
+            detail: "detail" optional,
+        }
+        + additional_properties
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum Species {
+        /// `dog`
+        Dog,
+        /// `cat`
+        Cat,
+        /// `bird`
+        Bird,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl Species {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Dog => "dog",
+                Self::Cat => "cat",
+                Self::Bird => "bird",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for Species {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for Species {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "dog" => Self::Dog,
+                    "cat" => Self::Cat,
+                    "bird" => Self::Bird,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct ListPetsInput {
+        /// How many pets to return.
+        pub limit: Option<i64>,
+        pub species: Option<Vec<Species>>,
+        pub x_request_id: Option<formats::Uuid>,
+    }
+    harness_gen_runtime::object! {
+        ListPetsInput {
+            limit: "limit" optional,
+            species: "species" optional,
+            x_request_id: "x_request_id" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        ListPetsInput {
+            new()
+            set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct PetsCreateInput {
+        pub body: NewPet,
+    }
+    harness_gen_runtime::object! {
+        PetsCreateInput {
+            body: "body" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        PetsCreateInput {
+            new(body: NewPet)
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct GetPetInput {
+        /// The pet's id.
+        pub pet_id: i64,
+    }
+    harness_gen_runtime::object! {
+        GetPetInput {
+            pet_id: "pet_id" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetPetInput {
+            new(pet_id: i64)
+        }
+    }
+    /// The same shape as [`GetPetInput`], so the same type.
+    pub type DeletePetInput = GetPetInput;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct PutPetsPetIdPhotoInput {
+        pub pet_id: i64,
+        pub body: Option<formats::Upload>,
+    }
+    harness_gen_runtime::object! {
+        PutPetsPetIdPhotoInput {
+            pet_id: "pet_id" required,
+            body: "body" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        PutPetsPetIdPhotoInput {
+            new(pet_id: i64)
+            set body: formats::Upload;
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct GetPetNameInput {
+        pub pet_id: i64,
+    }
+    harness_gen_runtime::object! {
+        GetPetNameInput {
+            pet_id: "pet_id" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetPetNameInput {
+            new(pet_id: i64)
+        }
+    }
+    pub type ListPetsOutput = Vec<Pet>;
+    pub type PetsCreateOutput = Pet;
+    pub type GetPetOutput = Pet;
+    pub type GetPetNameOutput = String;
+    /// How `ListPetsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum ListPetsError {
+        #[serde(rename = "http_default")]
+        HttpDefault { status: u16, body: Problem },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError { status: u16, reason: String },
+    }
+    harness_gen_runtime::operation_error! {
+        ListPetsError {
+            "http_default" => HttpDefault,
+        }
+    }
+    /// How `PetsCreateError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum PetsCreateError {
+        #[serde(rename = "http_409")]
+        Http409 { status: u16, body: Problem },
+        #[serde(rename = "http_4XX")]
+        Http4xx { status: u16, body: Problem },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError { status: u16, reason: String },
+    }
+    harness_gen_runtime::operation_error! {
+        PetsCreateError {
+            "http_409" => Http409,
+            "http_4XX" => Http4xx,
+        }
+    }
+    /// How `GetPetError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum GetPetError {
+        #[serde(rename = "http_404")]
+        Http404 { status: u16, body: Problem },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError { status: u16, reason: String },
+    }
+    harness_gen_runtime::operation_error! {
+        GetPetError {
+            "http_404" => Http404,
+        }
+    }
+    /// How `PutPetsPetIdPhotoError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
+    pub type PutPetsPetIdPhotoError = DeletePetError;
+    /// How `GetPetNameError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
+    pub type GetPetNameError = DeletePetError;
 }
 #[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct ListPetsInput {
-    /// How many pets to return.
-    pub limit: Option<i64>,
-    pub species: Option<Vec<Species>>,
-    pub x_request_id: Option<formats::Uuid>,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    ListPetsInput { 0 limit "limit" optional, 1 species "species" optional, 2
-    x_request_id "x_request_id" optional }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    ListPetsInput { new() set limit : i64, species : Vec < Species >, x_request_id :
-    formats::Uuid; }
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct PetsCreateInput {
-    pub body: NewPet,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    PetsCreateInput { 0 body "body" required }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    PetsCreateInput { new(body : NewPet) }
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct GetPetInput {
-    /// The pet's id.
-    pub pet_id: i64,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    GetPetInput { 0 pet_id "pet_id" required }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    GetPetInput { new(pet_id : i64) }
-}
-/// The same shape as [`GetPetInput`], so the same type.
-#[cfg(feature = "pets")]
-pub type DeletePetInput = GetPetInput;
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct PutPetsPetIdPhotoInput {
-    pub pet_id: i64,
-    pub body: Option<formats::Upload>,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    PutPetsPetIdPhotoInput { 0 pet_id "pet_id" required, 1 body "body" optional }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    PutPetsPetIdPhotoInput { new(pet_id : i64) set body : formats::Upload; }
-}
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct GetPetNameInput {
-    pub pet_id: i64,
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::object! {
-    GetPetNameInput { 0 pet_id "pet_id" required }
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::builder! {
-    GetPetNameInput { new(pet_id : i64) }
-}
-#[cfg(feature = "pets")]
-pub type ListPetsOutput = Vec<Pet>;
-#[cfg(feature = "pets")]
-pub type PetsCreateOutput = Pet;
-#[cfg(feature = "pets")]
-pub type GetPetOutput = Pet;
-#[cfg(feature = "pets")]
-pub type GetPetNameOutput = String;
+pub use pets::*;
+/// The types compiled with `shop`.
 #[cfg(feature = "shop")]
-pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
-#[cfg(feature = "shop")]
-pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
-#[cfg(feature = "shop")]
-pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
-#[cfg(feature = "shop")]
-pub type StoreReportOutput = String;
-/// How `ListPetsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum ListPetsError {
-    #[serde(rename = "http_default")]
-    HttpDefault { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+mod shop {
+    #[allow(unused_imports)]
+    use super::*;
+    pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
+    pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
+    pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
+    pub type StoreReportOutput = String;
+    /// How `GetInventoryError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
+    pub type GetInventoryError = DeletePetError;
+    /// How `StoreReportError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
+    pub type StoreReportError = DeletePetError;
 }
-#[cfg(feature = "pets")]
-harness_gen_runtime::operation_error!(ListPetsError { "http_default" => HttpDefault });
-/// How `PetsCreateError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum PetsCreateError {
-    #[serde(rename = "http_409")]
-    Http409 { status: u16, body: Problem },
-    #[serde(rename = "http_4XX")]
-    Http4xx { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::operation_error!(
-    PetsCreateError { "http_409" => Http409, "http_4XX" => Http4xx }
-);
-/// How `GetPetError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "pets")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetPetError {
-    #[serde(rename = "http_404")]
-    Http404 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "pets")]
-harness_gen_runtime::operation_error!(GetPetError { "http_404" => Http404 });
+#[cfg(feature = "shop")]
+pub use shop::*;
 /// How `DeletePetError`'s operation, and 4 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -263,16 +299,7 @@ pub enum DeletePetError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(DeletePetError {});
-/// How `PutPetsPetIdPhotoError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-#[cfg(feature = "pets")]
-pub type PutPetsPetIdPhotoError = DeletePetError;
-/// How `GetPetNameError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-#[cfg(feature = "pets")]
-pub type GetPetNameError = DeletePetError;
-/// How `GetInventoryError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-#[cfg(feature = "shop")]
-pub type GetInventoryError = DeletePetError;
-/// How `StoreReportError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-#[cfg(feature = "shop")]
-pub type StoreReportError = DeletePetError;
+harness_gen_runtime::operation_error! {
+    DeletePetError {
+    }
+}

@@ -22,8 +22,11 @@ pub struct Completion {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Completion { 0 id "id" required, 1 content "content" required } +
-    additional_properties
+    Completion {
+        id: "id" required,
+        content: "content" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -34,8 +37,11 @@ pub struct CompletionChunk {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    CompletionChunk { 0 id "id" required, 1 delta "delta" required } +
-    additional_properties
+    CompletionChunk {
+        id: "id" required,
+        delta: "delta" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -48,12 +54,19 @@ pub struct CompletionRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    CompletionRequest { 0 model "model" required, 1 messages "messages" required, 2
-    stream "stream" optional } + additional_properties
+    CompletionRequest {
+        model: "model" required,
+        messages: "messages" required,
+        stream: "stream" optional,
+    }
+    + additional_properties
 }
 harness_gen_runtime::builder! {
-    CompletionRequest { new(model : String, messages : Vec < Message >) set stream :
-    bool; + additional_properties }
+    CompletionRequest {
+        new(model: String, messages: Vec<Message>)
+        set stream: bool;
+        + additional_properties
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -64,11 +77,17 @@ pub struct Message {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Message { 0 role "role" required, 1 content "content" required } +
-    additional_properties
+    Message {
+        role: "role" required,
+        content: "content" required,
+    }
+    + additional_properties
 }
 harness_gen_runtime::builder! {
-    Message { new(role : MessageRole, content : String) + additional_properties }
+    Message {
+        new(role: MessageRole, content: String)
+        + additional_properties
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -78,7 +97,10 @@ pub struct Problem {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Problem { 0 title "title" required } + additional_properties
+    Problem {
+        title: "title" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -88,7 +110,10 @@ pub struct Received {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Received { 0 parts "parts" required } + additional_properties
+    Received {
+        parts: "parts" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -104,9 +129,15 @@ pub struct ReceivedPart {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    ReceivedPart { 0 name "name" required, 1 file_name "file_name" optional, 2
-    content_type "content_type" optional, 3 sha256 "sha256" required, 4 length "length"
-    required, 5 text "text" optional } + additional_properties
+    ReceivedPart {
+        name: "name" required,
+        file_name: "file_name" optional,
+        content_type: "content_type" optional,
+        sha256: "sha256" required,
+        length: "length" required,
+        text: "text" optional,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -116,7 +147,10 @@ pub struct Tick {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Tick { 0 seq "seq" required } + additional_properties
+    Tick {
+        seq: "seq" required,
+    }
+    + additional_properties
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -137,14 +171,27 @@ pub struct UploadRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    UploadRequest { 0 purpose "purpose" required, 1 file "file" required, 2 extras
-    "extras" optional, 3 cover "cover" optional, 4 attributes "attributes" optional, 5
-    tags "tags" optional } + additional_properties
+    UploadRequest {
+        purpose: "purpose" required,
+        file: "file" required,
+        extras: "extras" optional,
+        cover: "cover" optional,
+        attributes: "attributes" optional,
+        tags: "tags" optional,
+    }
+    + additional_properties
 }
 harness_gen_runtime::builder! {
-    UploadRequest { new(purpose : String, file : formats::Upload) set extras : Vec <
-    formats::Upload >, cover : formats::Upload, attributes : std::collections::BTreeMap <
-    String, String >, tags : Vec < String >; + additional_properties }
+    UploadRequest {
+        new(purpose: String, file: formats::Upload)
+        set
+            extras: Vec<formats::Upload>,
+            cover: formats::Upload,
+            attributes: std::collections::BTreeMap<String,
+            String>,
+            tags: Vec<String>;
+        + additional_properties
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
@@ -195,10 +242,14 @@ pub struct CreateCompletionInput {
     pub body: CompletionRequest,
 }
 harness_gen_runtime::object! {
-    CreateCompletionInput { 0 body "body" required }
+    CreateCompletionInput {
+        body: "body" required,
+    }
 }
 harness_gen_runtime::builder! {
-    CreateCompletionInput { new(body : CompletionRequest) }
+    CreateCompletionInput {
+        new(body: CompletionRequest)
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -211,11 +262,17 @@ pub struct WatchTicksInput {
     pub bad: Option<bool>,
 }
 harness_gen_runtime::object! {
-    WatchTicksInput { 0 every_ms "every_ms" optional, 1 count "count" optional, 2 bad
-    "bad" optional }
+    WatchTicksInput {
+        every_ms: "every_ms" optional,
+        count: "count" optional,
+        bad: "bad" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    WatchTicksInput { new() set every_ms : i32, count : i32, bad : bool; }
+    WatchTicksInput {
+        new()
+        set every_ms: i32, count: i32, bad: bool;
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -223,10 +280,14 @@ pub struct UploadFileInput {
     pub body: UploadRequest,
 }
 harness_gen_runtime::object! {
-    UploadFileInput { 0 body "body" required }
+    UploadFileInput {
+        body: "body" required,
+    }
 }
 harness_gen_runtime::builder! {
-    UploadFileInput { new(body : UploadRequest) }
+    UploadFileInput {
+        new(body: UploadRequest)
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -235,10 +296,15 @@ pub struct PutFileBytesInput {
     pub body: formats::Upload,
 }
 harness_gen_runtime::object! {
-    PutFileBytesInput { 0 file_id "file_id" required, 1 body "body" required }
+    PutFileBytesInput {
+        file_id: "file_id" required,
+        body: "body" required,
+    }
 }
 harness_gen_runtime::builder! {
-    PutFileBytesInput { new(file_id : String, body : formats::Upload) }
+    PutFileBytesInput {
+        new(file_id: String, body: formats::Upload)
+    }
 }
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -247,10 +313,16 @@ pub struct DownloadFileInput {
     pub size: Option<i64>,
 }
 harness_gen_runtime::object! {
-    DownloadFileInput { 0 file_id "file_id" required, 1 size "size" optional }
+    DownloadFileInput {
+        file_id: "file_id" required,
+        size: "size" optional,
+    }
 }
 harness_gen_runtime::builder! {
-    DownloadFileInput { new(file_id : String) set size : i64; }
+    DownloadFileInput {
+        new(file_id: String)
+        set size: i64;
+    }
 }
 pub type CreateCompletionOutput = Completion;
 pub type CreateCompletionEvent = CompletionChunk;
@@ -270,7 +342,11 @@ pub enum CreateCompletionError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(CreateCompletionError { "http_400" => Http400 });
+harness_gen_runtime::operation_error! {
+    CreateCompletionError {
+        "http_400" => Http400,
+    }
+}
 /// How `WatchTicksError`'s operation, and 2 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -280,7 +356,10 @@ pub enum WatchTicksError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(WatchTicksError {});
+harness_gen_runtime::operation_error! {
+    WatchTicksError {
+    }
+}
 /// How `UploadFileError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
 pub type UploadFileError = WatchTicksError;
 /// How `PutFileBytesError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
@@ -296,4 +375,8 @@ pub enum DownloadFileError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(DownloadFileError { "http_404" => Http404 });
+harness_gen_runtime::operation_error! {
+    DownloadFileError {
+        "http_404" => Http404,
+    }
+}

@@ -13,117 +13,785 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
-/// A booking for a train trip.
+/// The types compiled with `bookings`.
 #[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct Booking {
-    /// Unique identifier for the booking
-    pub id: Option<formats::Uuid>,
-    /// Identifier of the booked trip
-    pub trip_id: Option<formats::Uuid>,
-    /// Name of the passenger
-    pub passenger_name: Option<String>,
-    /// Indicates whether the passenger has a bicycle.
-    pub has_bicycle: Option<bool>,
-    /// Indicates whether the passenger has a dog.
-    pub has_dog: Option<bool>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+mod bookings {
+    #[allow(unused_imports)]
+    use super::*;
+    /// A booking for a train trip.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct Booking {
+        /// Unique identifier for the booking
+        pub id: Option<formats::Uuid>,
+        /// Identifier of the booked trip
+        pub trip_id: Option<formats::Uuid>,
+        /// Name of the passenger
+        pub passenger_name: Option<String>,
+        /// Indicates whether the passenger has a bicycle.
+        pub has_bicycle: Option<bool>,
+        /// Indicates whether the passenger has a dog.
+        pub has_dog: Option<bool>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Booking {
+            id: "id" optional,
+            trip_id: "trip_id" optional,
+            passenger_name: "passenger_name" optional,
+            has_bicycle: "has_bicycle" optional,
+            has_dog: "has_dog" optional,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        Booking {
+            new()
+            set
+                id: formats::Uuid,
+                trip_id: formats::Uuid,
+                passenger_name: String,
+                has_bicycle: bool,
+                has_dog: bool;
+            + additional_properties
+        }
+    }
+    /// The link to the destination station resource.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct LinksDestination {
+        pub self_: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        LinksDestination {
+            self_: "self" optional,
+        }
+        + additional_properties
+    }
+    /// The link to the current resource.
+    pub type LinksSelf = LinksDestination;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct GetBookingsInput {
+        /// The page number to return
+        pub page: Option<i64>,
+        /// The number of items to return per page
+        pub limit: Option<i64>,
+    }
+    harness_gen_runtime::object! {
+        GetBookingsInput {
+            page: "page" optional,
+            limit: "limit" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetBookingsInput {
+            new()
+            set page: i64, limit: i64;
+        }
+    }
+    /// The same shape as [`WrapperCollection`], so the same type.
+    pub type GetBookingsOutput = WrapperCollection;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct CreateBookingInput {
+        pub body: Booking,
+    }
+    harness_gen_runtime::object! {
+        CreateBookingInput {
+            body: "body" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        CreateBookingInput {
+            new(body: Booking)
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct CreateBookingOutput {
+        /// Unique identifier for the booking
+        pub id: Option<formats::Uuid>,
+        /// Identifier of the booked trip
+        pub trip_id: Option<formats::Uuid>,
+        /// Name of the passenger
+        pub passenger_name: Option<String>,
+        /// Indicates whether the passenger has a bicycle.
+        pub has_bicycle: Option<bool>,
+        /// Indicates whether the passenger has a dog.
+        pub has_dog: Option<bool>,
+        pub links: Option<LinksSelf>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        CreateBookingOutput {
+            id: "id" optional,
+            trip_id: "trip_id" optional,
+            passenger_name: "passenger_name" optional,
+            has_bicycle: "has_bicycle" optional,
+            has_dog: "has_dog" optional,
+            links: "links" optional,
+        }
+        + additional_properties
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct GetBookingInput {
+        /// The ID of the booking to retrieve.
+        pub booking_id: formats::Uuid,
+    }
+    harness_gen_runtime::object! {
+        GetBookingInput {
+            booking_id: "booking_id" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetBookingInput {
+            new(booking_id: formats::Uuid)
+        }
+    }
+    /// The same shape as [`CreateBookingOutput`], so the same type.
+    pub type GetBookingOutput = CreateBookingOutput;
+    /// The same shape as [`GetBookingInput`], so the same type.
+    pub type DeleteBookingInput = GetBookingInput;
+    /// How `GetBookingsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    pub type GetBookingsError = GetStationsError;
+    /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum CreateBookingError {
+        #[serde(rename = "http_400")]
+        Http400 { status: u16, body: Problem },
+        #[serde(rename = "http_401")]
+        Http401 { status: u16, body: Problem },
+        #[serde(rename = "http_404")]
+        Http404 { status: u16, body: Problem },
+        #[serde(rename = "http_409")]
+        Http409 { status: u16, body: Problem },
+        #[serde(rename = "http_429")]
+        Http429 { status: u16, body: Problem },
+        #[serde(rename = "http_500")]
+        Http500 { status: u16, body: Problem },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError { status: u16, reason: String },
+    }
+    harness_gen_runtime::operation_error! {
+        CreateBookingError {
+            "http_400" => Http400,
+            "http_401" => Http401,
+            "http_404" => Http404,
+            "http_409" => Http409,
+            "http_429" => Http429,
+            "http_500" => Http500,
+        }
+    }
+    /// How `GetBookingError`'s operation, and 1 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum GetBookingError {
+        #[serde(rename = "http_400")]
+        Http400 { status: u16, body: Problem },
+        #[serde(rename = "http_401")]
+        Http401 { status: u16, body: Problem },
+        #[serde(rename = "http_403")]
+        Http403 { status: u16, body: Problem },
+        #[serde(rename = "http_404")]
+        Http404 { status: u16, body: Problem },
+        #[serde(rename = "http_429")]
+        Http429 { status: u16, body: Problem },
+        #[serde(rename = "http_500")]
+        Http500 { status: u16, body: Problem },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError { status: u16, reason: String },
+    }
+    harness_gen_runtime::operation_error! {
+        GetBookingError {
+            "http_400" => Http400,
+            "http_401" => Http401,
+            "http_403" => Http403,
+            "http_404" => Http404,
+            "http_429" => Http429,
+            "http_500" => Http500,
+        }
+    }
+    /// How `DeleteBookingError`'s operation can fail with a response: the same declared errors as [`GetBookingError`].
+    pub type DeleteBookingError = GetBookingError;
 }
 #[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    Booking { 0 id "id" optional, 1 trip_id "trip_id" optional, 2 passenger_name
-    "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4 has_dog "has_dog"
-    optional } + additional_properties
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::builder! {
-    Booking { new() set id : formats::Uuid, trip_id : formats::Uuid, passenger_name :
-    String, has_bicycle : bool, has_dog : bool; + additional_properties }
-}
-/// A payment for a booking.
+pub use bookings::*;
+/// The types compiled with `payments`.
 #[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct BookingPayment {
-    /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    pub id: Option<formats::Uuid>,
-    /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    pub amount: Option<f64>,
+mod payments {
+    #[allow(unused_imports)]
+    use super::*;
+    /// A payment for a booking.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct BookingPayment {
+        /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
+        pub id: Option<formats::Uuid>,
+        /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
+        pub amount: Option<f64>,
+        /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
+        pub currency: Option<BookingPaymentCurrency>,
+        /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
+        pub source: Option<BookingPaymentSource>,
+        /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
+        pub status: Option<BookingPaymentStatus>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        BookingPayment {
+            id: "id" optional,
+            amount: "amount" optional,
+            currency: "currency" optional,
+            source: "source" optional,
+            status: "status" optional,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        BookingPayment {
+            new()
+            set
+                id: formats::Uuid,
+                amount: f64,
+                currency: BookingPaymentCurrency,
+                source: BookingPaymentSource,
+                status: BookingPaymentStatus;
+            + additional_properties
+        }
+    }
+    /// The link to the booking resource.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct LinksBooking {
+        pub booking: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        LinksBooking {
+            booking: "booking" optional,
+        }
+        + additional_properties
+    }
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    pub currency: Option<BookingPaymentCurrency>,
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum BookingPaymentCurrency {
+        /// `bam`
+        Bam,
+        /// `bgn`
+        Bgn,
+        /// `chf`
+        Chf,
+        /// `eur`
+        Eur,
+        /// `gbp`
+        Gbp,
+        /// `nok`
+        Nok,
+        /// `sek`
+        Sek,
+        /// `try`
+        Try,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl BookingPaymentCurrency {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Bam => "bam",
+                Self::Bgn => "bgn",
+                Self::Chf => "chf",
+                Self::Eur => "eur",
+                Self::Gbp => "gbp",
+                Self::Nok => "nok",
+                Self::Sek => "sek",
+                Self::Try => "try",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for BookingPaymentCurrency {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "bam" => Self::Bam,
+                    "bgn" => Self::Bgn,
+                    "chf" => Self::Chf,
+                    "eur" => Self::Eur,
+                    "gbp" => Self::Gbp,
+                    "nok" => Self::Nok,
+                    "sek" => Self::Sek,
+                    "try" => Self::Try,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    pub source: Option<BookingPaymentSource>,
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub enum BookingPaymentSource {
+        Card(BookingPaymentSourceCard),
+        BankAccount(BookingPaymentSourceBankAccount),
+        /// A member whose `object` this version of the API description does not list, as sent.
+        Unknown(serde_json::Value),
+    }
+    harness_gen_runtime::tagged! {
+        BookingPaymentSource "object" {
+            Card("card"),
+            BankAccount("bank_account"),
+        }
+    }
+    /// Card
+    ///
+    /// A card (debit or credit) to take payment from.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct BookingPaymentSourceCard {
+        pub object: Option<BookingPaymentSourceCardObject>,
+        /// Cardholder's full name as it appears on the card.
+        pub name: String,
+        /// The card number, as a string without any separators. On read all but the last four digits will be masked for security.
+        pub number: String,
+        /// Card security code, 3 or 4 digits usually found on the back of the card.
+        pub cvc: String,
+        /// Two-digit number representing the card's expiration month.
+        pub exp_month: i64,
+        /// Four-digit number representing the card's expiration year.
+        pub exp_year: i64,
+        pub address_line1: Option<String>,
+        pub address_line2: Option<String>,
+        pub address_city: Option<String>,
+        pub address_country: String,
+        pub address_post_code: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        BookingPaymentSourceCard {
+            object: "object" optional,
+            name: "name" required,
+            number: "number" required,
+            cvc: "cvc" required,
+            exp_month: "exp_month" required,
+            exp_year: "exp_year" required,
+            address_line1: "address_line1" optional,
+            address_line2: "address_line2" optional,
+            address_city: "address_city" optional,
+            address_country: "address_country" required,
+            address_post_code: "address_post_code" optional,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        BookingPaymentSourceCard {
+            new(
+                name: String,
+                number: String,
+                cvc: String,
+                exp_month: i64,
+                exp_year: i64,
+                address_country: String,
+            )
+            fix object = ::core::option::Option::Some(BookingPaymentSourceCardObject::Card);
+            set
+                address_line1: String,
+                address_line2: String,
+                address_city: String,
+                address_post_code: String;
+            + additional_properties
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum BookingPaymentSourceCardObject {
+        /// `card`
+        Card,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl BookingPaymentSourceCardObject {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Card => "card",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for BookingPaymentSourceCardObject {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCardObject {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "card" => Self::Card,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
+    /// Bank Account
+    ///
+    /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct BookingPaymentSourceBankAccount {
+        pub object: Option<BookingPaymentSourceBankAccountObject>,
+        pub name: String,
+        /// The account number for the bank account, in string form. Must be a current account.
+        pub number: String,
+        /// The sort code for the bank account, in string form. Must be a six-digit number.
+        pub sort_code: Option<String>,
+        /// The type of entity that holds the account. This can be either `individual` or `company`.
+        pub account_type: BookingPaymentSourceBankAccountAccountType,
+        /// The name of the bank associated with the routing number.
+        pub bank_name: String,
+        /// Two-letter country code (ISO 3166-1 alpha-2).
+        pub country: String,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        BookingPaymentSourceBankAccount {
+            object: "object" optional,
+            name: "name" required,
+            number: "number" required,
+            sort_code: "sort_code" optional,
+            account_type: "account_type" required,
+            bank_name: "bank_name" required,
+            country: "country" required,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        BookingPaymentSourceBankAccount {
+            new(
+                name: String,
+                number: String,
+                account_type: BookingPaymentSourceBankAccountAccountType,
+                bank_name: String,
+                country: String,
+            )
+            fix object = ::core::option::Option::Some(BookingPaymentSourceBankAccountObject::BankAccount);
+            set sort_code: String;
+            + additional_properties
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum BookingPaymentSourceBankAccountObject {
+        /// `bank_account`
+        BankAccount,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl BookingPaymentSourceBankAccountObject {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::BankAccount => "bank_account",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for BookingPaymentSourceBankAccountObject {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountObject {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "bank_account" => Self::BankAccount,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
+    /// The type of entity that holds the account. This can be either `individual` or `company`.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum BookingPaymentSourceBankAccountAccountType {
+        /// `individual`
+        Individual,
+        /// `company`
+        Company,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl BookingPaymentSourceBankAccountAccountType {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Individual => "individual",
+                Self::Company => "company",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for BookingPaymentSourceBankAccountAccountType {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "individual" => Self::Individual,
+                    "company" => Self::Company,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    pub status: Option<BookingPaymentStatus>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
+    pub enum BookingPaymentStatus {
+        /// `pending`
+        Pending,
+        /// `succeeded`
+        Succeeded,
+        /// `failed`
+        Failed,
+        /// A value this version of the API description does not list.
+        Other(String),
+    }
+    impl BookingPaymentStatus {
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Pending => "pending",
+                Self::Succeeded => "succeeded",
+                Self::Failed => "failed",
+                Self::Other(value) => value,
+            }
+        }
+    }
+    impl serde::Serialize for BookingPaymentStatus {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Self, D::Error> {
+            let value = String::deserialize(deserializer)?;
+            Ok(
+                match value.as_str() {
+                    "pending" => Self::Pending,
+                    "succeeded" => Self::Succeeded,
+                    "failed" => Self::Failed,
+                    _ => Self::Other(value),
+                },
+            )
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct CreateBookingPaymentInput {
+        /// The ID of the booking to pay for.
+        pub booking_id: formats::Uuid,
+        pub body: BookingPayment,
+    }
+    harness_gen_runtime::object! {
+        CreateBookingPaymentInput {
+            booking_id: "booking_id" required,
+            body: "body" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        CreateBookingPaymentInput {
+            new(booking_id: formats::Uuid, body: BookingPayment)
+        }
+    }
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct CreateBookingPaymentOutput {
+        /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
+        pub id: Option<formats::Uuid>,
+        /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
+        pub amount: Option<f64>,
+        /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
+        pub currency: Option<BookingPaymentCurrency>,
+        /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
+        pub source: Option<BookingPaymentSource>,
+        /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
+        pub status: Option<BookingPaymentStatus>,
+        pub links: Option<LinksBooking>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        CreateBookingPaymentOutput {
+            id: "id" optional,
+            amount: "amount" optional,
+            currency: "currency" optional,
+            source: "source" optional,
+            status: "status" optional,
+            links: "links" optional,
+        }
+        + additional_properties
+    }
+    /// How `CreateBookingPaymentError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    pub type CreateBookingPaymentError = GetStationsError;
 }
 #[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    BookingPayment { 0 id "id" optional, 1 amount "amount" optional, 2 currency
-    "currency" optional, 3 source "source" optional, 4 status "status" optional } +
-    additional_properties
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::builder! {
-    BookingPayment { new() set id : formats::Uuid, amount : f64, currency :
-    BookingPaymentCurrency, source : BookingPaymentSource, status : BookingPaymentStatus;
-    + additional_properties }
-}
-/// The link to the booking resource.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct LinksBooking {
-    pub booking: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    LinksBooking { 0 booking "booking" optional } + additional_properties
-}
-/// The link to the destination station resource.
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct LinksDestination {
-    pub self_: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    LinksDestination { 0 self_ "self" optional } + additional_properties
-}
-/// The link to the origin station resource.
+pub use payments::*;
+/// The types compiled with `all-operations`.
 #[cfg(feature = "all-operations")]
-pub type LinksOrigin = LinksDestination;
-/// Links to the next and previous pages of a paginated response.
-#[cfg(feature = "all-operations")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct LinksPagination {
-    pub next: Option<String>,
-    pub prev: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+mod all_operations {
+    #[allow(unused_imports)]
+    use super::*;
+    /// The link to the origin station resource.
+    pub type LinksOrigin = LinksDestination;
+    /// Links to the next and previous pages of a paginated response.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct LinksPagination {
+        pub next: Option<String>,
+        pub prev: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        LinksPagination {
+            next: "next" optional,
+            prev: "prev" optional,
+        }
+        + additional_properties
+    }
+    /// A train station.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct Station {
+        /// Unique identifier for the station.
+        pub id: formats::Uuid,
+        /// The name of the station
+        pub name: String,
+        /// The address of the station.
+        pub address: String,
+        /// The country code of the station.
+        pub country_code: String,
+        /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
+        pub timezone: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Station {
+            id: "id" required,
+            name: "name" required,
+            address: "address" required,
+            country_code: "country_code" required,
+            timezone: "timezone" optional,
+        }
+        + additional_properties
+    }
+    /// A train trip.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct Trip {
+        /// Unique identifier for the trip
+        pub id: Option<formats::Uuid>,
+        /// The starting station of the trip
+        pub origin: Option<String>,
+        /// The destination station of the trip
+        pub destination: Option<String>,
+        /// The date and time when the trip departs
+        pub departure_time: Option<formats::DateTime>,
+        /// The date and time when the trip arrives
+        pub arrival_time: Option<formats::DateTime>,
+        /// The name of the operator of the trip
+        pub operator: Option<String>,
+        /// The cost of the trip
+        pub price: Option<f64>,
+        /// Indicates whether bicycles are allowed on the trip
+        pub bicycles_allowed: Option<bool>,
+        /// Indicates whether dogs are allowed on the trip
+        pub dogs_allowed: Option<bool>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Trip {
+            id: "id" optional,
+            origin: "origin" optional,
+            destination: "destination" optional,
+            departure_time: "departure_time" optional,
+            arrival_time: "arrival_time" optional,
+            operator: "operator" optional,
+            price: "price" optional,
+            bicycles_allowed: "bicycles_allowed" optional,
+            dogs_allowed: "dogs_allowed" optional,
+        }
+        + additional_properties
+    }
 }
 #[cfg(feature = "all-operations")]
-harness_gen_runtime::object! {
-    LinksPagination { 0 next "next" optional, 1 prev "prev" optional } +
-    additional_properties
-}
-/// The link to the current resource.
-#[cfg(feature = "bookings")]
-pub type LinksSelf = LinksDestination;
+pub use all_operations::*;
 /// A problem detail object as defined in RFC 7807.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -143,603 +811,14 @@ pub struct Problem {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Problem { 0 type_ "type" optional, 1 title "title" optional, 2 detail "detail"
-    optional, 3 instance "instance" optional, 4 status "status" optional } +
-    additional_properties
-}
-/// A train station.
-#[cfg(feature = "all-operations")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct Station {
-    /// Unique identifier for the station.
-    pub id: formats::Uuid,
-    /// The name of the station
-    pub name: String,
-    /// The address of the station.
-    pub address: String,
-    /// The country code of the station.
-    pub country_code: String,
-    /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
-    pub timezone: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "all-operations")]
-harness_gen_runtime::object! {
-    Station { 0 id "id" required, 1 name "name" required, 2 address "address" required, 3
-    country_code "country_code" required, 4 timezone "timezone" optional } +
-    additional_properties
-}
-/// A train trip.
-#[cfg(feature = "all-operations")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct Trip {
-    /// Unique identifier for the trip
-    pub id: Option<formats::Uuid>,
-    /// The starting station of the trip
-    pub origin: Option<String>,
-    /// The destination station of the trip
-    pub destination: Option<String>,
-    /// The date and time when the trip departs
-    pub departure_time: Option<formats::DateTime>,
-    /// The date and time when the trip arrives
-    pub arrival_time: Option<formats::DateTime>,
-    /// The name of the operator of the trip
-    pub operator: Option<String>,
-    /// The cost of the trip
-    pub price: Option<f64>,
-    /// Indicates whether bicycles are allowed on the trip
-    pub bicycles_allowed: Option<bool>,
-    /// Indicates whether dogs are allowed on the trip
-    pub dogs_allowed: Option<bool>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "all-operations")]
-harness_gen_runtime::object! {
-    Trip { 0 id "id" optional, 1 origin "origin" optional, 2 destination "destination"
-    optional, 3 departure_time "departure_time" optional, 4 arrival_time "arrival_time"
-    optional, 5 operator "operator" optional, 6 price "price" optional, 7
-    bicycles_allowed "bicycles_allowed" optional, 8 dogs_allowed "dogs_allowed" optional
-    } + additional_properties
-}
-/// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
-#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct WrapperCollection {
-    /// The wrapper for a collection is an array of objects.
-    pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// A set of hypermedia links which serve as controls for the client.
-    pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
-harness_gen_runtime::object! {
-    WrapperCollection { 0 data "data" optional, 1 links "links" optional } +
-    additional_properties
-}
-/// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum BookingPaymentCurrency {
-    /// `bam`
-    Bam,
-    /// `bgn`
-    Bgn,
-    /// `chf`
-    Chf,
-    /// `eur`
-    Eur,
-    /// `gbp`
-    Gbp,
-    /// `nok`
-    Nok,
-    /// `sek`
-    Sek,
-    /// `try`
-    Try,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "payments")]
-impl BookingPaymentCurrency {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Bam => "bam",
-            Self::Bgn => "bgn",
-            Self::Chf => "chf",
-            Self::Eur => "eur",
-            Self::Gbp => "gbp",
-            Self::Nok => "nok",
-            Self::Sek => "sek",
-            Self::Try => "try",
-            Self::Other(value) => value,
-        }
+    Problem {
+        type_: "type" optional,
+        title: "title" optional,
+        detail: "detail" optional,
+        instance: "instance" optional,
+        status: "status" optional,
     }
-}
-#[cfg(feature = "payments")]
-impl serde::Serialize for BookingPaymentCurrency {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "payments")]
-impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "bam" => Self::Bam,
-                "bgn" => Self::Bgn,
-                "chf" => Self::Chf,
-                "eur" => Self::Eur,
-                "gbp" => Self::Gbp,
-                "nok" => Self::Nok,
-                "sek" => Self::Sek,
-                "try" => Self::Try,
-                _ => Self::Other(value),
-            },
-        )
-    }
-}
-/// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub enum BookingPaymentSource {
-    Card(BookingPaymentSourceCard),
-    BankAccount(BookingPaymentSourceBankAccount),
-    /// A member whose `object` this version of the API description does not list, as sent.
-    Unknown(serde_json::Value),
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::tagged! {
-    BookingPaymentSource "object" { Card("card"), BankAccount("bank_account") }
-}
-/// Card
-///
-/// A card (debit or credit) to take payment from.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct BookingPaymentSourceCard {
-    pub object: Option<BookingPaymentSourceCardObject>,
-    /// Cardholder's full name as it appears on the card.
-    pub name: String,
-    /// The card number, as a string without any separators. On read all but the last four digits will be masked for security.
-    pub number: String,
-    /// Card security code, 3 or 4 digits usually found on the back of the card.
-    pub cvc: String,
-    /// Two-digit number representing the card's expiration month.
-    pub exp_month: i64,
-    /// Four-digit number representing the card's expiration year.
-    pub exp_year: i64,
-    pub address_line1: Option<String>,
-    pub address_line2: Option<String>,
-    pub address_city: Option<String>,
-    pub address_country: String,
-    pub address_post_code: Option<String>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    BookingPaymentSourceCard { 0 object "object" optional, 1 name "name" required, 2
-    number "number" required, 3 cvc "cvc" required, 4 exp_month "exp_month" required, 5
-    exp_year "exp_year" required, 6 address_line1 "address_line1" optional, 7
-    address_line2 "address_line2" optional, 8 address_city "address_city" optional, 9
-    address_country "address_country" required, 10 address_post_code "address_post_code"
-    optional } + additional_properties
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::builder! {
-    BookingPaymentSourceCard { new(name : String, number : String, cvc : String,
-    exp_month : i64, exp_year : i64, address_country : String) fix object =
-    ::core::option::Option::Some(BookingPaymentSourceCardObject::Card); set address_line1
-    : String, address_line2 : String, address_city : String, address_post_code : String;
-    + additional_properties }
-}
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum BookingPaymentSourceCardObject {
-    /// `card`
-    Card,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "payments")]
-impl BookingPaymentSourceCardObject {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Card => "card",
-            Self::Other(value) => value,
-        }
-    }
-}
-#[cfg(feature = "payments")]
-impl serde::Serialize for BookingPaymentSourceCardObject {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "payments")]
-impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCardObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "card" => Self::Card,
-                _ => Self::Other(value),
-            },
-        )
-    }
-}
-/// Bank Account
-///
-/// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct BookingPaymentSourceBankAccount {
-    pub object: Option<BookingPaymentSourceBankAccountObject>,
-    pub name: String,
-    /// The account number for the bank account, in string form. Must be a current account.
-    pub number: String,
-    /// The sort code for the bank account, in string form. Must be a six-digit number.
-    pub sort_code: Option<String>,
-    /// The type of entity that holds the account. This can be either `individual` or `company`.
-    pub account_type: BookingPaymentSourceBankAccountAccountType,
-    /// The name of the bank associated with the routing number.
-    pub bank_name: String,
-    /// Two-letter country code (ISO 3166-1 alpha-2).
-    pub country: String,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    BookingPaymentSourceBankAccount { 0 object "object" optional, 1 name "name" required,
-    2 number "number" required, 3 sort_code "sort_code" optional, 4 account_type
-    "account_type" required, 5 bank_name "bank_name" required, 6 country "country"
-    required } + additional_properties
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::builder! {
-    BookingPaymentSourceBankAccount { new(name : String, number : String, account_type :
-    BookingPaymentSourceBankAccountAccountType, bank_name : String, country : String) fix
-    object =
-    ::core::option::Option::Some(BookingPaymentSourceBankAccountObject::BankAccount); set
-    sort_code : String; + additional_properties }
-}
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum BookingPaymentSourceBankAccountObject {
-    /// `bank_account`
-    BankAccount,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "payments")]
-impl BookingPaymentSourceBankAccountObject {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::BankAccount => "bank_account",
-            Self::Other(value) => value,
-        }
-    }
-}
-#[cfg(feature = "payments")]
-impl serde::Serialize for BookingPaymentSourceBankAccountObject {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "payments")]
-impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "bank_account" => Self::BankAccount,
-                _ => Self::Other(value),
-            },
-        )
-    }
-}
-/// The type of entity that holds the account. This can be either `individual` or `company`.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum BookingPaymentSourceBankAccountAccountType {
-    /// `individual`
-    Individual,
-    /// `company`
-    Company,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "payments")]
-impl BookingPaymentSourceBankAccountAccountType {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Individual => "individual",
-            Self::Company => "company",
-            Self::Other(value) => value,
-        }
-    }
-}
-#[cfg(feature = "payments")]
-impl serde::Serialize for BookingPaymentSourceBankAccountAccountType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "payments")]
-impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "individual" => Self::Individual,
-                "company" => Self::Company,
-                _ => Self::Other(value),
-            },
-        )
-    }
-}
-/// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
-pub enum BookingPaymentStatus {
-    /// `pending`
-    Pending,
-    /// `succeeded`
-    Succeeded,
-    /// `failed`
-    Failed,
-    /// A value this version of the API description does not list.
-    Other(String),
-}
-#[cfg(feature = "payments")]
-impl BookingPaymentStatus {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-            Self::Other(value) => value,
-        }
-    }
-}
-#[cfg(feature = "payments")]
-impl serde::Serialize for BookingPaymentStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "payments")]
-impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "pending" => Self::Pending,
-                "succeeded" => Self::Succeeded,
-                "failed" => Self::Failed,
-                _ => Self::Other(value),
-            },
-        )
-    }
-}
-#[cfg(feature = "stations")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetStationsInput {
-    /// The page number to return
-    pub page: Option<i64>,
-    /// The number of items to return per page
-    pub limit: Option<i64>,
-    /// The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
-    pub coordinates: Option<String>,
-    /// A search term to filter the list of stations by name or address.
-    pub search: Option<String>,
-    /// Filter stations by country code
-    pub country: Option<String>,
-}
-#[cfg(feature = "stations")]
-harness_gen_runtime::object! {
-    GetStationsInput { 0 page "page" optional, 1 limit "limit" optional, 2 coordinates
-    "coordinates" optional, 3 search "search" optional, 4 country "country" optional }
-}
-#[cfg(feature = "stations")]
-harness_gen_runtime::builder! {
-    GetStationsInput { new() set page : i64, limit : i64, coordinates : String, search :
-    String, country : String; }
-}
-/// The same shape as [`WrapperCollection`], so the same type.
-#[cfg(feature = "stations")]
-pub type GetStationsOutput = WrapperCollection;
-#[cfg(feature = "trips")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct GetTripsInput {
-    /// The page number to return
-    pub page: Option<i64>,
-    /// The number of items to return per page
-    pub limit: Option<i64>,
-    /// The ID of the origin station
-    pub origin: formats::Uuid,
-    /// The ID of the destination station
-    pub destination: formats::Uuid,
-    /// The date and time of the trip in ISO 8601 format in origin station's timezone.
-    pub date: formats::DateTime,
-    /// Only return trips where bicycles are known to be allowed
-    pub bicycles: Option<bool>,
-    /// Only return trips where dogs are known to be allowed
-    pub dogs: Option<bool>,
-}
-#[cfg(feature = "trips")]
-harness_gen_runtime::object! {
-    GetTripsInput { 0 page "page" optional, 1 limit "limit" optional, 2 origin "origin"
-    required, 3 destination "destination" required, 4 date "date" required, 5 bicycles
-    "bicycles" optional, 6 dogs "dogs" optional }
-}
-#[cfg(feature = "trips")]
-harness_gen_runtime::builder! {
-    GetTripsInput { new(origin : formats::Uuid, destination : formats::Uuid, date :
-    formats::DateTime) set page : i64, limit : i64, bicycles : bool, dogs : bool; }
-}
-/// The same shape as [`WrapperCollection`], so the same type.
-#[cfg(feature = "trips")]
-pub type GetTripsOutput = WrapperCollection;
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct GetBookingsInput {
-    /// The page number to return
-    pub page: Option<i64>,
-    /// The number of items to return per page
-    pub limit: Option<i64>,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    GetBookingsInput { 0 page "page" optional, 1 limit "limit" optional }
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::builder! {
-    GetBookingsInput { new() set page : i64, limit : i64; }
-}
-/// The same shape as [`WrapperCollection`], so the same type.
-#[cfg(feature = "bookings")]
-pub type GetBookingsOutput = WrapperCollection;
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct CreateBookingInput {
-    pub body: Booking,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    CreateBookingInput { 0 body "body" required }
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::builder! {
-    CreateBookingInput { new(body : Booking) }
-}
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct CreateBookingOutput {
-    /// Unique identifier for the booking
-    pub id: Option<formats::Uuid>,
-    /// Identifier of the booked trip
-    pub trip_id: Option<formats::Uuid>,
-    /// Name of the passenger
-    pub passenger_name: Option<String>,
-    /// Indicates whether the passenger has a bicycle.
-    pub has_bicycle: Option<bool>,
-    /// Indicates whether the passenger has a dog.
-    pub has_dog: Option<bool>,
-    pub links: Option<LinksSelf>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    CreateBookingOutput { 0 id "id" optional, 1 trip_id "trip_id" optional, 2
-    passenger_name "passenger_name" optional, 3 has_bicycle "has_bicycle" optional, 4
-    has_dog "has_dog" optional, 5 links "links" optional } + additional_properties
-}
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct GetBookingInput {
-    /// The ID of the booking to retrieve.
-    pub booking_id: formats::Uuid,
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::object! {
-    GetBookingInput { 0 booking_id "booking_id" required }
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::builder! {
-    GetBookingInput { new(booking_id : formats::Uuid) }
-}
-/// The same shape as [`CreateBookingOutput`], so the same type.
-#[cfg(feature = "bookings")]
-pub type GetBookingOutput = CreateBookingOutput;
-/// The same shape as [`GetBookingInput`], so the same type.
-#[cfg(feature = "bookings")]
-pub type DeleteBookingInput = GetBookingInput;
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct CreateBookingPaymentInput {
-    /// The ID of the booking to pay for.
-    pub booking_id: formats::Uuid,
-    pub body: BookingPayment,
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    CreateBookingPaymentInput { 0 booking_id "booking_id" required, 1 body "body"
-    required }
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::builder! {
-    CreateBookingPaymentInput { new(booking_id : formats::Uuid, body : BookingPayment) }
-}
-#[cfg(feature = "payments")]
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[derive(Default)]
-pub struct CreateBookingPaymentOutput {
-    /// Unique identifier for the payment. This will be a unique identifier for the payment, and is used to reference the payment in other objects.
-    pub id: Option<formats::Uuid>,
-    /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
-    pub amount: Option<f64>,
-    /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
-    pub currency: Option<BookingPaymentCurrency>,
-    /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
-    pub source: Option<BookingPaymentSource>,
-    /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
-    pub status: Option<BookingPaymentStatus>,
-    pub links: Option<LinksBooking>,
-    /// Properties beyond the declared ones.
-    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(feature = "payments")]
-harness_gen_runtime::object! {
-    CreateBookingPaymentOutput { 0 id "id" optional, 1 amount "amount" optional, 2
-    currency "currency" optional, 3 source "source" optional, 4 status "status" optional,
-    5 links "links" optional } + additional_properties
+    + additional_properties
 }
 /// How `GetStationsError`'s operation, and 3 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -760,73 +839,126 @@ pub enum GetStationsError {
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
-harness_gen_runtime::operation_error!(
-    GetStationsError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
-    Http403, "http_429" => Http429, "http_500" => Http500 }
-);
-/// How `GetTripsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+harness_gen_runtime::operation_error! {
+    GetStationsError {
+        "http_400" => Http400,
+        "http_401" => Http401,
+        "http_403" => Http403,
+        "http_429" => Http429,
+        "http_500" => Http500,
+    }
+}
+/// The types compiled with `bookings` or `stations` or `trips`.
+#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
+mod bookings_and_2_more {
+    #[allow(unused_imports)]
+    use super::*;
+    /// This is a generic request/response wrapper which contains both data and links which serve as hypermedia controls (HATEOAS).
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct WrapperCollection {
+        /// The wrapper for a collection is an array of objects.
+        pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
+        /// A set of hypermedia links which serve as controls for the client.
+        pub links: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        WrapperCollection {
+            data: "data" optional,
+            links: "links" optional,
+        }
+        + additional_properties
+    }
+}
+#[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
+pub use bookings_and_2_more::*;
+/// The types compiled with `stations`.
+#[cfg(feature = "stations")]
+mod stations {
+    #[allow(unused_imports)]
+    use super::*;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct GetStationsInput {
+        /// The page number to return
+        pub page: Option<i64>,
+        /// The number of items to return per page
+        pub limit: Option<i64>,
+        /// The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
+        pub coordinates: Option<String>,
+        /// A search term to filter the list of stations by name or address.
+        pub search: Option<String>,
+        /// Filter stations by country code
+        pub country: Option<String>,
+    }
+    harness_gen_runtime::object! {
+        GetStationsInput {
+            page: "page" optional,
+            limit: "limit" optional,
+            coordinates: "coordinates" optional,
+            search: "search" optional,
+            country: "country" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetStationsInput {
+            new()
+            set page: i64, limit: i64, coordinates: String, search: String, country: String;
+        }
+    }
+    /// The same shape as [`WrapperCollection`], so the same type.
+    pub type GetStationsOutput = WrapperCollection;
+}
+#[cfg(feature = "stations")]
+pub use stations::*;
+/// The types compiled with `trips`.
 #[cfg(feature = "trips")]
-pub type GetTripsError = GetStationsError;
-/// How `GetBookingsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
-#[cfg(feature = "bookings")]
-pub type GetBookingsError = GetStationsError;
-/// How `CreateBookingPaymentError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
-#[cfg(feature = "payments")]
-pub type CreateBookingPaymentError = GetStationsError;
-/// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum CreateBookingError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_404")]
-    Http404 { status: u16, body: Problem },
-    #[serde(rename = "http_409")]
-    Http409 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+mod trips {
+    #[allow(unused_imports)]
+    use super::*;
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct GetTripsInput {
+        /// The page number to return
+        pub page: Option<i64>,
+        /// The number of items to return per page
+        pub limit: Option<i64>,
+        /// The ID of the origin station
+        pub origin: formats::Uuid,
+        /// The ID of the destination station
+        pub destination: formats::Uuid,
+        /// The date and time of the trip in ISO 8601 format in origin station's timezone.
+        pub date: formats::DateTime,
+        /// Only return trips where bicycles are known to be allowed
+        pub bicycles: Option<bool>,
+        /// Only return trips where dogs are known to be allowed
+        pub dogs: Option<bool>,
+    }
+    harness_gen_runtime::object! {
+        GetTripsInput {
+            page: "page" optional,
+            limit: "limit" optional,
+            origin: "origin" required,
+            destination: "destination" required,
+            date: "date" required,
+            bicycles: "bicycles" optional,
+            dogs: "dogs" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetTripsInput {
+            new(origin: formats::Uuid, destination: formats::Uuid, date: formats::DateTime)
+            set page: i64, limit: i64, bicycles: bool, dogs: bool;
+        }
+    }
+    /// The same shape as [`WrapperCollection`], so the same type.
+    pub type GetTripsOutput = WrapperCollection;
+    /// How `GetTripsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    pub type GetTripsError = GetStationsError;
 }
-#[cfg(feature = "bookings")]
-harness_gen_runtime::operation_error!(
-    CreateBookingError { "http_400" => Http400, "http_401" => Http401, "http_404" =>
-    Http404, "http_409" => Http409, "http_429" => Http429, "http_500" => Http500 }
-);
-/// How `GetBookingError`'s operation, and 1 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-#[cfg(feature = "bookings")]
-#[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "compare", derive(PartialEq))]
-#[serde(tag = "kind")]
-pub enum GetBookingError {
-    #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
-    #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
-    #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
-    #[serde(rename = "http_404")]
-    Http404 { status: u16, body: Problem },
-    #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
-    #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
-    /// An undeclared status or an unparsable body; the body is never kept.
-    #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
-}
-#[cfg(feature = "bookings")]
-harness_gen_runtime::operation_error!(
-    GetBookingError { "http_400" => Http400, "http_401" => Http401, "http_403" =>
-    Http403, "http_404" => Http404, "http_429" => Http429, "http_500" => Http500 }
-);
-/// How `DeleteBookingError`'s operation can fail with a response: the same declared errors as [`GetBookingError`].
-#[cfg(feature = "bookings")]
-pub type DeleteBookingError = GetBookingError;
+#[cfg(feature = "trips")]
+pub use trips::*;

@@ -135,7 +135,10 @@ pub fn generate(
     let uses = space.uses();
     let roots: Vec<&Ty> = inputs.iter().collect();
     let built = space.reached(&uses, &roots);
-    let items = space.items(|_| Some(proc_macro2::TokenStream::new()), &built);
+    let items = space
+        .items(|_| Some(proc_macro2::TokenStream::new()), &built)
+        .into_iter()
+        .map(|(_, item)| item);
     let alias_items = aliases.iter().map(|(name, ty)| {
         let ident = format_ident!("{}", name);
         let ty = space.tokens(ty);
@@ -146,7 +149,7 @@ pub fn generate(
         //! Types of the catalog's schemas: each tool's input, output and application error.
         #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
         #formats
-        #items
+        #(#items)*
         #(#alias_items)*
     });
     let hashes = listed.unwrap_or_else(|| {

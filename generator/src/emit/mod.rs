@@ -5,6 +5,7 @@ pub mod bindings;
 pub mod client;
 pub mod index;
 pub mod krate;
+pub mod layout;
 pub mod registry;
 pub mod types;
 
@@ -308,30 +309,128 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     // not for replies: they cost check time (GHES: 8 % for every struct).
     let inputs: Vec<&Ty> = input_types.iter().collect();
     let built = space.reached(&uses, &inputs);
-    let items = space.items(|id| gates.of_type(needs[id].as_ref()), &built);
-    let alias_items = aliases.iter().map(|(at, name, ty)| {
-        let cfg = gates.operation(&api.operations[*at]);
+    let mut gated = Gated::default();
+    for (cfg, item) in space.items(|id| gates.of_type(needs[id].as_ref()), &built) {
+        gated.add(cfg, item);
+    }
+    for (at, name, ty) in &aliases {
         let ident = format_ident!("{}", name);
         let ty = space.tokens(ty);
-        quote!(#cfg pub type #ident = #ty;)
-    });
-    let error_items = shared_errors(api, &space, &errors)
-        .into_iter()
-        .map(|shared| error_item(api, &space, gates, &errors, shared));
+        gated.add(
+            gates.operation(&api.operations[*at]),
+            quote!(pub type #ident = #ty;),
+        );
+    }
+    for shared in shared_errors(api, &space, &errors) {
+        for (cfg, item) in error_item(api, &space, gates, &errors, shared) {
+            gated.add(cfg, item);
+        }
+    }
     let formats = space.formats_module();
+    let items = gated.tokens();
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
         #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
         #formats
         #items
-        #(#alias_items)*
-        #(#error_items)*
     };
     Types {
         tokens: file,
         fallbacks: space.warnings.clone(),
         ops,
         gating,
+    }
+}
+
+/// Items by the `cfg` attribute that compiles them, in the order each gate first appears. Every
+/// gated item goes into a private module of its gate, re-exported whole: a gate is written twice
+/// per module instead of on every item (OpenAI's types were 3.4 `cfg` lines per type).
+#[derive(Default)]
+struct Gated {
+    /// Per gate (its attribute as text): the attribute, and its items.
+    groups: Vec<(String, TokenStream, TokenStream)>,
+    at: HashMap<String, usize>,
+}
+
+impl Gated {
+    fn add(&mut self, cfg: TokenStream, item: TokenStream) {
+        let key = cfg.to_string();
+        let at = *self.at.entry(key.clone()).or_insert_with(|| {
+            self.groups.push((key, cfg, TokenStream::new()));
+            self.groups.len() - 1
+        });
+        self.groups[at].2.extend(item);
+    }
+
+    /// The ungated items as they are, then a module per gate, named for its features.
+    fn tokens(self) -> TokenStream {
+        let mut names = crate::names::Unique::default();
+        for reserved in ["formats", "types", "client", "bindings", "registry"] {
+            names.reserve(reserved);
+        }
+        let mut out = TokenStream::new();
+        for (_, cfg, items) in self.groups {
+            if cfg.is_empty() {
+                out.extend(items);
+                continue;
+            }
+            let features = literals(&cfg);
+            let doc = format!(
+                " The types compiled with {}.",
+                features
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+            let name = format_ident!("{}", names.claim(&gate_module(&features), "_"));
+            out.extend(quote! {
+                #[doc = #doc]
+                #cfg
+                mod #name {
+                    #[allow(unused_imports)]
+                    use super::*;
+                    #items
+                }
+                #cfg
+                pub use #name::*;
+            });
+        }
+        out
+    }
+}
+
+/// The string literals of `tokens` (a `cfg` attribute's feature names), in order.
+fn literals(tokens: &TokenStream) -> Vec<String> {
+    let mut found = Vec::new();
+    for token in tokens.clone() {
+        match token {
+            proc_macro2::TokenTree::Group(group) => found.extend(literals(&group.stream())),
+            proc_macro2::TokenTree::Literal(literal) => {
+                if let Ok(syn::Lit::Str(text)) = syn::parse_str::<syn::Lit>(&literal.to_string()) {
+                    found.push(text.value());
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The module of the types a gate of `features` compiles: the feature's name, or the first two
+/// (`pets_or_shop`), or the first and how many more (`pets_and_3_more`); never a keyword.
+fn gate_module(features: &[String]) -> String {
+    let snake = |f: &String| f.replace(['-', '.'], "_");
+    let name = match features {
+        [one] => snake(one),
+        [a, b] => format!("{}_or_{}", snake(a), snake(b)),
+        [a, more @ ..] => format!("{}_and_{}_more", snake(a), more.len()),
+        [] => "gated".to_string(),
+    };
+    let starts_well = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    match syn::parse_str::<syn::Ident>(&name) {
+        Ok(_) if starts_well => name,
+        _ => format!("gate_{name}"),
     }
 }
 
@@ -378,14 +477,14 @@ fn shared_errors(
 }
 
 /// One error enum (compiled when any operation using it is) and the aliases naming it for
-/// the other operations that share it.
+/// the other operations that share it, each with the attribute that compiles it.
 fn error_item(
     api: &Api,
     space: &TypeSpace,
     gates: Gates,
     errors: &[(usize, String, Vec<ErrorVariantType>)],
     shared: SharedError,
-) -> TokenStream {
+) -> Vec<(TokenStream, TokenStream)> {
     let (_, name, variants) = &errors[shared.first];
     let cfg = gates.of_type(Some(&shared.need)).unwrap_or_default();
     let ident = format_ident!("{}", name);
@@ -415,18 +514,19 @@ fn error_item(
         let cfg = gates.operation(&api.operations[*op]);
         let doc = format!(" How `{alias}`'s operation can fail with a response: the same declared errors as [`{name}`].");
         let alias = format_ident!("{}", alias);
-        quote! {
-            #[doc = #doc]
-            #cfg
-            pub type #alias = #ident;
-        }
+        (
+            cfg,
+            quote! {
+                #[doc = #doc]
+                pub type #alias = #ident;
+            },
+        )
     });
     // Serialized (the application error's data), never deserialized: the client builds it
     // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged
     // enum was a third of a big SDK's check time.
-    quote! {
+    let item = quote! {
         #[doc = #doc]
-        #cfg
         #[derive(Debug, Clone, serde::Serialize)]
         #partial_eq
         #[serde(tag = "kind")]
@@ -436,10 +536,9 @@ fn error_item(
             #[serde(rename = "upstream_error")]
             UpstreamError { status: u16, reason: String },
         }
-        #cfg
-        harness_gen_runtime::operation_error!(#ident { #(#kinds),* });
-        #(#aliases)*
-    }
+        harness_gen_runtime::operation_error! { #ident { #(#kinds),* } }
+    };
+    std::iter::once((cfg, item)).chain(aliases).collect()
 }
 
 /// What compiles each named type (by id): the operations that use it, directly or through
@@ -501,5 +600,5 @@ pub fn render(tokens: proc_macro2::TokenStream) -> String {
             );
         }
     };
-    format!("{HEADER}{}", prettyplease::unparse(&file))
+    format!("{HEADER}{}", layout::macros(&prettyplease::unparse(&file)))
 }

@@ -133,7 +133,7 @@ fn a_discriminator_makes_a_tagged_union_with_its_mapping_and_implicit_names() {
     // Cat by both mapping entries (a full reference and a bare name); Dog by its name.
     assert!(
         types.contains(
-            r#"harness_gen_runtime::tagged! { Pet "petType" { Cat("kitty", "cat"), Dog("Dog") } }"#
+            r#"harness_gen_runtime::tagged! { Pet "petType" { Cat("kitty", "cat"), Dog("Dog"), } }"#
         ),
         "{types}"
     );
@@ -164,7 +164,7 @@ fn members_that_each_pin_one_property_make_a_tagged_union_without_a_discriminato
 "#,
     );
     assert!(
-        types.contains(r#"harness_gen_runtime::tagged! { Item "type" { Message("message"), Call("tool_call") } }"#),
+        types.contains(r#"harness_gen_runtime::tagged! { Item "type" { Message("message"), Call("tool_call"), } }"#),
         "{types}"
     );
 }

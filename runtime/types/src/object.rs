@@ -10,7 +10,7 @@
 //! [`next_key`], each value read by one call — and their `Deserialize` is [`deserialize`];
 //! their `Serialize` is one call to [`serialize`] over `(wire name, value)` pairs, each value
 //! a `&dyn erased_serde::Serialize` (or `None` for a field left out). All of it is written by
-//! one [`object!`](crate::object!) line per struct.
+//! one [`object!`](crate::object!) invocation per struct.
 //!
 //! The rules are the derived ones for the attributes generated code used: unknown keys are
 //! ignored (or collected, for a struct with extra properties), a missing required field is a
@@ -34,12 +34,12 @@
 //! impl Object for Pet {
 //!     const NAME: &'static str = "Pet";
 //!     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-//!         // The wire names; the index is the arm.
+//!         // The wire names; a declared key comes back as the table's own text.
 //!         const FIELDS: &[&str] = &["id", "tag"];
 //!         let (mut id, mut tag) = (None, None);
 //!         while let Some(key) = next_key(&mut map, FIELDS)? {
 //!             match key {
-//!                 Key::Field(0) => id = Some(map.next_value()?),
+//!                 Key::Field("id") => id = Some(map.next_value()?),
 //!                 Key::Field(_) => tag = map.next_value()?,
 //!                 Key::Other(_) => harness_gen_types::object::skip(&mut map)?,
 //!             }
@@ -72,7 +72,7 @@ pub use serde::ser::{Serialize, Serializer};
 use serde::ser::{SerializeMap, SerializeStruct};
 
 /// Implements [`Object`], `Deserialize` and `Serialize` for a generated struct: its name, then
-/// each field in declaration order as `index field "wire" how`, where `how` is `required`
+/// each field in declaration order as `field: "wire" how`, where `how` is `required`
 /// (missing is an error), `nullable` (a required `Option` field: missing or null is `None`,
 /// which is written as null), `optional` (an `Option` field: missing or null is `None`, which
 /// is left out) or `present` (an `Option<Option<_>>` field: missing is `None`, left out; null
@@ -89,7 +89,13 @@ use serde::ser::{SerializeMap, SerializeStruct};
 ///     more: std::collections::BTreeMap<String, i64>,
 /// }
 /// harness_gen_types::object! {
-///     Pet { 0 name "name" required, 1 tag "tag" present, 2 age "age" optional, 3 owner "owner" nullable } + more
+///     Pet {
+///         name: "name" required,
+///         tag: "tag" present,
+///         age: "age" optional,
+///         owner: "owner" nullable,
+///     }
+///     + more
 /// }
 /// let pet: Pet = serde_json::from_str(r#"{"name": "Rex", "tag": null, "legs": 4}"#).unwrap();
 /// assert_eq!((pet.name.as_str(), &pet.tag, pet.age), ("Rex", &Some(None), None));
@@ -128,7 +134,7 @@ macro_rules! object {
     (@serialize $serializer:ident $name:ident $fields:expr, $extra:expr) => {
         $crate::object::serialize_with_extra($serializer, $fields, $extra)
     };
-    ($name:ident { $($index:literal $field:ident $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
+    ($name:ident { $($field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
         impl $crate::object::Object for $name {
             const NAME: &'static str = stringify!($name);
             fn from_map<'de, A: $crate::object::MapAccess<'de>>(
@@ -141,7 +147,7 @@ macro_rules! object {
                     $crate::object::next_key(&mut map, FIELDS)?
                 {
                     let read = match key {
-                        $($crate::object::Key::Field($index) => $crate::object!(@read $how map $field),)*
+                        $($crate::object::Key::Field($wire) => $crate::object!(@read $how map $field),)*
                         $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
                         _ => $crate::object::skip(&mut map),
                     };
@@ -205,8 +211,8 @@ impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
 /// A key of an object being read.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Key {
-    /// The declared field at this index of the table given to [`next_key`].
-    Field(usize),
+    /// A declared field: its wire name, as the table given to [`next_key`] has it.
+    Field(&'static str),
     /// A key the struct does not declare.
     Other(String),
 }
@@ -305,8 +311,8 @@ impl KeySeed {
     fn key(&self, text: &str) -> Option<Key> {
         self.0
             .iter()
-            .position(|field| *field == text)
-            .map(Key::Field)
+            .find(|field| **field == text)
+            .map(|field| Key::Field(field))
     }
 }
 
@@ -360,7 +366,12 @@ impl<'de> Visitor<'de> for KeySeed {
 ///     kind: &'static str,
 /// }
 /// harness_gen_types::builder! {
-///     Pet { new(id: i64, name: String) fix kind = "pet"; set tag: Option<String>, age: u8; + more }
+///     Pet {
+///         new(id: i64, name: String)
+///         fix kind = "pet";
+///         set tag: Option<String>, age: u8;
+///         + more
+///     }
 /// }
 /// let pet = Pet::new(7, "Rex").age(3).tag(None);
 /// assert_eq!((pet.id, pet.name.as_str(), pet.age, pet.tag), (7, "Rex", Some(3), Some(None)));
@@ -417,8 +428,8 @@ mod tests {
             let mut extra = std::collections::BTreeMap::new();
             while let Some(key) = next_key(&mut map, FIELDS)? {
                 match key {
-                    Key::Field(0) => a = Some(map.next_value()?),
-                    Key::Field(1) => b = map.next_value()?,
+                    Key::Field("a") => a = Some(map.next_value()?),
+                    Key::Field("b") => b = map.next_value()?,
                     Key::Field(_) => c = Some(map.next_value()?),
                     Key::Other(key) => {
                         extra.insert(key, map.next_value()?);
@@ -492,7 +503,12 @@ mod tests {
     }
 
     crate::object! {
-        Written { 0 name "name" required, 1 owner "owner" nullable, 2 age "age" optional, 3 tag "tag-x" present }
+        Written {
+            name: "name" required,
+            owner: "owner" nullable,
+            age: "age" optional,
+            tag: "tag-x" present,
+        }
     }
 
     /// What serde's derive writes for the same fields and attributes.

@@ -55,16 +55,25 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// Every named type as Rust items, each under the attribute `cfg` gives its id (empty for
-    /// none); a type for which it gives `None` is left out. The structs `built` marks (by id)
-    /// get a constructor and setters.
-    pub fn items(&self, cfg: impl Fn(usize) -> Option<TokenStream>, built: &[bool]) -> TokenStream {
+    /// Every named type as Rust items with the attribute `cfg` gives its id (empty for none),
+    /// which the items themselves do not carry (the caller puts them under it, [`super::super::Gated`]);
+    /// a type for which it gives `None` is left out. The structs `built` marks (by id) get a
+    /// constructor and setters.
+    pub fn items(
+        &self,
+        cfg: impl Fn(usize) -> Option<TokenStream>,
+        built: &[bool],
+    ) -> Vec<(TokenStream, TokenStream)> {
         let tags = self.member_tags();
-        let items = self.defs.iter().enumerate().filter_map(|(id, def)| {
-            let built = built[id].then(|| tags.get(&id).map(String::as_str));
-            Some(self.item(def, &cfg(id)?, built))
-        });
-        quote!(#(#items)*)
+        let none = TokenStream::new();
+        self.defs
+            .iter()
+            .enumerate()
+            .filter_map(|(id, def)| {
+                let built = built[id].then(|| tags.get(&id).map(String::as_str));
+                Some((cfg(id)?, self.item(def, &none, built)))
+            })
+            .collect()
     }
 
     /// The `formats` module: the types formatted strings have (the runtime's, and `String` for
@@ -316,11 +325,10 @@ impl TypeSpace<'_> {
     /// A struct's `Deserialize` and `Serialize` through `harness_gen_runtime::object!`: one
     /// loop with an arm per field instead of the derived visitors, and one call over a table
     /// of its fields instead of a derived `Serialize` (together most of a big API's check time).
-    /// Fields are listed in declaration order with their index.
+    /// Fields are listed in declaration order.
     fn object_impls(name: &str, fields: &[Field], extra: bool) -> TokenStream {
         let ident = format_ident!("{}", name);
-        let entries = fields.iter().enumerate().map(|(at, f)| {
-            let at = proc_macro2::Literal::usize_unsuffixed(at);
+        let entries = fields.iter().map(|f| {
             let field = format_ident!("{}", f.ident);
             let wire = &f.wire;
             // A required nullable field reads as an `Option` (missing is `None`, as serde's
@@ -332,7 +340,7 @@ impl TypeSpace<'_> {
                 (false, true) => quote!(present),
                 (false, false) => quote!(optional),
             };
-            quote!(#at #field #wire #how)
+            quote!(#field: #wire #how)
         });
         let extra = extra.then(|| quote!(+ additional_properties));
         quote! {
@@ -389,7 +397,7 @@ impl TypeSpace<'_> {
     }
 
     /// A struct field: its doc, name and type (an optional one in an `Option`; how it
-    /// travels is in the struct's `object!` line).
+    /// travels is in the struct's `object!` invocation).
     pub(super) fn field(&self, field: &Field) -> TokenStream {
         let ident = format_ident!("{}", field.ident);
         let doc = doc_attr(field.doc.as_deref());

@@ -1,0 +1,326 @@
+//! Our runtime's macro invocations laid out as a person would write them. prettyplease prints
+//! the body of a macro it does not know as one run of tokens (`NewPet { name : "name" required,
+//! species : … } + additional_properties`); here each invocation of `object!`, `builder!`,
+//! `tagged!` and `operation_error!` in a rendered file is printed again by its grammar: one field,
+//! member or error kind per line, types spaced as rustfmt spaces them.
+
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+
+/// The macros laid out here, by the last segment of their path.
+const MACROS: &[&str] = &["object", "builder", "tagged", "operation_error"];
+
+/// Lines longer than this break a list into one entry per line.
+const WIDTH: usize = 100;
+
+/// `file` (prettyplease's output) with every invocation of our macros laid out by its grammar;
+/// an invocation whose body does not read as that grammar is left as it was.
+pub fn macros(file: &str) -> String {
+    let mut out = String::with_capacity(file.len() + file.len() / 8);
+    let mut lines = file.lines();
+    while let Some(line) = lines.next() {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let Some(name) = opener(line.trim_start()) else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let close = format!("{indent}}}");
+        let mut body = String::new();
+        let mut closed = false;
+        let mut taken = vec![line];
+        for inner in lines.by_ref() {
+            taken.push(inner);
+            if inner == close {
+                closed = true;
+                break;
+            }
+            body.push_str(inner);
+            body.push('\n');
+        }
+        let laid = closed
+            .then(|| body.parse::<TokenStream>().ok())
+            .flatten()
+            .and_then(|tokens| lay(name, &tokens));
+        match laid {
+            Some(laid) => {
+                let path = line.trim_start().trim_end_matches('{').trim_end();
+                out.push_str(&format!("{indent}{path} {{\n"));
+                for laid_line in laid.lines() {
+                    out.push_str(&format!("{indent}    {laid_line}\n"));
+                }
+                out.push_str(&close);
+                out.push('\n');
+            }
+            None => {
+                for taken in taken {
+                    out.push_str(taken);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The macro a line opens (`harness_gen_runtime::object! {`), if it is one of ours.
+fn opener(line: &str) -> Option<&'static str> {
+    let path = line.strip_suffix("! {")?;
+    let last = path.rsplit("::").next()?;
+    path.starts_with("harness_gen_runtime::")
+        .then(|| MACROS.iter().copied().find(|m| *m == last))
+        .flatten()
+}
+
+/// The body of macro `name` laid out, or `None` when it does not read as its grammar.
+fn lay(name: &str, body: &TokenStream) -> Option<String> {
+    let tokens: Vec<TokenTree> = body.clone().into_iter().collect();
+    match name {
+        "object" => object(&tokens),
+        "builder" => builder(&tokens),
+        "tagged" => tagged(&tokens),
+        "operation_error" => listed(&tokens, 1),
+        _ => None,
+    }
+}
+
+/// `Name { field: "wire" how, … } + extra`.
+fn object(tokens: &[TokenTree]) -> Option<String> {
+    let mut out = listed(&tokens[..2.min(tokens.len())], 1)?;
+    if tokens.len() > 2 {
+        out.push('\n');
+        out.push_str(&text(&tokens[2..]));
+    }
+    Some(out)
+}
+
+/// `Name "property" { Variant("tag", …), … }`.
+fn tagged(tokens: &[TokenTree]) -> Option<String> {
+    (tokens.len() == 3).then_some(())?;
+    listed(tokens, 2)
+}
+
+/// The `head` tokens, then a brace group whose comma-separated entries go one per line.
+fn listed(tokens: &[TokenTree], head: usize) -> Option<String> {
+    let (TokenTree::Group(group), true) = (tokens.get(head)?, tokens.len() == head + 1) else {
+        return None;
+    };
+    if group.delimiter() != Delimiter::Brace {
+        return None;
+    }
+    let mut out = format!("{} {{\n", text(&tokens[..head]));
+    for entry in split(group.stream(), ',') {
+        out.push_str(&format!("    {},\n", text(&entry)));
+    }
+    out.push('}');
+    Some(out)
+}
+
+/// `Name { new(field: Type, …) fix field = value, …; set field: Type, …; + extra }`: each
+/// clause on a line of its own, a long one with an entry per line.
+fn builder(tokens: &[TokenTree]) -> Option<String> {
+    let [name @ TokenTree::Ident(_), TokenTree::Group(group)] = tokens else {
+        return None;
+    };
+    let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+    let (new, rest) = inner.split_first_chunk::<2>()?;
+    let TokenTree::Group(required) = &new[1] else {
+        return None;
+    };
+    let mut out = format!("{name} {{\n");
+    let required = split(required.stream(), ',');
+    let one_line = format!("new({})", joined(&required));
+    if one_line.len() + 4 <= WIDTH {
+        out.push_str(&format!("    {one_line}\n"));
+    } else {
+        out.push_str("    new(\n");
+        for entry in &required {
+            out.push_str(&format!("        {},\n", text(entry)));
+        }
+        out.push_str("    )\n");
+    }
+    for clause in split(rest.iter().cloned().collect(), ';') {
+        let Some((keyword, entries)) = clause.split_first() else {
+            continue;
+        };
+        let keyword = keyword.to_string();
+        if keyword == "+" {
+            out.push_str(&format!("    {}\n", text(&clause)));
+            continue;
+        }
+        let entries = split(entries.iter().cloned().collect(), ',');
+        let one_line = format!("{keyword} {};", joined(&entries));
+        if one_line.len() + 4 <= WIDTH {
+            out.push_str(&format!("    {one_line}\n"));
+        } else {
+            out.push_str(&format!("    {keyword}\n"));
+            let last = entries.len().saturating_sub(1);
+            for (at, entry) in entries.iter().enumerate() {
+                let end = if at == last { ';' } else { ',' };
+                out.push_str(&format!("        {}{end}\n", text(entry)));
+            }
+        }
+    }
+    out.push('}');
+    Some(out)
+}
+
+/// `tokens` cut at each top-level `separator` (empty pieces dropped).
+fn split(tokens: TokenStream, separator: char) -> Vec<Vec<TokenTree>> {
+    let mut pieces = vec![Vec::new()];
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == separator => pieces.push(Vec::new()),
+            _ => pieces
+                .last_mut()
+                .expect("starts with one piece")
+                .push(token),
+        }
+    }
+    pieces.retain(|piece| !piece.is_empty());
+    pieces
+}
+
+/// Entries joined with `, `.
+fn joined(entries: &[Vec<TokenTree>]) -> String {
+    entries
+        .iter()
+        .map(|e| text(e))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Tokens as rustfmt spaces a type, a path or a short expression: `a: T`, `Option<Vec<T>>`,
+/// `X::Y`, `f(a, b)`, `name = value`, `"kind" => Variant`, `+ extra`.
+fn text(tokens: &[TokenTree]) -> String {
+    let mut out = String::new();
+    // Whether the next word is spaced from what came before, and whether that was a word.
+    let (mut space, mut word) = (false, false);
+    for token in tokens {
+        match token {
+            TokenTree::Punct(p) => {
+                let c = p.as_char();
+                let joint = p.spacing() == Spacing::Joint;
+                let after_colon = out.ends_with(':');
+                let after_equals = out.ends_with('=');
+                match c {
+                    // `::` glues on both sides (a path may start with it); a lone `:` is
+                    // `field: Type`.
+                    ':' if after_colon => space = false,
+                    ':' if joint => {
+                        if space && !word {
+                            out.push(' ');
+                        }
+                        space = false;
+                    }
+                    ':' | ',' | ';' => space = true,
+                    // `=>`
+                    '>' if after_equals => space = true,
+                    '=' | '+' => {
+                        if !out.is_empty() && !out.ends_with(' ') {
+                            out.push(' ');
+                        }
+                        space = !joint;
+                    }
+                    '<' | '>' => space = false,
+                    _ => {
+                        if space {
+                            out.push(' ');
+                        }
+                        space = false;
+                    }
+                }
+                out.push(c);
+                word = false;
+            }
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{ ", " }"),
+                    Delimiter::None => ("", ""),
+                };
+                // `f(a)` and `Variant("tag")` glue to their word; anything else keeps its space.
+                let glued = word && group.delimiter() != Delimiter::Brace;
+                if space && !glued {
+                    out.push(' ');
+                }
+                let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                out.push_str(open);
+                out.push_str(&text(&inner));
+                out.push_str(close);
+                (space, word) = (true, false);
+            }
+            TokenTree::Ident(_) | TokenTree::Literal(_) => {
+                if space {
+                    out.push(' ');
+                }
+                out.push_str(&token.to_string());
+                (space, word) = (true, true);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laid(file: &str) -> String {
+        macros(file)
+    }
+
+    #[test]
+    fn an_object_has_a_field_per_line_and_its_extra_map_after() {
+        let file = "harness_gen_runtime::object! {\n    NewPet { name : \"name\" required, tag : \"tag\" present } + additional_properties\n}\n";
+        assert_eq!(
+            laid(file),
+            "harness_gen_runtime::object! {\n    NewPet {\n        name: \"name\" required,\n        tag: \"tag\" present,\n    }\n    + additional_properties\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_builder_has_a_clause_per_line_and_long_ones_an_entry_per_line() {
+        let file = "    harness_gen_runtime::builder! {\n        NewPet { new(name : String, species : Species) fix kind = Kind :: Pet; set tag : Option < String >, more : std :: collections :: BTreeMap < String, Vec < i64 > >; + additional_properties }\n    }\n";
+        assert_eq!(
+            laid(file),
+            "    harness_gen_runtime::builder! {\n        NewPet {\n            new(name: String, species: Species)\n            fix kind = Kind::Pet;\n            set tag: Option<String>, more: std::collections::BTreeMap<String, Vec<i64>>;\n            + additional_properties\n        }\n    }\n"
+        );
+        let long: Vec<String> = (0..9).map(|i| format!("field_{i} : String")).collect();
+        let file = format!(
+            "harness_gen_runtime::builder! {{\n    Big {{ new() set {}; }}\n}}\n",
+            long.join(", ")
+        );
+        let out = laid(&file);
+        assert!(
+            out.contains("        set\n            field_0: String,\n"),
+            "{out}"
+        );
+        assert!(out.contains("            field_8: String;\n"), "{out}");
+    }
+
+    #[test]
+    fn a_tagged_union_and_error_kinds_go_one_per_line() {
+        let file = "harness_gen_runtime::tagged! {\n    Source \"object\" { Card(\"card\"), Bank(\"bank_account\", \"bank\") }\n}\n";
+        assert_eq!(
+            laid(file),
+            "harness_gen_runtime::tagged! {\n    Source \"object\" {\n        Card(\"card\"),\n        Bank(\"bank_account\", \"bank\"),\n    }\n}\n"
+        );
+        let file = "harness_gen_runtime::operation_error! {\n    GetPetError { \"http_404\" => Http404, \"default\" => Default }\n}\n";
+        assert_eq!(
+            laid(file),
+            "harness_gen_runtime::operation_error! {\n    GetPetError {\n        \"http_404\" => Http404,\n        \"default\" => Default,\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn other_macros_and_bodies_of_another_shape_are_left_as_they_were() {
+        for file in [
+            "serde_json::json! {\n    { \"a\" : 1 }\n}\n",
+            "harness_gen_runtime::object! {\n    NewPet ( name )\n}\n",
+            "harness_gen_runtime::require_api!(api = 7, generator = \"0.1.0\");\n",
+        ] {
+            assert_eq!(laid(file), file);
+        }
+    }
+}
