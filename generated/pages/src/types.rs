@@ -357,28 +357,29 @@ harness_gen_runtime::object! {
 }
 pub type ListToysOutput = Vec<Toy>;
 pub type ListFilesOutput = FileList;
-/// How `ListToysError`'s operation, and 6 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How 7 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
-pub enum ListToysError {
+pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error! {
-    ListToysError {
-    }
+    UndeclaredError {}
 }
-/// How `ListCustomersError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListCustomersError = ListToysError;
-/// How `ListFilesError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListFilesError = ListToysError;
-/// How `ListReportsError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListReportsError = ListToysError;
-/// How `ListEventsError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListEventsError = ListToysError;
-/// How `ListMessagesError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListMessagesError = ListToysError;
-/// How `ListHistoryError`'s operation can fail with a response: the same declared errors as [`ListToysError`].
-pub type ListHistoryError = ListToysError;
+/// How `ListToysError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListToysError = UndeclaredError;
+/// How `ListCustomersError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListCustomersError = UndeclaredError;
+/// How `ListFilesError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListFilesError = UndeclaredError;
+/// How `ListReportsError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListReportsError = UndeclaredError;
+/// How `ListEventsError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListEventsError = UndeclaredError;
+/// How `ListMessagesError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListMessagesError = UndeclaredError;
+/// How `ListHistoryError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListHistoryError = UndeclaredError;

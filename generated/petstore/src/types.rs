@@ -267,10 +267,12 @@ mod pets {
             "http_404" => Http404,
         }
     }
-    /// How `PutPetsPetIdPhotoError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-    pub type PutPetsPetIdPhotoError = DeletePetError;
-    /// How `GetPetNameError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-    pub type GetPetNameError = DeletePetError;
+    /// How `DeletePetError`'s operation can fail with a response: [`UndeclaredError`].
+    pub type DeletePetError = UndeclaredError;
+    /// How `PutPetsPetIdPhotoError`'s operation can fail with a response: [`UndeclaredError`].
+    pub type PutPetsPetIdPhotoError = UndeclaredError;
+    /// How `GetPetNameError`'s operation can fail with a response: [`UndeclaredError`].
+    pub type GetPetNameError = UndeclaredError;
 }
 #[cfg(feature = "pets")]
 pub use pets::*;
@@ -283,23 +285,22 @@ mod shop {
     pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
     pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
     pub type StoreReportOutput = String;
-    /// How `GetInventoryError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-    pub type GetInventoryError = DeletePetError;
-    /// How `StoreReportError`'s operation can fail with a response: the same declared errors as [`DeletePetError`].
-    pub type StoreReportError = DeletePetError;
+    /// How `GetInventoryError`'s operation can fail with a response: [`UndeclaredError`].
+    pub type GetInventoryError = UndeclaredError;
+    /// How `StoreReportError`'s operation can fail with a response: [`UndeclaredError`].
+    pub type StoreReportError = UndeclaredError;
 }
 #[cfg(feature = "shop")]
 pub use shop::*;
-/// How `DeletePetError`'s operation, and 4 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How 5 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
-pub enum DeletePetError {
+pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error! {
-    DeletePetError {
-    }
+    UndeclaredError {}
 }

@@ -347,23 +347,24 @@ harness_gen_runtime::operation_error! {
         "http_400" => Http400,
     }
 }
-/// How `WatchTicksError`'s operation, and 2 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How 3 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
-pub enum WatchTicksError {
+pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
     UpstreamError { status: u16, reason: String },
 }
 harness_gen_runtime::operation_error! {
-    WatchTicksError {
-    }
+    UndeclaredError {}
 }
-/// How `UploadFileError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
-pub type UploadFileError = WatchTicksError;
-/// How `PutFileBytesError`'s operation can fail with a response: the same declared errors as [`WatchTicksError`].
-pub type PutFileBytesError = WatchTicksError;
+/// How `WatchTicksError`'s operation can fail with a response: [`UndeclaredError`].
+pub type WatchTicksError = UndeclaredError;
+/// How `UploadFileError`'s operation can fail with a response: [`UndeclaredError`].
+pub type UploadFileError = UndeclaredError;
+/// How `PutFileBytesError`'s operation can fail with a response: [`UndeclaredError`].
+pub type PutFileBytesError = UndeclaredError;
 /// How `DownloadFileError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

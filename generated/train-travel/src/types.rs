@@ -162,7 +162,7 @@ mod bookings {
     pub type GetBookingOutput = CreateBookingOutput;
     /// The same shape as [`GetBookingInput`], so the same type.
     pub type DeleteBookingInput = GetBookingInput;
-    /// How `GetBookingsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    /// How `GetBookingsError`'s operation can fail with a response: [`GetStationsError`].
     pub type GetBookingsError = GetStationsError;
     /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
     #[derive(Debug, Clone, serde::Serialize)]
@@ -195,7 +195,7 @@ mod bookings {
             "http_500" => Http500,
         }
     }
-    /// How `GetBookingError`'s operation, and 1 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    /// How 2 operations with the same declared errors (each names this type by an alias of its own) can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
     #[derive(Debug, Clone, serde::Serialize)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
@@ -226,7 +226,7 @@ mod bookings {
             "http_500" => Http500,
         }
     }
-    /// How `DeleteBookingError`'s operation can fail with a response: the same declared errors as [`GetBookingError`].
+    /// How `DeleteBookingError`'s operation can fail with a response: [`GetBookingError`].
     pub type DeleteBookingError = GetBookingError;
 }
 #[cfg(feature = "bookings")]
@@ -693,7 +693,7 @@ mod payments {
         }
         + additional_properties
     }
-    /// How `CreateBookingPaymentError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    /// How `CreateBookingPaymentError`'s operation can fail with a response: [`GetStationsError`].
     pub type CreateBookingPaymentError = GetStationsError;
 }
 #[cfg(feature = "payments")]
@@ -820,7 +820,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
-/// How `GetStationsError`'s operation, and 3 more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+/// How 4 operations with the same declared errors (each names this type by an alias of its own) can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -957,7 +957,7 @@ mod trips {
     }
     /// The same shape as [`WrapperCollection`], so the same type.
     pub type GetTripsOutput = WrapperCollection;
-    /// How `GetTripsError`'s operation can fail with a response: the same declared errors as [`GetStationsError`].
+    /// How `GetTripsError`'s operation can fail with a response: [`GetStationsError`].
     pub type GetTripsError = GetStationsError;
 }
 #[cfg(feature = "trips")]

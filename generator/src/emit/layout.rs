@@ -107,8 +107,12 @@ fn listed(tokens: &[TokenTree], head: usize) -> Option<String> {
     if group.delimiter() != Delimiter::Brace {
         return None;
     }
+    let entries = split(group.stream(), ',');
+    if entries.is_empty() {
+        return Some(format!("{} {{}}", text(&tokens[..head])));
+    }
     let mut out = format!("{} {{\n", text(&tokens[..head]));
-    for entry in split(group.stream(), ',') {
+    for entry in entries {
         out.push_str(&format!("    {},\n", text(&entry)));
     }
     out.push('}');

@@ -321,7 +321,13 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             quote!(pub type #ident = #ty;),
         );
     }
-    for shared in shared_errors(api, &space, &errors) {
+    let mut shared = shared_errors(api, &space, &errors);
+    for one in &mut shared {
+        if let Some(name) = shared_name(&one.members, &errors[one.members[0]].2) {
+            one.name = space.claim_name(&name);
+        }
+    }
+    for shared in shared {
         for (cfg, item) in error_item(api, &space, gates, &errors, shared) {
             gated.add(cfg, item);
         }
@@ -436,12 +442,28 @@ fn gate_module(features: &[String]) -> String {
 
 /// Operations whose declared errors are the same (variant names, kinds and body types) share
 /// one error enum: Stripe's 468 operations all declare one default error, which was 468
-/// identical enums. Per distinct set, in operation order: the operation whose name the enum
-/// takes, the operations that name it through an alias, and what compiles it (any of them).
+/// identical enums. Per distinct set, in operation order: the enum's name (the one operation's
+/// own, or one that says what the set is, [`shared_name`]), the operations (by index into the
+/// errors) that name it, and what compiles it (any of them).
 struct SharedError {
-    first: usize,
-    others: Vec<usize>,
+    name: String,
+    members: Vec<usize>,
     need: Need,
+}
+
+/// The name of an error enum several operations share, from what it holds: `UndeclaredError`
+/// for none declared, its variants for up to three (`Http404Error`, `DefaultError`,
+/// `Http400OrHttp404Error`); `None` (the first operation's own name) for one operation or more
+/// variants.
+fn shared_name(members: &[usize], variants: &[ErrorVariantType]) -> Option<String> {
+    match (members.len(), variants.len()) {
+        (0 | 1, _) | (_, 4..) => None,
+        (_, 0) => Some("UndeclaredError".to_string()),
+        _ => {
+            let names: Vec<&str> = variants.iter().map(|(v, _, _)| v.as_str()).collect();
+            Some(format!("{}Error", names.join("Or")))
+        }
+    }
 }
 
 fn shared_errors(
@@ -460,14 +482,14 @@ fn shared_errors(
         match by_variants.entry(key) {
             Entry::Occupied(first) => {
                 let first = &mut shared[*first.get()];
-                first.others.push(at);
+                first.members.push(at);
                 first.need.add(&need);
             }
             Entry::Vacant(slot) => {
                 slot.insert(shared.len());
                 shared.push(SharedError {
-                    first: at,
-                    others: Vec::new(),
+                    name: errors[at].1.clone(),
+                    members: vec![at],
                     need,
                 });
             }
@@ -485,15 +507,19 @@ fn error_item(
     errors: &[(usize, String, Vec<ErrorVariantType>)],
     shared: SharedError,
 ) -> Vec<(TokenStream, TokenStream)> {
-    let (_, name, variants) = &errors[shared.first];
+    let name = &shared.name;
+    let variants = &errors[shared.members[0]].2;
     let cfg = gates.of_type(Some(&shared.need)).unwrap_or_default();
     let ident = format_ident!("{}", name);
-    let doc = match shared.others.len() {
-        0 => format!(
+    let doc = match (shared.members.len(), variants.len()) {
+        (n, 0) if n > 1 => format!(
+            " How {n} operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body."
+        ),
+        (1, _) => format!(
             " How `{name}`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."
         ),
-        n => format!(
-            " How `{name}`'s operation, and {n} more with the same declared errors (their error types are aliases of this one), can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."
+        (n, _) => format!(
+            " How {n} operations with the same declared errors (each names this type by an alias of its own) can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body."
         ),
     };
     let definitions = variants.iter().map(|(v, kind, body)| {
@@ -509,18 +535,21 @@ fn error_item(
         quote!(#kind => #v)
     });
     let partial_eq = space.compare_derive(quote!(PartialEq));
-    let aliases = shared.others.iter().map(|&at| {
+    let aliases = shared.members.iter().filter_map(|&at| {
         let (op, alias, _) = &errors[at];
+        if alias == name {
+            return None;
+        }
         let cfg = gates.operation(&api.operations[*op]);
-        let doc = format!(" How `{alias}`'s operation can fail with a response: the same declared errors as [`{name}`].");
+        let doc = format!(" How `{alias}`'s operation can fail with a response: [`{name}`].");
         let alias = format_ident!("{}", alias);
-        (
+        Some((
             cfg,
             quote! {
                 #[doc = #doc]
                 pub type #alias = #ident;
             },
-        )
+        ))
     });
     // Serialized (the application error's data), never deserialized: the client builds it
     // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged

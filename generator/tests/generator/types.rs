@@ -317,6 +317,15 @@ components:
         2,
         "{types}"
     );
-    assert!(types.contains("pub type GetBError = GetAError;"), "{types}");
+    // Named for what it holds, each operation's own name an alias of it.
+    assert!(types.contains("pub enum HttpDefaultError "), "{types}");
+    assert!(
+        types.contains("pub type GetAError = HttpDefaultError;"),
+        "{types}"
+    );
+    assert!(
+        types.contains("pub type GetBError = HttpDefaultError;"),
+        "{types}"
+    );
     assert!(types.contains("pub enum GetCError "), "{types}");
 }
