@@ -69,12 +69,17 @@ impl Unique {
         self.taken.insert(name.to_string())
     }
 
-    /// `base` if free, else the first free `base{sep}n` (n = 2, 3, …).
+    /// `base` if free, else the first free `base{sep}n` (n = 2, 3, …). Without a separator, a
+    /// keyword's escape (`Self_`) takes the number in its place (`Self2`: CamelCase has no `_`).
     pub fn claim(&mut self, base: &str, sep: &str) -> String {
         let mut name = base.to_string();
+        let stem = match sep {
+            "" => base.trim_end_matches('_'),
+            _ => base,
+        };
         let mut n = 2;
         while self.taken.contains(&name) {
-            name = format!("{base}{sep}{n}");
+            name = format!("{stem}{sep}{n}");
             n += 1;
         }
         self.taken.insert(name.clone());
@@ -116,5 +121,7 @@ mod tests {
         assert_eq!(unique.claim("a", "_"), "a");
         assert_eq!(unique.claim("a", "_"), "a_2");
         assert_eq!(unique.claim("a", "_"), "a_3");
+        assert_eq!(unique.claim("Self_", ""), "Self_");
+        assert_eq!(unique.claim("Self_", ""), "Self2");
     }
 }

@@ -147,7 +147,6 @@ pub fn generate(
     let formats = space.formats_module();
     let types_rs = render(quote! {
         //! Types of the catalog's schemas: each tool's input, output and application error.
-        #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
         #formats
         #(#items)*
         #(#alias_items)*
@@ -211,8 +210,10 @@ fn lib_rs(catalog: &Catalog, crate_name: &str) -> proc_macro2::TokenStream {
         " `{crate_name}`: typed bindings of {of}, called in process or over MCP (stdio or Streamable HTTP)."
     );
     let require = require_api();
+    let lints = super::document_lints();
     quote! {
         #![doc = #title]
+        #lints
         #require
         #[rustfmt::skip]
         pub mod tools;
@@ -252,7 +253,6 @@ fn tools_rs(tools: &[ToolItems], hashes: &BTreeMap<String, String>) -> proc_macr
     quote! {
         //! Typed calls to the catalog's tools through one transport.
         // A catalog without tools uses neither the types nor the error type.
-        #![allow(clippy::all, unused_imports)]
         use harness_gen_runtime::bridge::{
             Bridge, BridgeError, Compatibility, ConnectError, InProcess, Mcp, Mismatch, Transport,
         };

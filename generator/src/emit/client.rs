@@ -85,9 +85,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         .zip(ops)
         .map(|(op, types)| Call::of(op, types, &gates).methods(types));
     quote! {
-        //! The API's client: one async method per operation.
-        // An API without operations (webhooks only) leaves the imports unused.
-        #![allow(clippy::all, unused_imports, dead_code)]
+        //! The API's client: one async method per operation. (A build without operation features,
+        //! or an API without operations, uses nothing of `types` or of the binding records.)
         use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
         /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
@@ -99,6 +98,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         /// A body of bytes as it arrives (the `_stream` methods of downloads).
         pub use harness_gen_runtime::http::Download;
 
+        #[allow(unused_imports)]
         use super::types::*;
 
         /// The base URL used when none is configured: the document's first server.
@@ -147,6 +147,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
 
         /// How each operation travels: its wire binding, as the runtime's typed record.
         mod bindings {
+            #[allow(unused_imports)]
             use harness_gen_runtime::binding::*;
 
             #(#bindings)*

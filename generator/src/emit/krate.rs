@@ -582,19 +582,29 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         }
     });
     let require_api = require_api();
+    let lints = super::document_lints();
+    let skew = super::layout::comment(
+        "A runtime that implements another API than this code was generated for refuses to\n\
+         compile it, saying what to do.",
+    );
+    let layout = super::layout::comment(
+        "Generated files keep their printed layout; rustfmt leaves them alone so that `cargo fmt`\n\
+         never makes a checked-in crate stale.",
+    );
+    let order =
+        super::layout::comment("In rustfmt's order, so that `cargo fmt` leaves the file as it is.");
     quote! {
         #![doc = #title]
         #![doc = ""]
         #(#![doc = #description])*
         #![doc = ""]
         #![doc = #generated]
+        #lints
 
-        // A runtime that implements another API than this code was generated for refuses to
-        // compile it, saying what to do.
+        #skew
         #require_api
 
-        // Generated files keep prettyplease's layout; rustfmt leaves them alone so that
-        // `cargo fmt` never makes a checked-in crate stale.
+        #layout
         #[rustfmt::skip]
         pub mod client;
         #[cfg(feature = "registry")]
@@ -607,7 +617,7 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         pub mod types;
         #harness_mod
 
-        // In rustfmt's order, so that `cargo fmt` leaves the file as it is.
+        #order
         #[cfg(feature = "registry")]
         pub use catalog_index::CATALOG_INDEX;
         pub use client::Client;

@@ -1,4 +1,6 @@
-//! Our runtime's macro invocations laid out as a person would write them. prettyplease prints
+//! What prettyplease cannot print: comments, and our runtime's macro invocations laid out as a
+//! person would write them. A comment travels to the rendered file as a marker attribute on
+//! the item it precedes ([`comment`]), which becomes `//` lines here. prettyplease prints
 //! the body of a macro it does not know as one run of tokens (`NewPet { name : "name" required,
 //! species : … } + additional_properties`); here each invocation of `object!`, `builder!`,
 //! `tagged!` and `operation_error!` in a rendered file is printed again by its grammar: one field,
@@ -12,13 +14,52 @@ const MACROS: &[&str] = &["object", "builder", "tagged", "operation_error"];
 /// Lines longer than this break a list into one entry per line.
 const WIDTH: usize = 100;
 
-/// `file` (prettyplease's output) with every invocation of our macros laid out by its grammar;
-/// an invocation whose body does not read as that grammar is left as it was.
+/// The attribute that carries a comment to the rendered file.
+const COMMENT: &str = "harness_gen_comment";
+
+/// A `// text` comment (each line of `text` a line of it) before the item that follows, in a
+/// file made by [`super::render`]. The marker attribute never reaches a compiler: it is
+/// replaced while the file is laid out (and an unknown attribute would not compile).
+pub fn comment(text: &str) -> proc_macro2::TokenStream {
+    let name = proc_macro2::Ident::new(COMMENT, proc_macro2::Span::call_site());
+    quote::quote!(#[#name = #text])
+}
+
+/// [`comment`] among a file's inner attributes (before its first item).
+pub fn inner_comment(text: &str) -> proc_macro2::TokenStream {
+    let name = proc_macro2::Ident::new(COMMENT, proc_macro2::Span::call_site());
+    quote::quote!(#![#name = #text])
+}
+
+/// The comment a marker line carries, if `line` is one.
+fn commented(line: &str) -> Option<String> {
+    let literal = line
+        .strip_prefix("#![")
+        .or_else(|| line.strip_prefix("#["))?
+        .strip_prefix(COMMENT)?
+        .strip_prefix(" = ")?
+        .strip_suffix(']')?;
+    match syn::parse_str::<syn::Lit>(literal).ok()? {
+        syn::Lit::Str(text) => Some(text.value()),
+        _ => None,
+    }
+}
+
+/// `file` (prettyplease's output) with comment markers as comments and every invocation of our
+/// macros laid out by its grammar; an invocation whose body does not read as that grammar is
+/// left as it was.
 pub fn macros(file: &str) -> String {
     let mut out = String::with_capacity(file.len() + file.len() / 8);
     let mut lines = file.lines();
     while let Some(line) = lines.next() {
         let indent = &line[..line.len() - line.trim_start().len()];
+        if let Some(text) = commented(line.trim_start()) {
+            for text_line in text.lines() {
+                out.push_str(format!("{indent}// {text_line}").trim_end());
+                out.push('\n');
+            }
+            continue;
+        }
         let Some(name) = opener(line.trim_start()) else {
             out.push_str(line);
             out.push('\n');
@@ -314,6 +355,24 @@ mod tests {
         assert_eq!(
             laid(file),
             "harness_gen_runtime::operation_error! {\n    GetPetError {\n        \"http_404\" => Http404,\n        \"default\" => Default,\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_comment_marker_becomes_comment_lines_at_its_item_indentation() {
+        let tokens = quote::quote! {
+            mod m {
+                #[doc = " Docs stay docs."]
+                fn f() {}
+            }
+        };
+        let marker = comment("Why this \"is\" so:\nsecond line.");
+        let tokens = quote::quote! { #marker #tokens };
+        let file: syn::File = syn::parse2(tokens).unwrap();
+        let laid = laid(&prettyplease::unparse(&file));
+        assert_eq!(
+            laid,
+            "// Why this \"is\" so:\n// second line.\nmod m {\n    /// Docs stay docs.\n    fn f() {}\n}\n"
         );
     }
 

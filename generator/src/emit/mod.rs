@@ -336,7 +336,10 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     let items = gated.tokens();
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
-        #![allow(clippy::all, non_camel_case_types, unused_imports, dead_code)]
+        //!
+        //! A union holds its members as the document defines them, unboxed: each says
+        //! `#[allow(clippy::large_enum_variant)]`. The types of an operation feature live in a
+        //! private module of it, re-exported here.
         #formats
         #items
     };
@@ -615,6 +618,27 @@ fn grow(need: &mut Option<Need>, more: &Need) -> bool {
             *need = Some(more.clone());
             true
         }
+    }
+}
+
+/// The allows a generated crate's root declares, with the comment that says why: lints that
+/// judge the API description's own names and text (which become identifiers and docs), not
+/// the generated code.
+pub fn document_lints() -> TokenStream {
+    let why = layout::inner_comment(
+        "The API description's names and text become identifiers and docs here: these lints judge\n\
+         the description (`foo` as a property, variants sharing a word, tabs and list indentation\n\
+         in its Markdown), not the generated code.",
+    );
+    quote! {
+        #why
+        #![allow(
+            clippy::disallowed_names,
+            clippy::enum_variant_names,
+            clippy::tabs_in_doc_comments,
+            clippy::doc_lazy_continuation,
+            clippy::doc_overindented_list_items
+        )]
     }
 }
 

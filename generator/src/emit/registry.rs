@@ -42,15 +42,15 @@ pub fn file(
         };
         let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
-            (Some((events, _)), _, _) if types.events_only => called(quote!(events_handler), events),
+            (Some((events, _)), _, _) if types.events_only => called(quote!(harness_gen_runtime::http::events_handler), events),
             // Bytes are returned as they arrive, so the CLI can write a download to a file
             // without holding it.
-            (_, Some(stream), _) => called(quote!(download_handler), stream),
+            (_, Some(stream), _) => called(quote!(harness_gen_runtime::http::download_handler), stream),
             (_, _, Some((pages, _))) => {
                 let pages = format_ident!("{}", pages);
-                quote!(paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
+                quote!(harness_gen_runtime::http::paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
             }
-            _ => called(quote!(typed_handler), &types.method),
+            _ => called(quote!(harness_gen_runtime::http::typed_handler), &types.method),
         };
         quote! {
             #cfg
@@ -66,17 +66,15 @@ pub fn file(
     });
     quote! {
         //! The tool registry: every exposed operation as a tool whose handler calls the client.
-        // An API without exposed operations leaves the imports and the client unused.
-        #![allow(clippy::all, unused_imports, unused_mut, unused_variables)]
+        //! (A build without operation features has no handler: nothing of `types` is used, and
+        //! neither is the client.)
         use std::collections::BTreeMap;
 
-        use harness_gen_runtime::http::{
-            download_handler, events_handler, paged_handler, typed_handler,
-        };
         use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
 
         use super::catalog_index::CATALOG_INDEX;
         use super::client::Client;
+        #[allow(unused_imports)]
         use super::types::*;
 
         /// The `harn-tools/2.0` catalog of this crate.
@@ -92,11 +90,12 @@ pub fn file(
         /// uses a few tools starts as fast for a large API as for a small one. A build with
         /// some of the operation features has only their tools.
         pub fn registry_of(
-            client: Client,
+            #[allow(unused_variables)] client: Client,
             keep: &dyn Fn(&str) -> bool,
         ) -> Result<ToolRegistry, ContractErrors> {
             // harness-gen checked every publish-time rule when it generated the catalog.
             let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
+            #[allow(unused_mut)]
             let mut handlers = BTreeMap::new();
             #(#handlers)*
             ToolRegistry::publish_generated(catalog, handlers) #with_budget

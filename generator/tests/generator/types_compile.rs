@@ -1,4 +1,5 @@
-//! Generated crates compile without warnings. The representative set runs in CI; every valid
+//! Generated crates compile without warnings, clippy's default lints included (generated code
+//! carries no blanket `allow`, only targeted ones). The representative set runs in CI; every valid
 //! corpus document is an ignored test:
 //! `cargo test -p harness-gen --test types_compile -- --ignored`.
 
@@ -18,7 +19,7 @@ fn root() -> PathBuf {
         .unwrap()
 }
 
-/// Generates a crate per spec into one scratch workspace and `cargo check`s it all with
+/// Generates a crate per spec into one scratch workspace and `cargo clippy`s it all with
 /// warnings denied (dependencies shared, nothing resolved afresh): the SDK alone (default
 /// features, every operation), with the tool registry and the comparison derives (both sides
 /// of every feature-gated item), and narrowed to single operation groups (each crate's
@@ -97,11 +98,11 @@ fn operation_groups(manifest: &str) -> Vec<(String, usize)> {
     out
 }
 
-/// `cargo check --workspace` of the scratch workspace `dir` with warnings denied, offline, in the
+/// `cargo clippy --workspace` of the scratch workspace `dir` with warnings denied, offline, in the
 /// target directory all these checks share; `default_features: false` turns every member's off.
 fn cargo_check(dir: &Path, features: &str, default_features: bool) -> std::process::Output {
     let mut command = Command::new(env!("CARGO"));
-    command.args(["check", "--workspace", "--quiet", "--offline"]);
+    command.args(["clippy", "--workspace", "--quiet", "--offline"]);
     if !default_features {
         command.arg("--no-default-features");
     }

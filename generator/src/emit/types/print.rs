@@ -160,6 +160,7 @@ impl TypeSpace<'_> {
                 quote! {
                     #doc
                     #cfg
+                    #[allow(clippy::large_enum_variant)]
                     #derive
                     #[serde(untagged)]
                     pub enum #name {
@@ -186,6 +187,7 @@ impl TypeSpace<'_> {
                     #cfg
                     #[derive(Debug, Clone)]
                     #partial_eq
+                    #[allow(clippy::large_enum_variant)]
                     pub enum #name {
                         #(#definitions)*
                         #[doc = #unknown]
