@@ -70,11 +70,13 @@ impl Unique {
     }
 
     /// `base` if free, else the first free `base{sep}n` (n = 2, 3, …). Without a separator, a
-    /// keyword's escape (`Self_`) takes the number in its place (`Self2`: CamelCase has no `_`).
+    /// CamelCase keyword's escape (`Self_`) takes the number in its place (`Self2`: CamelCase
+    /// has no `_`).
     pub fn claim(&mut self, base: &str, sep: &str) -> String {
         let mut name = base.to_string();
+        let camel = base.starts_with(|c: char| c.is_ascii_uppercase());
         let stem = match sep {
-            "" => base.trim_end_matches('_'),
+            "" if camel => base.trim_end_matches('_'),
             _ => base,
         };
         let mut n = 2;
