@@ -309,29 +309,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     // not for replies: they cost check time (GHES: 8 % for every struct).
     let inputs: Vec<&Ty> = input_types.iter().collect();
     let built = space.reached(&uses, &inputs);
-    let mut gated = Gated::default();
-    for (cfg, item) in space.items(|id| gates.of_type(needs[id].as_ref()), &built) {
-        gated.add(cfg, item);
-    }
-    for (at, name, ty) in &aliases {
-        let ident = format_ident!("{}", name);
-        let ty = space.tokens(ty);
-        gated.add(
-            gates.operation(&api.operations[*at]),
-            quote!(pub type #ident = #ty;),
-        );
-    }
-    let mut shared = shared_errors(api, &space, &errors);
-    for one in &mut shared {
-        if let Some(name) = shared_name(&one.members, &errors[one.members[0]].2) {
-            one.name = space.claim_name(&name);
-        }
-    }
-    for shared in shared {
-        for (cfg, item) in error_item(api, &space, gates, &errors, shared) {
-            gated.add(cfg, item);
-        }
-    }
+    let gated = gated_items(api, &mut space, gates, (&needs, &built), &aliases, &errors);
     let formats = space.formats_module();
     let items = gated.tokens();
     let file = quote! {
@@ -349,6 +327,43 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         ops,
         gating,
     }
+}
+
+/// Every item of `types.rs` but `formats`, by the gate that compiles it: the named types
+/// (`needs`: what compiles each, `built`: which get constructors), the operations' aliases, and
+/// the error enums, shared ones named for what they hold.
+fn gated_items(
+    api: &Api,
+    space: &mut TypeSpace,
+    gates: Gates,
+    (needs, built): (&[Option<Need>], &[bool]),
+    aliases: &[(usize, String, Ty)],
+    errors: &[(usize, String, Vec<ErrorVariantType>)],
+) -> Gated {
+    let mut gated = Gated::default();
+    for (cfg, item) in space.items(|id| gates.of_type(needs[id].as_ref()), built) {
+        gated.add(cfg, item);
+    }
+    for (at, name, ty) in aliases {
+        let ident = format_ident!("{}", name);
+        let ty = space.tokens(ty);
+        gated.add(
+            gates.operation(&api.operations[*at]),
+            quote!(pub type #ident = #ty;),
+        );
+    }
+    let mut shared = shared_errors(api, space, errors);
+    for one in &mut shared {
+        if let Some(name) = shared_name(&one.members, &errors[one.members[0]].2) {
+            one.name = space.claim_name(&name);
+        }
+    }
+    for shared in shared {
+        for (cfg, item) in error_item(api, space, gates, errors, shared) {
+            gated.add(cfg, item);
+        }
+    }
+    gated
 }
 
 /// Items by the `cfg` attribute that compiles them, in the order each gate first appears. Every
