@@ -50,17 +50,25 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
     let spec = root.join("specs/petstore.yaml");
     let program = root.join("specs/petstore.harness");
     let (spec, program) = (spec.to_str().unwrap(), program.to_str().unwrap());
+    generation(&mut sweep, spec, program);
+    bad_inputs(&mut sweep, &root);
+    mismatched_harness(&mut sweep, spec, program);
+    harness_commands(&mut sweep, &root, program);
+    artifacts_and_help(&mut sweep, spec);
+    sweep.assert_clean();
+}
 
-    // Generation, with and without the harness, then checked against itself.
+/// Generation, with and without the harness, then checked against itself; the catalog.
+fn generation(sweep: &mut Sweep, spec: &str, program: &str) {
     let out = scratch("crate");
     let out_dir = out.to_str().unwrap();
     expect(
-        &mut sweep,
+        sweep,
         &["openapi", spec, "--harness", program, "--out", out_dir],
         0,
     );
     expect(
-        &mut sweep,
+        sweep,
         &[
             "openapi",
             spec,
@@ -72,22 +80,20 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
         ],
         0,
     );
-    expect(
-        &mut sweep,
-        &["openapi", spec, "--out", out_dir, "--check"],
-        1,
-    );
+    expect(sweep, &["openapi", spec, "--out", out_dir, "--check"], 1);
     sweep.tree("generated crate", &out);
-    expect(&mut sweep, &["catalog", spec], 0);
+    expect(sweep, &["catalog", spec], 0);
     let catalog = scratch("catalog").join("catalog.json");
     expect(
-        &mut sweep,
+        sweep,
         &["catalog", spec, "--out", catalog.to_str().unwrap()],
         0,
     );
     sweep.record("catalog file", std::fs::read(&catalog).unwrap());
+}
 
-    // Every bad input, as a catalog and as a strict crate: failures with diagnostics.
+/// Every bad input, as a catalog and as a strict crate: failures with diagnostics.
+fn bad_inputs(sweep: &mut Sweep, root: &Path) {
     let mut bad = 0;
     for entry in std::fs::read_dir(root.join("generator/tests/bad-inputs")).unwrap() {
         let path = entry.unwrap().path();
@@ -114,8 +120,10 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
         bad += 1;
     }
     assert!(bad >= 10, "the bad-input corpus is swept ({bad} files)");
+}
 
-    // A harness that does not match the document: the link check fails.
+/// A harness that does not match the document: the link check fails.
+fn mismatched_harness(sweep: &mut Sweep, spec: &str, program: &str) {
     let mismatched = scratch("mismatch").join("wrong.harness");
     std::fs::write(
         &mismatched,
@@ -134,8 +142,10 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
             .arg(&mismatched),
     );
     assert_eq!(out.status.code(), Some(1), "{label}");
+}
 
-    // The harness commands over every fixture program and the sample's, then a broken one.
+/// The harness commands over every fixture program and the sample's, then a broken one.
+fn harness_commands(sweep: &mut Sweep, root: &Path, program: &str) {
     let fixtures = root.join("../shared/fixtures/harness");
     let mut programs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
         .unwrap()
@@ -145,12 +155,8 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
     programs.push(PathBuf::from(program));
     for program in &programs {
         let program = program.to_str().unwrap();
-        let bundle = expect(&mut sweep, &["harness", "compile", program], 0);
-        expect(
-            &mut sweep,
-            &["harness", "compile", "--canonical", program],
-            0,
-        );
+        let bundle = expect(sweep, &["harness", "compile", program], 0);
+        expect(sweep, &["harness", "compile", "--canonical", program], 0);
         let bundle: serde_json::Value = serde_json::from_str(&bundle).unwrap();
         for harness in bundle["harnesses"].as_array().unwrap() {
             let id = harness["id"].as_str().unwrap();
@@ -187,12 +193,12 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
     let broken = broken.to_str().unwrap();
     for format in ["human", "json"] {
         expect(
-            &mut sweep,
+            sweep,
             &["harness", "compile", "--format", format, broken],
             1,
         );
         expect(
-            &mut sweep,
+            sweep,
             &[
                 "harness",
                 "resolve",
@@ -206,22 +212,22 @@ fn no_generator_command_prints_or_writes_a_credential_from_the_environment() {
         );
     }
     expect(
-        &mut sweep,
+        sweep,
         &["harness", "compile", "/nonexistent/missing.harness"],
         1,
     );
+}
 
-    // The catalog format's artifacts, help, version and a mistyped command.
+/// The catalog format's artifacts, help, version and a mistyped command.
+fn artifacts_and_help(sweep: &mut Sweep, spec: &str) {
     let artifacts = scratch("artifacts");
     let dir = artifacts.to_str().unwrap();
-    expect(&mut sweep, &["artifacts", "--dir", dir], 0);
-    expect(&mut sweep, &["artifacts", "--dir", dir, "--check"], 0);
+    expect(sweep, &["artifacts", "--dir", dir], 0);
+    expect(sweep, &["artifacts", "--dir", dir, "--check"], 0);
     sweep.tree("artifacts", &artifacts);
-    expect(&mut sweep, &["--help"], 0);
-    expect(&mut sweep, &["--version"], 0);
-    expect(&mut sweep, &["openapi", "--help"], 0);
-    expect(&mut sweep, &["harness", "--help"], 0);
-    expect(&mut sweep, &["opanapi", spec], 2);
-
-    sweep.assert_clean();
+    expect(sweep, &["--help"], 0);
+    expect(sweep, &["--version"], 0);
+    expect(sweep, &["openapi", "--help"], 0);
+    expect(sweep, &["harness", "--help"], 0);
+    expect(sweep, &["opanapi", spec], 2);
 }
