@@ -329,3 +329,21 @@ components:
     );
     assert!(types.contains("pub enum GetCError "), "{types}");
 }
+
+#[test]
+fn a_schema_named_like_a_public_type_of_another_module_takes_a_name_of_its_own() {
+    let types = types_of(
+        "names.yaml",
+        r#"    Client: {type: object, properties: {id: {type: string}}}
+    Pages: {type: object, properties: {n: {type: integer}}}
+    Download: {type: string}
+"#,
+    );
+    for taken in ["Client", "Pages", "Download"] {
+        assert!(!types.contains(&format!("pub struct {taken} ")), "{types}");
+        assert!(!types.contains(&format!("pub type {taken} ")), "{types}");
+    }
+    assert!(types.contains("pub struct Client2 "), "{types}");
+    assert!(types.contains("pub struct Pages2 "), "{types}");
+    assert!(types.contains("pub type Download2 "), "{types}");
+}

@@ -278,8 +278,34 @@ impl<'a> TypeSpace<'a> {
             extras,
             unsettled: Vec::new(),
         };
+        // Names the prelude and the generated code use, and the public names of a crate's
+        // other modules (its client's, a bindings crate's root): no two public types of one
+        // crate share a name.
         for name in [
-            "Value", "Option", "Result", "Vec", "String", "Box", "BTreeMap",
+            "Value",
+            "Option",
+            "Result",
+            "Vec",
+            "String",
+            "Box",
+            "BTreeMap",
+            // client.rs
+            "Client",
+            "CallOptions",
+            "Replies",
+            "ReplyInfo",
+            "RetryPolicy",
+            "Pages",
+            "ServerSentEvent",
+            "Events",
+            "Download",
+            // a bindings crate's root
+            "Tools",
+            "BridgeError",
+            "Compatibility",
+            "ConnectError",
+            "Mismatch",
+            "NoError",
         ] {
             space.names.reserve(name);
         }
