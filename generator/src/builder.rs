@@ -260,7 +260,6 @@ fn single_file(
         );
         let index = index::file(api, &catalog, catalog_text, gates);
         quote! {
-            /// The API's tool registry.
             pub mod registry { #registry }
             pub mod catalog_index { #index }
             pub use registry::{CATALOG_JSON, registry, registry_of};
@@ -269,11 +268,14 @@ fn single_file(
     });
     let require_api = crate::emit::krate::require_api();
     let types_tokens = types.tokens;
+    let lints = crate::emit::document_lints_outer();
+    // Each module documents itself (its inner doc); the description's names are in `types`
+    // and its text in `types` and `client`.
     render(quote! {
         #require_api
-        /// Types of the API's schemas and operations.
+        #lints
         pub mod types { #types_tokens }
-        /// The API's client.
+        #lints
         pub mod client { #client }
         pub use client::Client;
         #registry

@@ -636,24 +636,46 @@ fn grow(need: &mut Option<Need>, more: &Need) -> bool {
     }
 }
 
-/// The allows a generated crate's root declares, with the comment that says why: lints that
-/// judge the API description's own names and text (which become identifiers and docs), not
-/// the generated code.
+/// The lints that judge an API description's own names and text (which become identifiers and
+/// docs), not the generated code.
+fn document_lint_names() -> TokenStream {
+    quote! {
+        clippy::disallowed_names,
+        clippy::enum_variant_names,
+        clippy::tabs_in_doc_comments,
+        clippy::doc_lazy_continuation,
+        clippy::doc_overindented_list_items
+    }
+}
+
+/// Why the [`document_lint_names`] are allowed, as a comment marker (inner: `inner`).
+fn document_lints_why(inner: bool) -> TokenStream {
+    let why = "The API description's names and text become identifiers and docs here: these lints judge\n\
+               the description (`foo` as a property, variants sharing a word, tabs and list indentation\n\
+               in its Markdown), not the generated code.";
+    match inner {
+        true => layout::inner_comment(why),
+        false => layout::comment(why),
+    }
+}
+
+/// The allows a generated crate's root declares, with the comment that says why.
 pub fn document_lints() -> TokenStream {
-    let why = layout::inner_comment(
-        "The API description's names and text become identifiers and docs here: these lints judge\n\
-         the description (`foo` as a property, variants sharing a word, tabs and list indentation\n\
-         in its Markdown), not the generated code.",
-    );
+    let why = document_lints_why(true);
+    let names = document_lint_names();
     quote! {
         #why
-        #![allow(
-            clippy::disallowed_names,
-            clippy::enum_variant_names,
-            clippy::tabs_in_doc_comments,
-            clippy::doc_lazy_continuation,
-            clippy::doc_overindented_list_items
-        )]
+        #![allow(#names)]
+    }
+}
+
+/// The same allows on one module that `build.rs` output wraps (its crate is the user's).
+pub fn document_lints_outer() -> TokenStream {
+    let why = document_lints_why(false);
+    let names = document_lint_names();
+    quote! {
+        #why
+        #[allow(#names)]
     }
 }
 
