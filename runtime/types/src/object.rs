@@ -34,12 +34,12 @@
 //! impl Object for Pet {
 //!     const NAME: &'static str = "Pet";
 //!     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-//!         // The wire names; a declared key comes back as the table's own text.
+//!         // The wire names; the index is the arm.
 //!         const FIELDS: &[&str] = &["id", "tag"];
 //!         let (mut id, mut tag) = (None, None);
 //!         while let Some(key) = next_key(&mut map, FIELDS)? {
 //!             match key {
-//!                 Key::Field("id") => id = Some(map.next_value()?),
+//!                 Key::Field(0) => id = Some(map.next_value()?),
 //!                 Key::Field(_) => tag = map.next_value()?,
 //!                 Key::Other(_) => harness_gen_types::object::skip(&mut map)?,
 //!             }
@@ -140,14 +140,20 @@ macro_rules! object {
             fn from_map<'de, A: $crate::object::MapAccess<'de>>(
                 mut map: A,
             ) -> ::core::result::Result<Self, A::Error> {
-                const FIELDS: &[&str] = &[$($wire),*];
+                // The wire names, and each field's index among them under the field's name:
+                // the arms below match integers, the key's text compared once (in `next_key`).
+                #[allow(non_upper_case_globals, dead_code)]
+                mod fields {
+                    pub const ALL: &[&str] = &[$($wire),*];
+                    $(pub const $field: usize = $crate::object::position(ALL, $wire);)*
+                }
                 $(let mut $field = ::core::option::Option::None;)*
                 $(let mut $extra = ::std::collections::BTreeMap::new();)?
                 while let ::core::option::Option::Some(key) =
-                    $crate::object::next_key(&mut map, FIELDS)?
+                    $crate::object::next_key(&mut map, fields::ALL)?
                 {
                     let read = match key {
-                        $($crate::object::Key::Field($wire) => $crate::object!(@read $how map $field),)*
+                        $($crate::object::Key::Field(fields::$field) => $crate::object!(@read $how map $field),)*
                         $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
                         _ => $crate::object::skip(&mut map),
                     };
@@ -211,10 +217,31 @@ impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
 /// A key of an object being read.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Key {
-    /// A declared field: its wire name, as the table given to [`next_key`] has it.
-    Field(&'static str),
+    /// The declared field at this index of the table given to [`next_key`].
+    Field(usize),
     /// A key the struct does not declare.
     Other(String),
+}
+
+/// The index of `wire` in `fields` (`usize::MAX` when absent): how `object!` names each
+/// field's index at compile time.
+#[doc(hidden)]
+pub const fn position(fields: &[&str], wire: &str) -> usize {
+    let mut at = 0;
+    while at < fields.len() {
+        let (a, b) = (fields[at].as_bytes(), wire.as_bytes());
+        if a.len() == b.len() {
+            let mut i = 0;
+            while i < a.len() && a[i] == b[i] {
+                i += 1;
+            }
+            if i == a.len() {
+                return at;
+            }
+        }
+        at += 1;
+    }
+    usize::MAX
 }
 
 /// The next key of `map`, looked up in `fields` (the wire names); `None` at the end.
@@ -311,8 +338,8 @@ impl KeySeed {
     fn key(&self, text: &str) -> Option<Key> {
         self.0
             .iter()
-            .find(|field| **field == text)
-            .map(|field| Key::Field(field))
+            .position(|field| *field == text)
+            .map(Key::Field)
     }
 }
 
@@ -428,8 +455,8 @@ mod tests {
             let mut extra = std::collections::BTreeMap::new();
             while let Some(key) = next_key(&mut map, FIELDS)? {
                 match key {
-                    Key::Field("a") => a = Some(map.next_value()?),
-                    Key::Field("b") => b = map.next_value()?,
+                    Key::Field(0) => a = Some(map.next_value()?),
+                    Key::Field(1) => b = map.next_value()?,
                     Key::Field(_) => c = Some(map.next_value()?),
                     Key::Other(key) => {
                         extra.insert(key, map.next_value()?);
@@ -571,5 +598,32 @@ mod tests {
             ];
             serialize_with_extra(serializer, &fields, &p.extra)
         }
+    }
+
+    #[test]
+    fn a_field_index_is_its_position_among_the_wire_names() {
+        assert_eq!(position(&["a", "bb", "b"], "b"), 2);
+        assert_eq!(position(&["a", "bb"], "bb"), 1);
+        assert_eq!(position(&["a", "bb"], "c"), usize::MAX);
+    }
+
+    /// Fields named like the table `object!` keeps its indices in are still read.
+    #[derive(Debug)]
+    struct Named {
+        fields: i64,
+        all: Option<i64>,
+    }
+
+    crate::object! {
+        Named {
+            fields: "fields" required,
+            all: "ALL" optional,
+        }
+    }
+
+    #[test]
+    fn fields_named_like_the_index_table_are_read() {
+        let named: Named = serde_json::from_str(r#"{"ALL": 2, "fields": 1}"#).unwrap();
+        assert_eq!((named.fields, named.all), (1, Some(2)));
     }
 }
