@@ -268,7 +268,7 @@ fn single_file(
     });
     let require_api = crate::emit::krate::require_api();
     let types_tokens = types.tokens;
-    let lints = crate::emit::document_lints_outer();
+    let lints = crate::emit::document_lints(false);
     // Each module documents itself (its inner doc); the description's names are in `types`
     // and its text in `types` and `client`.
     render(quote! {

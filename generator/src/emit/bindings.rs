@@ -210,7 +210,7 @@ fn lib_rs(catalog: &Catalog, crate_name: &str) -> proc_macro2::TokenStream {
         " `{crate_name}`: typed bindings of {of}, called in process or over MCP (stdio or Streamable HTTP)."
     );
     let require = require_api();
-    let lints = super::document_lints();
+    let lints = super::document_lints(true);
     quote! {
         #![doc = #title]
         #lints

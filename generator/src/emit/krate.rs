@@ -582,17 +582,21 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
         }
     });
     let require_api = require_api();
-    let lints = super::document_lints();
+    let lints = super::document_lints(true);
     let skew = super::layout::comment(
         "A runtime that implements another API than this code was generated for refuses to\n\
          compile it, saying what to do.",
+        false,
     );
     let layout = super::layout::comment(
         "Generated files keep their printed layout; rustfmt leaves them alone so that `cargo fmt`\n\
          never makes a checked-in crate stale.",
+        false,
     );
-    let order =
-        super::layout::comment("In rustfmt's order, so that `cargo fmt` leaves the file as it is.");
+    let order = super::layout::comment(
+        "In rustfmt's order, so that `cargo fmt` leaves the file as it is.",
+        false,
+    );
     quote! {
         #![doc = #title]
         #![doc = ""]

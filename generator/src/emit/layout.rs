@@ -8,8 +8,17 @@
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
-/// The macros laid out here, by the last segment of their path.
-const MACROS: &[&str] = &["object", "builder", "tagged", "operation_error"];
+/// The macros laid out here, by the last segment of their path, each with its layout (`None`
+/// when a body does not read as the macro's grammar).
+const MACROS: &[(&str, Layout)] = &[
+    ("object", object),
+    ("builder", builder),
+    ("tagged", tagged),
+    ("operation_error", operation_error),
+];
+
+/// How one macro's body is laid out.
+type Layout = fn(&[TokenTree]) -> Option<String>;
 
 /// Lines longer than this break a list into one entry per line.
 const WIDTH: usize = 100;
@@ -18,17 +27,15 @@ const WIDTH: usize = 100;
 const COMMENT: &str = "harness_gen_comment";
 
 /// A `// text` comment (each line of `text` a line of it) before the item that follows, in a
-/// file made by [`super::render`]. The marker attribute never reaches a compiler: it is
-/// replaced while the file is laid out (and an unknown attribute would not compile).
-pub fn comment(text: &str) -> proc_macro2::TokenStream {
+/// file made by [`super::render`]; `inner`: among the file's inner attributes (before its first
+/// item). The marker attribute never reaches a compiler: it is replaced while the file is laid
+/// out (and an unknown attribute would not compile).
+pub fn comment(text: &str, inner: bool) -> proc_macro2::TokenStream {
     let name = proc_macro2::Ident::new(COMMENT, proc_macro2::Span::call_site());
-    quote::quote!(#[#name = #text])
-}
-
-/// [`comment`] among a file's inner attributes (before its first item).
-pub fn inner_comment(text: &str) -> proc_macro2::TokenStream {
-    let name = proc_macro2::Ident::new(COMMENT, proc_macro2::Span::call_site());
-    quote::quote!(#![#name = #text])
+    match inner {
+        true => quote::quote!(#![#name = #text]),
+        false => quote::quote!(#[#name = #text]),
+    }
 }
 
 /// The comment a marker line carries, if `line` is one.
@@ -60,7 +67,7 @@ pub fn macros(file: &str) -> String {
             }
             continue;
         }
-        let Some(name) = opener(line.trim_start()) else {
+        let Some(layout) = opener(line.trim_start()) else {
             out.push_str(line);
             out.push('\n');
             continue;
@@ -81,7 +88,7 @@ pub fn macros(file: &str) -> String {
         let laid = closed
             .then(|| body.parse::<TokenStream>().ok())
             .flatten()
-            .and_then(|tokens| lay(name, &tokens));
+            .and_then(|tokens| layout(&tokens.into_iter().collect::<Vec<_>>()));
         match laid {
             Some(laid) => {
                 let path = line.trim_start().trim_end_matches('{').trim_end();
@@ -103,25 +110,15 @@ pub fn macros(file: &str) -> String {
     out
 }
 
-/// The macro a line opens (`harness_gen_runtime::object! {`), if it is one of ours.
-fn opener(line: &str) -> Option<&'static str> {
-    let path = line.strip_suffix("! {")?;
-    let last = path.rsplit("::").next()?;
-    path.starts_with("harness_gen_runtime::")
-        .then(|| MACROS.iter().copied().find(|m| *m == last))
-        .flatten()
-}
-
-/// The body of macro `name` laid out, or `None` when it does not read as its grammar.
-fn lay(name: &str, body: &TokenStream) -> Option<String> {
-    let tokens: Vec<TokenTree> = body.clone().into_iter().collect();
-    match name {
-        "object" => object(&tokens),
-        "builder" => builder(&tokens),
-        "tagged" => tagged(&tokens),
-        "operation_error" => listed(&tokens, 1),
-        _ => None,
-    }
+/// The layout of the macro a line opens (`harness_gen_runtime::object! {`), if it is ours.
+fn opener(line: &str) -> Option<Layout> {
+    let path = line
+        .strip_suffix("! {")?
+        .strip_prefix("harness_gen_runtime::")?;
+    MACROS
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|&(_, layout)| layout)
 }
 
 /// `Name { field: "wire" how, … } + extra`.
@@ -132,6 +129,11 @@ fn object(tokens: &[TokenTree]) -> Option<String> {
         out.push_str(&text(&tokens[2..]));
     }
     Some(out)
+}
+
+/// `Name { "kind" => Variant, … }`.
+fn operation_error(tokens: &[TokenTree]) -> Option<String> {
+    listed(tokens, 1)
 }
 
 /// `Name "property" { Variant("tag", …), … }`.
@@ -366,7 +368,7 @@ mod tests {
                 fn f() {}
             }
         };
-        let marker = comment("Why this \"is\" so:\nsecond line.");
+        let marker = comment("Why this \"is\" so:\nsecond line.", false);
         let tokens = quote::quote! { #marker #tokens };
         let file: syn::File = syn::parse2(tokens).unwrap();
         let laid = laid(&prettyplease::unparse(&file));

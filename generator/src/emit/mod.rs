@@ -648,34 +648,20 @@ fn document_lint_names() -> TokenStream {
     }
 }
 
-/// Why the [`document_lint_names`] are allowed, as a comment marker (inner: `inner`).
-fn document_lints_why(inner: bool) -> TokenStream {
-    let why = "The API description's names and text become identifiers and docs here: these lints judge\n\
-               the description (`foo` as a property, variants sharing a word, tabs and list indentation\n\
-               in its Markdown), not the generated code.";
+/// The allows of the lints that judge the description ([`document_lint_names`]), with the
+/// comment that says why: a generated crate's root declares them (`inner`); `build.rs` output,
+/// whose crate is the user's, puts them on each module it wraps.
+pub fn document_lints(inner: bool) -> TokenStream {
+    let why = layout::comment(
+        "The API description's names and text become identifiers and docs here: these lints judge\n\
+         the description (`foo` as a property, variants sharing a word, tabs and list indentation\n\
+         in its Markdown), not the generated code.",
+        inner,
+    );
+    let names = document_lint_names();
     match inner {
-        true => layout::inner_comment(why),
-        false => layout::comment(why),
-    }
-}
-
-/// The allows a generated crate's root declares, with the comment that says why.
-pub fn document_lints() -> TokenStream {
-    let why = document_lints_why(true);
-    let names = document_lint_names();
-    quote! {
-        #why
-        #![allow(#names)]
-    }
-}
-
-/// The same allows on one module that `build.rs` output wraps (its crate is the user's).
-pub fn document_lints_outer() -> TokenStream {
-    let why = document_lints_why(false);
-    let names = document_lint_names();
-    quote! {
-        #why
-        #[allow(#names)]
+        true => quote!(#why #![allow(#names)]),
+        false => quote!(#why #[allow(#names)]),
     }
 }
 

@@ -192,12 +192,11 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 .with_allowed_origins(access.origins().to_vec())
                 .enforce_origin_validation();
             let connections = Connections::new(registry, server, config, options.limits);
-            let router = axum::Router::new()
+            let mut router = axum::Router::new()
                 .route("/mcp", axum::routing::any(connection))
                 .with_state(Arc::new(connections));
             // Pages mounted beside `/mcp` see every tool the program built (each projects
             // it for its own audience: the selection options choose MCP tools).
-            let mut router = router;
             for mount in &options.mounts {
                 router = router.merge(mount.routes(Site {
                     registry: &all,
