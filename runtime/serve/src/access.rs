@@ -108,8 +108,8 @@ fn host_name(host: &str) -> String {
     }
 }
 
-/// A header map of `pairs` (for tests, here and in the servers' packages).
-#[doc(hidden)]
+/// A header map of `pairs`, for tests (here, and the dashboard's with feature `testing`).
+#[cfg(any(test, feature = "testing"))]
 pub fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
     let mut map = HeaderMap::new();
     for (name, value) in pairs {

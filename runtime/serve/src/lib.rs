@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use harness_gen_registry::ToolRegistry;
 
-#[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub use access::headers;
 pub use access::{Access, Refusal};
 pub use auth::{
