@@ -187,5 +187,9 @@ echo "== the weight of a generated SDK for its user (cold builds; minutes)"
 scripts/sdk-weight.sh
 
 echo
+echo "== what generating from build.rs costs (cold build of the example crate; minutes)"
+scripts/build-rs-weight.sh
+
+echo
 echo "== compile cost of generated crates (cargo check of the crate alone; minutes)"
 scripts/compile-cost.sh
