@@ -74,7 +74,12 @@ async fn completion(State(seen): State<Seen>, axum::Json(body): axum::Json<Value
     if stream != Some(true) {
         return axum::Json(json!({"id": "c1", "content": "Hello!"})).into_response();
     }
-    let pieces = futures::stream::iter(CHUNKS.iter().map(|c| Ok::<_, Infallible>(Bytes::from(*c))));
+    // Model `tidy` answers without the chunk whose data is not JSON.
+    let tidy = body["model"] == "tidy";
+    let chunks = CHUNKS
+        .iter()
+        .filter(move |c| !(tidy && c.contains("not JSON")));
+    let pieces = futures::stream::iter(chunks.map(|c| Ok::<_, Infallible>(Bytes::from(*c))));
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .body(Body::from_stream(pieces))

@@ -10,7 +10,7 @@
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items
 )]
-harness_gen_runtime::require_api!(api = 7, generator = "0.1.0");
+harness_gen_runtime::require_api!(api = 8, generator = "0.1.0");
 #[rustfmt::skip]
 pub mod tools;
 #[rustfmt::skip]

@@ -10,7 +10,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
     tools: &[
         IndexedTool {
             name: "create_completion",
-            at: (647, 3704),
+            at: (647, 3913),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "create-completion"],
@@ -21,7 +21,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "watch_ticks",
-            at: (3710, 6964),
+            at: (3919, 7173),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "watch-ticks"],
@@ -32,7 +32,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "upload_file",
-            at: (6970, 9553),
+            at: (7179, 9762),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "upload-file"],
@@ -43,7 +43,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "put_file_bytes",
-            at: (9559, 12404),
+            at: (9768, 12613),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "put-file-bytes"],
@@ -54,7 +54,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "download_file",
-            at: (12410, 15900),
+            at: (12619, 16109),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "download-file"],
@@ -65,14 +65,14 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Completion", (15961, 16223)),
-        ("CompletionChunk", (16250, 16508)),
-        ("CompletionRequest", (16537, 17033)),
-        ("Message", (17052, 17427)),
-        ("Problem", (17446, 17628)),
-        ("Received", (17648, 17925)),
-        ("ReceivedPart", (17949, 18602)),
-        ("Tick", (18618, 18797)),
-        ("UploadRequest", (18822, 20103)),
+        ("Completion", (16170, 16432)),
+        ("CompletionChunk", (16459, 16717)),
+        ("CompletionRequest", (16746, 17242)),
+        ("Message", (17261, 17636)),
+        ("Problem", (17655, 17837)),
+        ("Received", (17857, 18134)),
+        ("ReceivedPart", (18158, 18811)),
+        ("Tick", (18827, 19006)),
+        ("UploadRequest", (19031, 20312)),
     ],
 };

@@ -29,11 +29,20 @@ pub fn registry_of(
     handlers
         .insert(
             "create_completion".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: CreateCompletionInput| async move {
-                    c.create_completion(&input).await
-                },
+            harness_gen_runtime::http::json_or_events_handler(
+                "/body/stream",
+                harness_gen_runtime::http::typed_handler(
+                    client.clone(),
+                    |c: Client, input: CreateCompletionInput| async move {
+                        c.create_completion(&input).await
+                    },
+                ),
+                harness_gen_runtime::http::events_handler(
+                    client.clone(),
+                    |c: Client, input: CreateCompletionInput| async move {
+                        c.create_completion_events(&input).await
+                    },
+                ),
             ),
         );
     handlers

@@ -9,6 +9,7 @@ use super::client::type_tokens;
 use super::{Gates, OpTypes};
 use crate::model::Api;
 use harness_gen_contract::schema::listing::Budget;
+use harness_gen_wire::pointer::escape;
 
 /// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
@@ -40,9 +41,19 @@ pub fn file(
                 |c: Client, #param: #input| async move { c.#method(#arg).await }
             ))
         };
+        // The JSON pointer of the body's flag that asks for events instead of JSON, if any.
+        let flag = op.binding.events.as_ref().and_then(|e| e.flag.as_deref()).zip(op.binding.body.as_ref()).map(|(flag, body)| {
+            format!("/{}/{}", escape(&body.property), escape(flag))
+        });
         let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
             (Some((events, _)), _, _) if types.events_only => called(quote!(harness_gen_runtime::http::events_handler), events),
+            // JSON, or events as they arrive when the input sets the flag.
+            (Some((events, _)), _, _) if flag.is_some() => {
+                let buffered = called(quote!(harness_gen_runtime::http::typed_handler), &types.method);
+                let events = called(quote!(harness_gen_runtime::http::events_handler), events);
+                quote!(harness_gen_runtime::http::json_or_events_handler(#flag, #buffered, #events))
+            }
             // Bytes are returned as they arrive, so the CLI can write a download to a file
             // without holding it.
             (_, Some(stream), _) => called(quote!(harness_gen_runtime::http::download_handler), stream),

@@ -352,12 +352,18 @@ fn entry(
         .or_else(|| draft.summary.clone())
         .and_then(|d| NonBlank::new(d).ok());
     // A tool of an operation that answers only with server-sent events returns the events it
-    // received (the CLI prints each as it arrives, MCP reports each as progress).
+    // received (the CLI prints each as it arrives, MCP reports each as progress); one that
+    // answers JSON or, when its body's flag asks, events returns either.
+    let streams_on_request = binding.events.as_ref().is_some_and(|e| e.flag.is_some());
     let output_schema = draft.parts.output.as_ref().and_then(|o| {
         let schema = match &o.events {
             Some(events) if o.binding.is_event_stream() => {
                 serde_json::json!({"type": "array", "items": events})
             }
+            Some(events) if streams_on_request => serde_json::json!({"anyOf": [
+                o.schema,
+                {"type": "array", "items": events},
+            ]}),
             _ => o.schema.clone(),
         };
         SchemaDoc::new(schema).ok()

@@ -162,8 +162,36 @@ fn an_operation_answering_only_with_events_is_a_tool_returning_the_array_of_them
 }
 
 #[test]
-fn an_operation_offering_json_and_events_stays_a_json_tool_with_both_calls() {
+fn an_operation_offering_json_or_events_by_a_body_flag_is_a_tool_returning_either() {
     let text = chat("{stream: {type: boolean}}", STREAM, "");
+    let out = check(&text);
+    assert_eq!(
+        out.tool(0)["outputSchema"],
+        json!({"anyOf": [
+            {"type": "object"},
+            {"type": "array", "items": {"type": "object", "properties": {"delta": {"type": "string"}}}},
+        ]})
+    );
+    let files = crate_files("chat.yaml", &text);
+    let flat = |file: &str| files[file].split_whitespace().collect::<Vec<_>>().join(" ");
+    let client = flat("src/client.rs");
+    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
+    // The flag's place in the input chooses the call.
+    let registry = flat("src/registry.rs");
+    assert!(
+        registry.contains(r#"json_or_events_handler( "/body/stream","#),
+        "{registry}"
+    );
+    assert!(
+        registry.contains("c.chat(&input).await")
+            && registry.contains("c.chat_events(&input).await"),
+        "{registry}"
+    );
+}
+
+#[test]
+fn an_operation_offering_json_and_events_without_a_flag_stays_a_json_tool_with_both_calls() {
+    let text = chat("{model: {type: string}}", STREAM, "");
     let out = check(&text);
     assert_eq!(out.tool(0)["outputSchema"], json!({"type": "object"}));
     let files = crate_files("chat.yaml", &text);
@@ -173,7 +201,8 @@ fn an_operation_offering_json_and_events_stays_a_json_tool_with_both_calls() {
         .join(" ");
     assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
     assert!(
-        files["src/registry.rs"].contains("typed_handler("),
+        files["src/registry.rs"].contains("typed_handler(")
+            && !files["src/registry.rs"].contains("json_or_events_handler("),
         "{}",
         files["src/registry.rs"]
     );

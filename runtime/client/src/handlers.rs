@@ -102,6 +102,18 @@ where
     })
 }
 
+/// The handler of one generated tool whose operation answers with JSON or, when the input sets
+/// the request body's boolean flag (OpenAI's `stream`; `flag` is its JSON pointer into the
+/// input, `/body/stream`) to `true`, with server-sent events: `events` (an [`events_handler`])
+/// then, else `buffered` (a [`typed_handler`]). The tool's output schema is either.
+pub fn json_or_events_handler(flag: &'static str, buffered: Handler, events: Handler) -> Handler {
+    Handler::either(
+        move |input| input.pointer(flag) == Some(&Value::Bool(true)),
+        events,
+        buffered,
+    )
+}
+
 /// The one shape of a generated tool's handler: deserializes the validated input into `I`,
 /// calls the client through `call`, and makes what it answered (a value, or a stream still
 /// arriving) the tool's output through `output`; a failed call is thrown by its

@@ -33,7 +33,9 @@ pub use error::JsonValue;
 pub use error::{Error, OperationError, Reply, error_body};
 pub use events::{Event, Events};
 #[cfg(feature = "registry")]
-pub use handlers::{download_handler, events_handler, paged_handler, typed_handler};
+pub use handlers::{
+    download_handler, events_handler, json_or_events_handler, paged_handler, typed_handler,
+};
 pub use options::{CallOptions, KEPT_BODY_BYTES, REQUEST_ID_HEADERS, Replies, ReplyInfo};
 pub use page::Pages;
 pub use per_call::CallCredentials;

@@ -166,6 +166,22 @@ impl Handler {
         Self(Arc::new(move |input| Box::pin(f(input))))
     }
 
+    /// A handler that hands each input to `chosen` when `choose` says so, else to `otherwise`
+    /// (an operation that answers JSON or, when its input asks, a stream of events).
+    pub fn either(
+        choose: impl Fn(&Value) -> bool + Send + Sync + 'static,
+        chosen: Handler,
+        otherwise: Handler,
+    ) -> Self {
+        Self(Arc::new(move |input| {
+            if choose(&input) {
+                chosen.call(input)
+            } else {
+                otherwise.call(input)
+            }
+        }))
+    }
+
     pub(crate) fn call(&self, input: Value) -> PagedFuture {
         (self.0)(input)
     }

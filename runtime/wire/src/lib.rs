@@ -34,7 +34,9 @@ pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_
 /// 7: a body's `parts` are its properties' encodings (`PartBinding` gains `style`, `explode`,
 /// `allowReserved`; its `content_type` is optional) and bindings say how `deepObject` writes
 /// arrays; API 6 code builds the old `PartBinding`.
-pub const API_VERSION: u32 = 7;
+/// 8: a tool whose operation answers JSON or events (by a body flag) has the handler
+/// `http::json_or_events_handler`, which API 7 runtimes lack.
+pub const API_VERSION: u32 = 8;
 
 /// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
 /// and what the registry's invocation collects of a tool's streamed bytes.

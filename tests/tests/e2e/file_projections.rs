@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
+mod json_or_events;
+
 use harness_e2e::streams as server;
 use harness_gen_runtime::mcp::McpServer;
 use harness_gen_runtime::{Audience, ToolRegistry};
@@ -226,7 +228,7 @@ async fn the_cli_streams_standard_input_named_with_at_dash_into_an_upload() {
     use std::process::{Command, Stdio};
     let (base, seen) = server::serve().await;
     // The same build (features) as the MCP program's test, so nothing compiles twice.
-    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams", "mcp"))
+    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams", "cli,mcp"))
         .await
         .unwrap();
     let bytes = pattern(300_000);
@@ -419,9 +421,10 @@ async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_the
         return;
     };
     let (base, _) = server::serve().await;
-    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "mcp"))
-        .await
-        .unwrap();
+    let program =
+        tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "cli,mcp"))
+            .await
+            .unwrap();
     let script = json!([
         {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 3}, "progress": true},
         {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 2}},
