@@ -6,8 +6,11 @@ use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint as ClapHint};
 use serde_json::Value;
 
 use crate::ToolRegistry;
-use crate::catalog::{ArgumentSpec, BooleanStyle, Entry, ValueHint};
-use crate::cli_names::default_long;
+use std::collections::BTreeSet;
+
+use crate::binding::Encoding;
+use crate::catalog::{ArgumentSpec, BooleanStyle, Entry, OptionName, ValueHint};
+use crate::cli_names::{body, default_long};
 
 /// The clap id of the argument of input property `property`: `/` and the property, which no
 /// global option's id (a kebab-case word) can be, so a property named like one of the CLI's own
@@ -16,31 +19,65 @@ fn id(property: &str) -> String {
     format!("/{property}")
 }
 
-/// The property's schema with a top-level component reference followed.
-fn schema_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a Value {
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
-        && let Some(name) = reference.strip_prefix("#/components/schemas/")
-        && let Some(target) = registry
-            .components()
-            .and_then(|c| c.get(&crate::schema::unescape(name)))
-    {
-        return target.as_value();
-    }
-    schema
+/// The clap id of the option of body field `field`: `=` and the field (no property's id starts
+/// so).
+fn field_id(field: &str) -> String {
+    format!("={field}")
 }
 
-fn type_of(schema: &Value) -> &str {
+/// The clap id of the body's assignment option (`--field key.path=value`).
+const ASSIGN_ID: &str = "=";
+
+/// The heading the body's options are listed under in `--help`.
+const BODY_HEADING: &str = "Body fields";
+
+/// The property's schema with a top-level component reference followed.
+fn schema_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a Value {
+    body::resolved(schema, &|name| {
+        registry
+            .components()
+            .and_then(|c| c.get(name))
+            .map(|s| s.as_value())
+    })
+}
+
+/// The JSON type a command-line value of `schema` is read as: its `type` (the first besides
+/// `null`), else the one type every member of its `allOf`, `anyOf` or `oneOf` has (OpenAI's
+/// chat request is an `allOf` of objects), else `object` or `array` by its keywords; `""` when
+/// it says nothing.
+fn type_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a str {
     match schema.get("type") {
-        Some(Value::String(t)) => t,
-        Some(Value::Array(types)) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .unwrap_or("string"),
-        _ if schema.get("properties").is_some() => "object",
-        _ if schema.get("items").is_some() => "array",
-        _ => "",
+        Some(Value::String(t)) => return t,
+        Some(Value::Array(types)) => {
+            return types
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|t| *t != "null")
+                .unwrap_or("string");
+        }
+        _ => {}
     }
+    if schema.get("properties").is_some() {
+        return "object";
+    }
+    if schema.get("items").is_some() {
+        return "array";
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = schema.get(keyword) else {
+            continue;
+        };
+        let mut types = members
+            .iter()
+            .map(|m| type_of(schema_of(m, registry), registry))
+            .filter(|t| !t.is_empty() && *t != "null");
+        if let Some(first) = types.next()
+            && types.all(|t| t == first)
+        {
+            return first;
+        }
+    }
+    ""
 }
 
 fn properties(entry: &Entry) -> Vec<(&String, &Value)> {
@@ -53,7 +90,9 @@ fn properties(entry: &Entry) -> Vec<(&String, &Value)> {
         .unwrap_or_default()
 }
 
-/// The leaf command of `entry`, named `name`, with its options.
+/// The leaf command of `entry`, named `name`, with its options: one per input property, then,
+/// when the tool has an object request body, one per top-level field of the body and the
+/// repeatable assignment option, under their own heading.
 pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
     let mut command = Command::new(name.to_string()).hide(entry.cli.hidden);
     command = command.about(entry.command_title().to_string());
@@ -79,18 +118,128 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
             .unwrap_or_default();
         let schema = schema_of(schema, registry);
         command = command.arg(argument(
-            property,
-            schema,
+            Arg::new(id(property)),
+            (property, schema),
             &spec,
             required.contains(&property.as_str()),
+            registry,
         ));
+    }
+    if let Some(fields) = BodyFields::of(entry, registry) {
+        for (field, long) in fields.fields.iter().zip(&fields.longs) {
+            let spec = ArgumentSpec {
+                long: OptionName::new(long.clone()).ok(),
+                repeatable: is_scalar_array(field.schema, registry),
+                boolean_style: BooleanStyle::SetTrue,
+                ..ArgumentSpec::default()
+            };
+            let arg = argument(
+                Arg::new(field_id(field.name)),
+                (field.name, field.schema),
+                &spec,
+                field.required,
+                registry,
+            );
+            command = command.arg(arg.help_heading(BODY_HEADING));
+        }
+        command = command.arg(
+            Arg::new(ASSIGN_ID)
+                .long(fields.assign.clone())
+                .action(ArgAction::Append)
+                .value_name("KEY=VALUE")
+                .help(format!(
+                    "Sets one value of --{} by its path: `a.b=text` (typed by the schema), `a.0.b=text` (an array item), `a:=JSON` (any JSON); repeatable",
+                    fields.body_long
+                ))
+                .help_heading(BODY_HEADING),
+        );
     }
     command
 }
 
-fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool) -> Arg {
-    let mut arg = Arg::new(id(property));
-    arg = match spec.position {
+/// A tool's object request body as options: its fields ([`body::fields`]), their long names
+/// ([`body::options`]), the assignment option's name, and the body's own option's.
+struct BodyFields<'a> {
+    property: &'a str,
+    fields: Vec<body::Field<'a>>,
+    longs: Vec<String>,
+    assign: String,
+    body_long: String,
+}
+
+impl<'a> BodyFields<'a> {
+    /// The body of `entry` as options, when it is a JSON, form or multipart body among the
+    /// input's properties.
+    fn of(entry: &'a Entry, registry: &'a ToolRegistry) -> Option<Self> {
+        let binding = entry.source.as_ref()?.openapi_binding()?.body.as_ref()?;
+        if !matches!(
+            binding.encoding,
+            Encoding::Json | Encoding::Form | Encoding::Multipart
+        ) {
+            return None;
+        }
+        let property = binding.property.as_ref();
+        let schema = entry
+            .input_schema
+            .as_value()
+            .pointer(&format!("/properties/{}", crate::schema::escape(property)))?;
+        let fields = body::fields(schema, &|name| {
+            registry
+                .components()
+                .and_then(|c| c.get(name))
+                .map(|s| s.as_value())
+        });
+        let mut taken = BTreeSet::new();
+        let mut body_long = default_long(property);
+        for (name, _) in properties(entry) {
+            let spec = entry.cli.arguments.get(name);
+            let long = spec
+                .and_then(|s| s.long.as_ref())
+                .map_or_else(|| default_long(name), |l| l.to_string());
+            if name == property {
+                body_long = long.clone();
+            }
+            taken.insert(long);
+            taken.extend(
+                spec.into_iter()
+                    .flat_map(|s| &s.aliases)
+                    .map(|a| a.to_string()),
+            );
+        }
+        let assign = body::assign_long(&taken);
+        let longs = body::options(&fields, &mut taken)
+            .into_iter()
+            .map(|(long, _)| long)
+            .collect();
+        Some(BodyFields {
+            property,
+            fields,
+            longs,
+            assign,
+            body_long,
+        })
+    }
+}
+
+/// Whether `schema` is an array of scalars (repeated as an option, `--stop a --stop b`).
+fn is_scalar_array(schema: &Value, registry: &ToolRegistry) -> bool {
+    type_of(schema, registry) == "array"
+        && schema.get("items").is_some_and(|items| {
+            matches!(
+                type_of(schema_of(items, registry), registry),
+                "string" | "integer" | "number" | "boolean"
+            )
+        })
+}
+
+fn argument(
+    arg: Arg,
+    (property, schema): (&str, &Value),
+    spec: &ArgumentSpec,
+    required: bool,
+    registry: &ToolRegistry,
+) -> Arg {
+    let mut arg = match spec.position {
         Some(position) => arg.index(position as usize + 1),
         None => {
             let long = spec
@@ -107,11 +256,7 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
             arg
         }
     };
-    let ty = type_of(schema);
-    let items = schema
-        .get("items")
-        .map(|i| type_of(i).to_string())
-        .unwrap_or_default();
+    let ty = type_of(schema, registry);
     arg = match (ty, spec.boolean_style) {
         ("boolean", BooleanStyle::SetTrue | BooleanStyle::SetFalse) if spec.position.is_none() => {
             arg.action(ArgAction::SetTrue)
@@ -121,7 +266,9 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
         _ => arg.action(ArgAction::Set),
     };
     let enum_values = if ty == "array" {
-        schema.get("items").and_then(|i| i.get("enum"))
+        schema
+            .get("items")
+            .and_then(|i| schema_of(i, registry).get("enum"))
     } else {
         schema.get("enum")
     };
@@ -146,9 +293,9 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
                 .map(str::to_string)
         })
         .unwrap_or_default();
-    let shape = match (ty, items.as_str()) {
-        ("object", _) => " (JSON object)",
-        ("array", _) if !spec.repeatable => " (JSON array)",
+    let shape = match ty {
+        "object" => " (JSON object)",
+        "array" if !spec.repeatable => " (JSON array)",
         _ => "",
     };
     help.push_str(shape);
@@ -187,7 +334,8 @@ fn argument(property: &str, schema: &Value, spec: &ArgumentSpec, required: bool)
     arg
 }
 
-/// The properties given on the command line, as JSON values by their schema type.
+/// The properties given on the command line, as JSON values by their schema type; the body's
+/// fields and assignments given go into the body property's object (over what `--body` gave).
 pub fn values(
     entry: &Entry,
     matches: &ArgMatches,
@@ -202,43 +350,205 @@ pub fn values(
             .cloned()
             .unwrap_or_default();
         let schema = schema_of(schema, registry);
-        let ty = type_of(schema);
-        if ty == "boolean" && spec.position.is_none() && spec.boolean_style != BooleanStyle::Value {
-            if matches.get_flag(&id(property)) {
-                out.push((
-                    property.clone(),
-                    Value::Bool(spec.boolean_style == BooleanStyle::SetTrue),
-                ));
-            }
-            continue;
+        let long = spec
+            .long
+            .as_ref()
+            .map_or_else(|| default_long(property), |l| l.to_string());
+        if let Some(value) = value_of(matches, &id(property), (&long, schema), &spec, registry)? {
+            out.push((property.clone(), value));
         }
-        let Some(raw) = matches.get_many::<String>(&id(property)) else {
-            continue;
-        };
-        let raw: Vec<&String> = raw.collect();
-        let value = if ty == "array" && spec.repeatable {
-            let item_schema = schema
-                .get("items")
-                .map(|i| schema_of(i, registry))
-                .unwrap_or(&Value::Null);
-            Value::Array(
-                raw.iter()
-                    .map(|r| scalar(property, r, item_schema))
-                    .collect::<Result<_, _>>()?,
-            )
-        } else {
-            scalar(property, raw[raw.len() - 1], schema)?
-        };
-        out.push((property.clone(), value));
+    }
+    if let Some(fields) = BodyFields::of(entry, registry) {
+        fields.gather(matches, registry, &mut out)?;
     }
     Ok(out)
 }
 
-/// One command-line value as JSON: numbers and booleans parsed, objects and arrays as JSON text,
-/// everything else a string.
-fn scalar(property: &str, raw: &str, schema: &Value) -> Result<Value, String> {
-    let bad = |what: &str| format!("--{}: expected {what}", default_long(property));
-    match type_of(schema) {
+/// The value the option `id` (`--long`, of `schema`) was given, if any.
+fn value_of(
+    matches: &ArgMatches,
+    id: &str,
+    (long, schema): (&str, &Value),
+    spec: &ArgumentSpec,
+    registry: &ToolRegistry,
+) -> Result<Option<Value>, String> {
+    let ty = type_of(schema, registry);
+    if ty == "boolean" && spec.position.is_none() && spec.boolean_style != BooleanStyle::Value {
+        return Ok(matches
+            .get_flag(id)
+            .then(|| Value::Bool(spec.boolean_style == BooleanStyle::SetTrue)));
+    }
+    let Some(raw) = matches.get_many::<String>(id) else {
+        return Ok(None);
+    };
+    let raw: Vec<&String> = raw.collect();
+    let value = if ty == "array" && spec.repeatable {
+        let item_schema = schema
+            .get("items")
+            .map(|i| schema_of(i, registry))
+            .unwrap_or(&Value::Null);
+        Value::Array(
+            raw.iter()
+                .map(|r| scalar(long, r, item_schema, registry))
+                .collect::<Result<_, _>>()?,
+        )
+    } else {
+        scalar(long, raw[raw.len() - 1], schema, registry)?
+    };
+    Ok(Some(value))
+}
+
+impl BodyFields<'_> {
+    /// Puts the fields and assignments given into the body's value in `out` (made an object
+    /// when `--body` gave none).
+    fn gather(
+        &self,
+        matches: &ArgMatches,
+        registry: &ToolRegistry,
+        out: &mut Vec<(String, Value)>,
+    ) -> Result<(), String> {
+        let mut given = Vec::new();
+        for (field, long) in self.fields.iter().zip(&self.longs) {
+            let spec = ArgumentSpec {
+                repeatable: is_scalar_array(field.schema, registry),
+                boolean_style: BooleanStyle::SetTrue,
+                ..ArgumentSpec::default()
+            };
+            let id = field_id(field.name);
+            if let Some(value) = value_of(matches, &id, (long, field.schema), &spec, registry)? {
+                given.push((vec![field.name.to_string()], value));
+            }
+        }
+        for assignment in matches.get_many::<String>(ASSIGN_ID).into_iter().flatten() {
+            given.push(self.assignment(assignment, registry)?);
+        }
+        if given.is_empty() {
+            return Ok(());
+        }
+        let at = match out.iter().position(|(p, _)| p == self.property) {
+            Some(at) => at,
+            None => {
+                out.push((self.property.to_string(), Value::Object(Default::default())));
+                out.len() - 1
+            }
+        };
+        let body = &mut out[at].1;
+        if !body.is_object() {
+            return Err(format!(
+                "--{}: fields and --{} set values of a JSON object, and this is not one",
+                self.body_long, self.assign
+            ));
+        }
+        for (path, value) in given {
+            set(body, &path, value).map_err(|why| format!("--{}: {why}", self.assign))?;
+        }
+        Ok(())
+    }
+
+    /// One `--field` assignment: `a.b=text`, typed by the schema at that path, or `a.b:=JSON`.
+    fn assignment(
+        &self,
+        text: &str,
+        registry: &ToolRegistry,
+    ) -> Result<(Vec<String>, Value), String> {
+        let bad = |why: &str| format!("--{} {text}: {why}", self.assign);
+        let (key, raw, json) = match (text.find(":="), text.find('=')) {
+            (Some(colon), Some(equals)) if colon < equals => {
+                (&text[..colon], &text[colon + 2..], true)
+            }
+            (_, Some(equals)) => (&text[..equals], &text[equals + 1..], false),
+            _ => return Err(bad("expected KEY=VALUE or KEY:=JSON")),
+        };
+        let path: Vec<String> = key.split('.').map(str::to_string).collect();
+        if path.iter().any(String::is_empty) {
+            return Err(bad("a key is names joined by `.`, none of them empty"));
+        }
+        let value = if json {
+            serde_json::from_str(raw).map_err(|_| bad("the value after `:=` is not JSON"))?
+        } else {
+            let schema = self.schema_at(&path, registry);
+            scalar(&self.assign, raw, schema, registry)?
+        };
+        Ok((path, value))
+    }
+
+    /// The schema of the body's value at `path` (properties by name, array items by index),
+    /// `null` (any) where the schema says nothing.
+    fn schema_at<'s>(&'s self, path: &[String], registry: &'s ToolRegistry) -> &'s Value {
+        let Some(field) = self.fields.iter().find(|f| f.name == path[0]) else {
+            return &Value::Null;
+        };
+        let mut schema = field.schema;
+        for segment in &path[1..] {
+            let next = if segment.parse::<usize>().is_ok() {
+                schema.get("items")
+            } else {
+                schema
+                    .get("properties")
+                    .and_then(|p| p.get(segment.as_str()))
+            };
+            match next {
+                Some(next) => schema = schema_of(next, registry),
+                None => return &Value::Null,
+            }
+        }
+        schema
+    }
+}
+
+/// Sets `value` at `path` in `target`, making the objects and arrays (before an index) on the
+/// way.
+fn set(target: &mut Value, path: &[String], value: Value) -> Result<(), String> {
+    let Some((last, parents)) = path.split_last() else {
+        return Ok(());
+    };
+    let mut current = target;
+    for (at, segment) in parents.iter().enumerate() {
+        current = slot(current, segment)?;
+        if current.is_null() {
+            // An array where the next segment is an index, else an object.
+            *current = if path[at + 1].parse::<usize>().is_ok() {
+                Value::Array(Vec::new())
+            } else {
+                Value::Object(Default::default())
+            };
+        }
+    }
+    *slot(current, last)? = value;
+    Ok(())
+}
+
+/// The place `segment` names in `value`: a property of an object, an item of an array (the
+/// array grown with nulls to reach it, at most 10,000 items).
+fn slot<'v>(value: &'v mut Value, segment: &str) -> Result<&'v mut Value, String> {
+    match value {
+        Value::Object(map) => Ok(map.entry(segment.to_string()).or_insert(Value::Null)),
+        Value::Array(items) => {
+            let index: usize = segment
+                .parse()
+                .map_err(|_| format!("`{segment}` is not an index of an array"))?;
+            if index > 10_000 {
+                return Err(format!(
+                    "index {index} is past the 10,000 an array may take here"
+                ));
+            }
+            if items.len() <= index {
+                items.resize(index + 1, Value::Null);
+            }
+            Ok(&mut items[index])
+        }
+        _ => Err(format!(
+            "`{segment}` names a place inside a value that holds none"
+        )),
+    }
+}
+
+/// One command-line value as JSON: numbers and booleans parsed, objects and arrays as JSON text
+/// (`@file` reads it from a file, `-` from standard input), a value of a schema that says
+/// nothing as JSON when it reads as an object or array, everything else a string.
+fn scalar(long: &str, raw: &str, schema: &Value, registry: &ToolRegistry) -> Result<Value, String> {
+    let bad = |what: &str| format!("--{long}: expected {what}");
+    match type_of(schema, registry) {
         "integer" => raw
             .parse::<i64>()
             .map(Value::from)
@@ -255,8 +565,14 @@ fn scalar(property: &str, raw: &str, schema: &Value) -> Result<Value, String> {
             "false" => Ok(Value::Bool(false)),
             _ => Err(bad("true or false")),
         },
-        "object" | "array" => serde_json::from_str(raw).map_err(|_| bad("JSON")),
+        "object" | "array" => {
+            let text = super::read_json_source(raw).map_err(|why| format!("--{long}: {why}"))?;
+            serde_json::from_str(&text).map_err(|_| bad("JSON"))
+        }
         "null" => Ok(Value::Null),
+        "" if raw.starts_with(['{', '[']) => {
+            Ok(serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string())))
+        }
         _ => Ok(Value::String(raw.to_string())),
     }
 }

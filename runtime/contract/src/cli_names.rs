@@ -1,7 +1,9 @@
 //! Naming rules shared by the catalog's validation, the generated CLI, the MCP server and the
 //! generator: the reserved global options, the one kebab-case rule, the default option name of
-//! an input property, and the one rule that shortens a name to a length budget. A leaf: it
-//! depends on nothing else in the crate.
+//! an input property, the options of a request body's fields ([`body`]), and the one rule that
+//! shortens a name to a length budget. A leaf: it depends on nothing else in the crate.
+
+pub mod body;
 
 /// `--input-json`: the whole input as JSON.
 pub const INPUT_JSON: &str = "input-json";

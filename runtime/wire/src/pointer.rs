@@ -5,3 +5,8 @@
 pub fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
+
+/// Unescapes one JSON pointer segment (`~1` → `/`, `~0` → `~`).
+pub fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}

@@ -54,7 +54,7 @@ fn message(panic: Box<dyn std::any::Any + Send>) -> String {
 
 /// The registry of `spec`'s catalog, with the components its schemas reference; `None` when the
 /// document does not generate (refused with diagnostics, which other tests check).
-fn load(spec: &Path) -> Option<(ToolRegistry, Map<String, Value>)> {
+pub(super) fn load(spec: &Path) -> Option<(ToolRegistry, Map<String, Value>)> {
     let mut diags = harness_gen::diag::Diagnostics::default();
     let catalog = harness_gen::generate_catalog(spec, None, &mut diags)?;
     if diags.has_errors() {
@@ -168,7 +168,7 @@ fn sweep(spec: &Path) -> Swept {
 }
 
 /// The documents under `dirs` of the corpus whose size is at most `max_bytes`.
-fn corpus(dirs: &[&str], max_bytes: u64) -> Vec<PathBuf> {
+pub(super) fn corpus(dirs: &[&str], max_bytes: u64) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in dirs {
         let Ok(read) = std::fs::read_dir(root().join("../shared/corpus").join(dir)) else {

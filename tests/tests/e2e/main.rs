@@ -2,6 +2,7 @@
 //! run against real servers on loopback (the axum pet store of `src/`, Prism) and real clients.
 
 mod big_listing;
+mod body_options;
 mod bridge;
 mod crash_sweep;
 mod dashboard;

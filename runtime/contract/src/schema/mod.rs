@@ -178,12 +178,7 @@ fn push_segment(pointer: &mut String, segment: &str) {
     }
 }
 
-pub use crate::pointer::escape;
-
-/// Unescapes one JSON pointer segment.
-pub fn unescape(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
-}
+pub use crate::pointer::{escape, unescape};
 
 /// Decodes the percent-encoding that a URI fragment may carry (`%25` → `%`), leaving invalid
 /// sequences as they are.
