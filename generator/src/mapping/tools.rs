@@ -9,7 +9,7 @@ use harness_gen_contract::catalog::{
     Source, SourceBinding, TAGS_META_KEY, ToolCli,
 };
 use harness_gen_contract::cli_names::{self, ArgumentName};
-use harness_gen_wire::binding::{Binding, Method, ParamIn};
+use harness_gen_wire::binding::{Binding, Encoding, Method, ParamIn};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
@@ -105,7 +105,14 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             events,
         );
         binding.deep_object_arrays = ext.deep_object_arrays.unwrap_or_default();
-        let entry = entry(cx, &draft, name, open_world, &mut paths, &binding);
+        let entry = entry(
+            cx,
+            &draft,
+            name,
+            open_world,
+            &mut paths,
+            (&binding, components),
+        );
         if entry.allows(Audience::Cli)
             && let (Some(tag), true) = (
                 draft.tags.first(),
@@ -308,7 +315,7 @@ fn entry(
     name: String,
     open_world: bool,
     paths: &mut CliPaths,
-    binding: &Binding,
+    (binding, components): (&Binding, &BTreeMap<String, Value>),
 ) -> Entry {
     let ext = &draft.ext;
     let hints = MethodHints::of(draft.method);
@@ -392,6 +399,13 @@ fn entry(
             ),
         ));
     }
+    report_body_options(
+        cx,
+        draft,
+        &name,
+        (&input, &cli.arguments),
+        (binding, components),
+    );
     Entry {
         name: non_blank(name, "tool"),
         title,
@@ -428,6 +442,51 @@ fn entry(
 
 /// The entry's `_meta`: `x-harn.meta`, with the operation's tags under `com.harnlang/tags` and
 /// `x-harn.descriptions` under `com.harnlang/descriptions` (unless `x-harn.meta` set them).
+/// Notes each field of the tool's object request body whose CLI option is `--body-<name>`,
+/// another option having the name (the CLI names them alike at run time).
+fn report_body_options(
+    cx: &mut Cx,
+    draft: &Draft,
+    name: &str,
+    (input, arguments): (&Value, &BTreeMap<String, ArgumentSpec>),
+    (binding, components): (&Binding, &BTreeMap<String, Value>),
+) {
+    let Some(body) = binding.body.as_ref().filter(|b| {
+        matches!(
+            b.encoding,
+            Encoding::Json | Encoding::Form | Encoding::Multipart
+        )
+    }) else {
+        return;
+    };
+    let Some(Value::Object(properties)) = input.get("properties") else {
+        return;
+    };
+    let Some(schema) = properties.get(body.property.as_ref()) else {
+        return;
+    };
+    let fields = cli_names::body::fields(schema, &|n| components.get(n));
+    let mut taken =
+        harness_gen_contract::catalog::long_names(properties.keys().map(String::as_str), arguments);
+    let options = cli_names::body::options(&fields, &mut taken);
+    for (field, (long, _)) in fields
+        .iter()
+        .zip(options)
+        .filter(|(_, (_, renamed))| *renamed)
+    {
+        cx.diags.push(cx.doc.diag(
+            Code::Renamed,
+            Severity::Note,
+            &draft.loc,
+            format!(
+                "tool `{name}`: body field `{}` is the CLI option `--{long}`, since `--{}` is another option of the command",
+                field.name,
+                cli_names::default_long(field.name)
+            ),
+        ));
+    }
+}
+
 fn entry_meta(ext: &OperationExt, tags: &[String]) -> Option<BTreeMap<MetaKey, Value>> {
     let descriptions = ext.descriptions.as_ref().map(|d| {
         let pairs = [

@@ -95,3 +95,24 @@ fn x_harn_arguments_override_the_positions() {
         json!({"owner": {"long": "org"}, "repo": {"position": 0, "value_name": "REPO"}})
     );
 }
+
+#[test]
+fn a_body_field_named_like_a_parameter_is_a_body_option_with_a_note() {
+    // A body whose `username` field meets a query parameter's name (a path parameter is
+    // positional, so takes no option name).
+    let out = check(&paths(
+        "  /user:\n    put:\n      operationId: updateUser\n      parameters: [{name: username, in: query, schema: {type: string}}]\n      requestBody: {content: {application/json: {schema: {type: object, properties: {username: {type: string}, email: {type: string}}}}}}\n      responses: {}\n",
+    ));
+    assert!(
+        out.has_note(Code::Renamed, "/paths/~1user/put"),
+        "{}",
+        out.diags
+    );
+    assert!(
+        out.diags
+            .contains("body field `username` is the CLI option `--body-username`"),
+        "{}",
+        out.diags
+    );
+    assert!(!out.diags.contains("`email`"), "{}", out.diags);
+}

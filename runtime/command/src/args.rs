@@ -6,10 +6,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint as ClapHint};
 use serde_json::Value;
 
 use crate::ToolRegistry;
-use std::collections::BTreeSet;
-
 use crate::binding::Encoding;
-use crate::catalog::{ArgumentSpec, BooleanStyle, Entry, OptionName, ValueHint};
+use crate::catalog::{self, ArgumentSpec, BooleanStyle, Entry, OptionName, ValueHint};
 use crate::cli_names::{body, default_long};
 
 /// The clap id of the argument of input property `property`: `/` and the property, which no
@@ -189,23 +187,14 @@ impl<'a> BodyFields<'a> {
                 .and_then(|c| c.get(name))
                 .map(|s| s.as_value())
         });
-        let mut taken = BTreeSet::new();
-        let mut body_long = default_long(property);
-        for (name, _) in properties(entry) {
-            let spec = entry.cli.arguments.get(name);
-            let long = spec
-                .and_then(|s| s.long.as_ref())
-                .map_or_else(|| default_long(name), |l| l.to_string());
-            if name == property {
-                body_long = long.clone();
-            }
-            taken.insert(long);
-            taken.extend(
-                spec.into_iter()
-                    .flat_map(|s| &s.aliases)
-                    .map(|a| a.to_string()),
-            );
-        }
+        let names = properties(entry).into_iter().map(|(name, _)| name.as_str());
+        let mut taken = catalog::long_names(names, &entry.cli.arguments);
+        let body_long = entry
+            .cli
+            .arguments
+            .get(property)
+            .and_then(|s| s.long.as_ref())
+            .map_or_else(|| default_long(property), |l| l.to_string());
         let assign = body::assign_long(&taken);
         let longs = body::options(&fields, &mut taken)
             .into_iter()

@@ -5,8 +5,7 @@
 //! of its schema. The counts (tools, fields, renamed fields, bodies that are a choice and so
 //! have no fields) are printed per document.
 //!
-//! In CI: the small documents of the corpus and OpenAI's. The whole corpus runs in the heavy
-//! checks (an ignored test here, `cargo test -p harness-e2e --test e2e -- --ignored body_options`).
+//! The whole corpus, in CI (seconds: only `--help` and one refused or unsent call per tool).
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
@@ -138,7 +137,11 @@ fn count(spec: &Path) -> Counted {
         };
         // An input the sampler could not make valid (a `oneOf` it cannot tell apart) says
         // nothing of `--body`: only one that passes as `--input-json` is tried.
-        let (whole, _) = run(&registry, &words, &["--input-json".into(), input.to_string()]);
+        let (whole, _) = run(
+            &registry,
+            &words,
+            &["--input-json".into(), input.to_string()],
+        );
         if whole == 2 {
             continue;
         }
@@ -176,8 +179,13 @@ fn count(spec: &Path) -> Counted {
 
 fn assert_counted(documents: &[PathBuf]) {
     let mut faults = Vec::new();
+    let mut total = Counted::default();
     for spec in documents {
         let counted = count(spec);
+        total.tools += counted.tools;
+        total.fields += counted.fields;
+        total.choices += counted.choices;
+        total.renamed.extend(counted.renamed.iter().cloned());
         println!(
             "{}: {} tools with an object body, {} fields as options, {} renamed {:?}, {} choices",
             spec.display(),
@@ -194,6 +202,14 @@ fn assert_counted(documents: &[PathBuf]) {
                 .map(|(command, why)| format!("{}: `{command}`: {why}", spec.display())),
         );
     }
+    println!(
+        "all: {} tools with an object body, {} fields as options, {} renamed, {} choices",
+        total.tools,
+        total.fields,
+        total.renamed.len(),
+        total.choices
+    );
+    assert!(total.fields > 0, "no field was counted");
     assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
@@ -258,17 +274,19 @@ fn openais_chat_command_takes_its_body_fields_as_options_with_the_required_marke
 }
 
 #[test]
-fn small_corpus_documents_take_body_fields_as_options() {
-    let mut documents = corpus(&["examples", "codegen-tests"], 100_000);
+fn every_corpus_document_takes_body_fields_as_options() {
+    let mut documents = corpus(
+        &[
+            "examples",
+            "codegen-tests",
+            "apisguru",
+            "large",
+            "progenitor",
+            "oai-tests/pass",
+            "oai-tests/fail",
+        ],
+        u64::MAX,
+    );
     documents.push(root().join("specs/streams.yaml"));
     assert_counted(&documents);
-}
-
-#[test]
-#[ignore = "heavy: every document of the corpus"]
-fn every_corpus_document_takes_body_fields_as_options() {
-    assert_counted(&corpus(
-        &["small", "medium", "large", "examples", "broken"],
-        u64::MAX,
-    ));
 }

@@ -248,6 +248,23 @@ pub struct CommandSpec {
     pub display_order: Option<u32>,
 }
 
+/// The long options the input properties `properties` of a tool take, by their specs in
+/// `arguments` ([`argument_names`]): the names a body field's option must not take
+/// ([`crate::cli_names::body::options`]).
+pub fn long_names<'a>(
+    properties: impl IntoIterator<Item = &'a str>,
+    arguments: &BTreeMap<String, ArgumentSpec>,
+) -> std::collections::BTreeSet<String> {
+    properties
+        .into_iter()
+        .flat_map(|property| argument_names(property, arguments.get(property)))
+        .filter_map(|name| match name {
+            ArgumentName::Long(long) => Some(long),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every name by which `property` can be given: position, or long name, aliases and short.
 pub fn argument_names(property: &str, spec: Option<&ArgumentSpec>) -> Vec<ArgumentName> {
     let Some(spec) = spec else {

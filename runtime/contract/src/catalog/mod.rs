@@ -26,6 +26,7 @@ use ts_rs::TS;
 
 pub use cli::{
     ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint, argument_names,
+    long_names,
 };
 pub use text::{
     CommandPath, CommandSegment, InvalidValue, MetaKey, NonBlank, ObjectSchema, OptionName,
