@@ -152,7 +152,7 @@ cli_row() {
   printf '%-44s %10s %10s   %s\n' "$1" "$(shift; median_ms "$@")" "-" "<= 20 ms (issue 23)"
 }
 cli_row "cli leaf --help, GHES 809 ops (ms)" "$GH/target/release/ghes" repos get --help
-cli_row "cli leaf --help, petstore 8 ops (ms)" target/release/petstore pets get-pet --help
+cli_row "cli leaf --help, petstore 8 ops (ms)" target/release/petstore pets get --help
 cli_row "cli root --help, GHES 809 ops (ms)" "$GH/target/release/ghes" --help
 cli_row "cli root --help, petstore 8 ops (ms)" target/release/petstore --help
 cli_row "cli call on loopback, GHES 809 ops (ms)" \
@@ -161,7 +161,7 @@ cli_row "cli call on loopback, GHES 809 ops (ms)" \
 # as a real one does.
 export PETSTORE_TOKEN=bench
 cli_row "cli call on loopback, petstore 8 ops (ms)" \
-  target/release/petstore pets get-pet 7 --base-url "$ANSWER"
+  target/release/petstore pets get 7 --base-url "$ANSWER"
 unset PETSTORE_TOKEN
 kill "$ANSWER_PID"
 

@@ -39,10 +39,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_pet",
-            at: (9718, 12900),
+            at: (9718, 12896),
             enabled: cfg!(feature = "pets"),
             command: Some(IndexedCommand {
-                path: &["pets", "get-pet"],
+                path: &["pets", "get"],
                 aliases: &[],
                 hidden: false,
                 title: "Get a pet",
@@ -50,10 +50,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "delete_pet",
-            at: (12906, 15197),
+            at: (12902, 15189),
             enabled: cfg!(feature = "pets"),
             command: Some(IndexedCommand {
-                path: &["pets", "delete-pet"],
+                path: &["pets", "delete"],
                 aliases: &[],
                 hidden: true,
                 title: "Delete a pet",
@@ -61,10 +61,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "put_pets_pet_id_photo",
-            at: (15203, 17865),
+            at: (15195, 17852),
             enabled: cfg!(feature = "pets"),
             command: Some(IndexedCommand {
-                path: &["pets", "put-pets-pet-id-photo"],
+                path: &["pets", "put-pet-id-photo"],
                 aliases: &[],
                 hidden: false,
                 title: "Upload a photo",
@@ -72,10 +72,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_pet_name",
-            at: (17871, 20452),
+            at: (17858, 20435),
             enabled: cfg!(feature = "pets"),
             command: Some(IndexedCommand {
-                path: &["pets", "get-pet-name"],
+                path: &["pets", "get-name"],
                 aliases: &[],
                 hidden: false,
                 title: "Get a pet's name",
@@ -83,7 +83,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_inventory",
-            at: (20458, 22556),
+            at: (20441, 22539),
             enabled: cfg!(feature = "shop"),
             command: Some(IndexedCommand {
                 path: &["store", "get-inventory"],
@@ -94,9 +94,9 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("NewPet", (22613, 23042)),
-        ("Pet", (23057, 23541)),
-        ("Problem", (23560, 23806)),
-        ("Species", (23825, 23939)),
+        ("NewPet", (22596, 23025)),
+        ("Pet", (23040, 23524)),
+        ("Problem", (23543, 23789)),
+        ("Species", (23808, 23922)),
     ],
 };

@@ -10,10 +10,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
     tools: &[
         IndexedTool {
             name: "get_stations",
-            at: (1844, 9875),
+            at: (1844, 9866),
             enabled: cfg!(feature = "stations"),
             command: Some(IndexedCommand {
-                path: &["stations", "get-stations"],
+                path: &["stations", "get"],
                 aliases: &[],
                 hidden: false,
                 title: "Get a list of train stations",
@@ -21,10 +21,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_trips",
-            at: (9881, 19068),
+            at: (9872, 19053),
             enabled: cfg!(feature = "trips"),
             command: Some(IndexedCommand {
-                path: &["trips", "get-trips"],
+                path: &["trips", "get"],
                 aliases: &[],
                 hidden: false,
                 title: "Get available train trips",
@@ -32,10 +32,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_bookings",
-            at: (19074, 25769),
+            at: (19059, 25745),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
-                path: &["bookings", "get-bookings"],
+                path: &["bookings", "get"],
                 aliases: &[],
                 hidden: false,
                 title: "List existing bookings",
@@ -43,10 +43,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "create_booking",
-            at: (25775, 32189),
+            at: (25751, 32157),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
-                path: &["bookings", "create-booking"],
+                path: &["bookings", "create"],
                 aliases: &[],
                 hidden: false,
                 title: "Create a booking",
@@ -54,7 +54,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_booking",
-            at: (32195, 38793),
+            at: (32163, 38761),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
                 path: &["bookings", "get-booking"],
@@ -65,10 +65,10 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "delete_booking",
-            at: (38799, 44976),
+            at: (38767, 44936),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
-                path: &["bookings", "delete-booking"],
+                path: &["bookings", "delete"],
                 aliases: &[],
                 hidden: false,
                 title: "Delete a booking",
@@ -76,7 +76,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "create_booking_payment",
-            at: (44982, 51400),
+            at: (44942, 51360),
             enabled: cfg!(feature = "payments"),
             command: Some(IndexedCommand {
                 path: &["payments", "create-booking-payment"],
@@ -87,16 +87,16 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Booking", (51458, 52637)),
-        ("BookingPayment", (52663, 59031)),
-        ("Links-Booking", (59056, 59405)),
-        ("Links-Destination", (59434, 59665)),
-        ("Links-Origin", (59689, 59915)),
-        ("Links-Pagination", (59943, 60281)),
-        ("Links-Self", (60303, 60522)),
-        ("Problem", (60541, 61947)),
-        ("Station", (61966, 63608)),
-        ("Trip", (63624, 65797)),
-        ("Wrapper-Collection", (65827, 66500)),
+        ("Booking", (51418, 52597)),
+        ("BookingPayment", (52623, 58991)),
+        ("Links-Booking", (59016, 59365)),
+        ("Links-Destination", (59394, 59625)),
+        ("Links-Origin", (59649, 59875)),
+        ("Links-Pagination", (59903, 60241)),
+        ("Links-Self", (60263, 60482)),
+        ("Problem", (60501, 61907)),
+        ("Station", (61926, 63568)),
+        ("Trip", (63584, 65757)),
+        ("Wrapper-Collection", (65787, 66460)),
     ],
 };

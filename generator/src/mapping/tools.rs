@@ -603,13 +603,10 @@ fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPath
     let [tag, leaf] = whole.as_slice() else {
         return whole;
     };
-    let Some(rest) = leaf
-        .strip_prefix(tag.as_str())
-        .and_then(|r| r.strip_prefix('-'))
-    else {
+    let Some(rest) = without_group(leaf, tag) else {
         return whole;
     };
-    let short = vec![tag.clone(), rest.to_string()];
+    let short = vec![tag.clone(), rest];
     if !is_cli || (!paths.whole.contains(&short) && paths.conflicts_with(&short).is_none()) {
         return short;
     }
@@ -624,6 +621,65 @@ fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPath
         ),
     ));
     whole
+}
+
+/// `leaf` (a kebab-case command) without the words of its group `group` wherever they stand,
+/// the group's name singular or plural (`create-chat-completion` in `chat`: `create-completion`;
+/// `list-models` and `retrieve-model` in `models`: `list`, `retrieve`; at the end only after
+/// a lone verb); `None` when they are not there or are all there is.
+fn without_group(leaf: &str, group: &str) -> Option<String> {
+    let words: Vec<&str> = leaf.split('-').collect();
+    let forms = [group.to_string(), singular(group), plural(group)];
+    for form in forms {
+        let form: Vec<&str> = form.split('-').collect();
+        let Some(at) = words.windows(form.len()).position(|w| w == form.as_slice()) else {
+            continue;
+        };
+        let rest: Vec<&str> = words[..at]
+            .iter()
+            .chain(&words[at + form.len()..])
+            .copied()
+            .collect();
+        // At the end, only after a lone verb (`list-models`): `create-booking-payment` in
+        // `payments` says what it makes, and `create-booking` would not.
+        let at_end = at + form.len() == words.len() && at > 0;
+        if rest.is_empty() || (at_end && rest.len() > 1) {
+            return None;
+        }
+        return Some(rest.join("-"));
+    }
+    None
+}
+
+/// An English singular made plural (`policy` → `policies`, `address` → `addresses`, `model` →
+/// `models`).
+fn plural(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'o', 'u'])
+    {
+        return format!("{stem}ies");
+    }
+    if word.ends_with(['s', 'x']) || word.ends_with("ch") || word.ends_with("sh") {
+        return format!("{word}es");
+    }
+    format!("{word}s")
+}
+
+/// An English plural made singular, as API names use them (`repos` → `repo`, `policies` →
+/// `policy`, `addresses` → `address`); the word as it is when it is not one.
+fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "shes", "ches", "xes"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_string();
+        }
+    }
+    match word.strip_suffix('s') {
+        Some(stem) if !stem.ends_with('s') && !stem.is_empty() => stem.to_string(),
+        _ => word.to_string(),
+    }
 }
 
 /// The first variant of `segments` that clashes with nothing: the last segment numbered, or,

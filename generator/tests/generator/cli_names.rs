@@ -1,5 +1,5 @@
 //! How operations become commands people type: a name that repeats its group drops the
-//! repetition, and path parameters are positional in path order.
+//! repetition wherever it stands, and path parameters are positional in path order.
 
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
@@ -20,11 +20,8 @@ fn a_name_that_repeats_its_group_drops_the_repetition_in_every_spelling() {
     assert_eq!(*command(&out, 0), json!(["repos", "get"]));
     assert_eq!(*command(&out, 1), json!(["meta", "root"]));
     assert_eq!(*command(&out, 2), json!(["pets", "create"]));
-    assert_eq!(
-        *command(&out, 3),
-        json!(["pets", "list-pets"]),
-        "not a repetition of its group"
-    );
+    // The group's name after a lone verb, plural or singular: `models list`, `pets get`.
+    assert_eq!(*command(&out, 3), json!(["pets", "list"]));
     // Tool names do not change.
     assert_eq!(out.tool(0)["name"], "repos_get");
     assert!(!out.diags.contains("HG0501"), "{}", out.diags);
@@ -115,4 +112,20 @@ fn a_body_field_named_like_a_parameter_is_a_body_option_with_a_note() {
         out.diags
     );
     assert!(!out.diags.contains("`email`"), "{}", out.diags);
+}
+
+#[test]
+fn the_groups_name_is_dropped_from_the_middle_and_after_a_lone_verb_singular_or_plural() {
+    let out = check(&paths(
+        "  /a:\n    post: {operationId: createChatCompletion, tags: [chat], responses: {}}\n  /b:\n    get: {operationId: retrieveModel, tags: [models], responses: {}}\n  /c:\n    post: {operationId: createFile, tags: [files], responses: {}}\n  /d:\n    post: {operationId: createBookingPayment, tags: [payments], responses: {}}\n  /e:\n    get: {operationId: listPolicies, tags: [policy], responses: {}}\n",
+    ));
+    assert_eq!(*command(&out, 0), json!(["chat", "create-completion"]));
+    assert_eq!(*command(&out, 1), json!(["models", "retrieve"]));
+    assert_eq!(*command(&out, 2), json!(["files", "create"]));
+    // After more than a verb, the name says what is made: kept whole.
+    assert_eq!(
+        *command(&out, 3),
+        json!(["payments", "create-booking-payment"])
+    );
+    assert_eq!(*command(&out, 4), json!(["policy", "list"]));
 }

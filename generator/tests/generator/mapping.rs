@@ -467,11 +467,11 @@ fn the_policy_is_fetch_for_safe_methods_and_execute_otherwise() {
 #[test]
 fn the_command_is_the_first_tag_and_the_name_in_kebab_case() {
     let out = check(&paths(
-        "  /a:\n    get: {operationId: listPetToys, tags: [Pet Toys, other], responses: {}}\n  /b:\n    get: {operationId: ping, responses: {}}\n",
+        "  /a:\n    get: {operationId: listChewToys, tags: [Pet Toys, other], responses: {}}\n  /b:\n    get: {operationId: ping, responses: {}}\n",
     ));
     assert_eq!(
         out.tool(0)["cli"]["command"],
-        json!(["pet-toys", "list-pet-toys"])
+        json!(["pet-toys", "list-chew-toys"])
     );
     assert_eq!(out.tool(1)["cli"]["command"], json!(["ping"]));
     assert_eq!(

@@ -38,7 +38,7 @@ struct Swept {
     faults: Vec<String>,
 }
 
-/// The words of a tool's CLI command (`["pets", "get-pet"]`).
+/// The words of a tool's CLI command (`["pets", "get"]`).
 pub(super) fn command_words(entry: &harness_gen_runtime::catalog::Entry) -> Vec<String> {
     let segments = entry.cli.command.segments();
     segments.iter().map(|w| w.to_string()).collect()

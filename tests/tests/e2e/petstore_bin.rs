@@ -42,7 +42,7 @@ async fn exit_codes_distinguish_failure_kinds_and_the_token_is_never_printed() {
     let dead = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     for (args, code) in [
-        (vec!["pets", "get-pet", "5"], 3),
+        (vec!["pets", "get", "5"], 3),
         (vec!["--base-url", dead.as_str(), "pets", "list"], 4),
         (vec!["pets", "list", "--limit", "0"], 2),
         (vec!["pets", "nope"], 2),

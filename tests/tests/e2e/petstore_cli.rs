@@ -97,7 +97,7 @@ async fn list_prints_the_pets_as_json_and_as_a_table() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_declared_error_is_the_application_envelope_with_exit_code_3() {
     let base = serve().await;
-    let run = petstore(&base, &["pets", "get-pet", "5"]);
+    let run = petstore(&base, &["pets", "get", "5"]);
     assert_eq!(run.code, 3);
     assert_eq!(
         json_of(&run),
@@ -153,7 +153,7 @@ async fn invalid_input_exits_2_and_a_hidden_mcp_only_tool_is_absent() {
 async fn a_run_reads_only_the_entry_of_the_command_it_runs() {
     let base = serve().await;
     // A call, an alias of its command, its help: that tool's entry alone.
-    let run = petstore(&base, &["pets", "get-pet", "1"]);
+    let run = petstore(&base, &["pets", "get", "1"]);
     assert_eq!(run.code, 0, "{}", run.err);
     assert_eq!(run.read, ["get_pet"]);
     let run = petstore(
@@ -173,7 +173,7 @@ async fn a_run_reads_only_the_entry_of_the_command_it_runs() {
         "{}",
         run.out
     );
-    let run = petstore(&base, &["pets", "get-pet", "--help"]);
+    let run = petstore(&base, &["pets", "get", "--help"]);
     assert!(run.out.contains("[pet_id]"), "{}", run.out);
     assert_eq!(run.read, ["get_pet"]);
     // Lists come from the index: the root and a group read no entry, and still describe

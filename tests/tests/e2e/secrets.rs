@@ -200,15 +200,12 @@ async fn no_cli_command_prints_a_credential() {
         (strings(&["--completions", "fish"]), 0),
         (strings(&["--completions", "powershell"]), 0),
         (strings(&["pets", "nope"]), 2),
-        (strings(&["pets", "get-pet"]), 2),
+        (strings(&["pets", "get"]), 2),
         (
-            strings(&["pets", "get-pet", "--input-json", "@/nonexistent"]),
+            strings(&["pets", "get", "--input-json", "@/nonexistent"]),
             2,
         ),
-        (
-            strings(&["pets", "get-pet", "--input-json", "{not json"]),
-            2,
-        ),
+        (strings(&["pets", "get", "--input-json", "{not json"]), 2),
         (strings(&["--base-url", "not a url", "pets", "list"]), 4),
     ] {
         let label = format!("petstore {}", args.join(" "));
