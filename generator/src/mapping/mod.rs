@@ -2,6 +2,7 @@
 //! deterministic, collision-free names and CLI paths.
 
 mod check;
+mod commands;
 mod events;
 pub mod groups;
 mod operation;

@@ -13,7 +13,7 @@ use harness_gen_wire::binding::{Binding, Encoding, Method, ParamIn};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
-use super::{Cx, events, groups, pagination};
+use super::{Cx, commands, events, groups, pagination};
 use crate::diag::{Code, Severity};
 use crate::load::Loc;
 use crate::model::{Group, Operation};
@@ -57,6 +57,7 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             .zip(&names)
             .filter_map(|(draft, name)| Some(whole_command(draft, name.as_deref()?)))
             .collect(),
+        by_resource: drafts.iter().all(|d| d.tags.is_empty()),
         ..CliPaths::default()
     };
     let mut used_tags = Vec::new();
@@ -289,6 +290,9 @@ struct CliPaths {
     leaves: BTreeMap<Vec<String>, Loc>,
     /// Every operation's derived command before shortening (see [`cli_path`]).
     whole: std::collections::BTreeSet<Vec<String>>,
+    /// Whether no operation of the document has a tag: then commands are read from paths and
+    /// methods (`customers retrieve`, see [`commands::resource_command`]).
+    by_resource: bool,
 }
 
 impl CliPaths {
@@ -379,7 +383,7 @@ fn entry(
     let mut cli = ToolCli::at(cli_path(
         cx,
         draft,
-        &name,
+        (&name, binding.pagination.is_some()),
         audiences.contains(Audience::Cli),
         paths,
     ));
@@ -537,7 +541,7 @@ fn whole_command(draft: &Draft, name: &str) -> Vec<String> {
 fn cli_path(
     cx: &mut Cx,
     draft: &Draft,
-    name: &str,
+    (name, lists): (&str, bool),
     is_cli: bool,
     paths: &mut CliPaths,
 ) -> CommandPath {
@@ -555,10 +559,10 @@ fn cli_path(
                     &explicit_loc,
                     "x-harn.cli.command needs one or more segments matching ^[A-Za-z0-9_][A-Za-z0-9_-]*$".to_string(),
                 ));
-                derived(cx, draft, name, is_cli, paths)
+                derived(cx, draft, (name, lists), is_cli, paths)
             }
         }
-        None => derived(cx, draft, name, is_cli, paths),
+        None => derived(cx, draft, (name, lists), is_cli, paths),
     };
     if is_cli {
         if let Some(other) = paths.conflicts_with(&segments).cloned() {
@@ -598,15 +602,23 @@ fn cli_path(
 
 /// The derived command (see [`cli_path`]): the whole one, or without the name's repetition of
 /// its tag.
-fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPaths) -> Vec<String> {
+fn derived(
+    cx: &mut Cx,
+    draft: &Draft,
+    (name, lists): (&str, bool),
+    is_cli: bool,
+    paths: &CliPaths,
+) -> Vec<String> {
     let whole = whole_command(draft, name);
-    let [tag, leaf] = whole.as_slice() else {
+    let short = match whole.as_slice() {
+        [tag, leaf] => commands::without_group(leaf, tag).map(|rest| vec![tag.clone(), rest]),
+        // In a document without tags: a resource and a verb from the path and method.
+        _ if paths.by_resource => commands::resource_command(draft.method, &draft.path, lists),
+        _ => None,
+    };
+    let Some(short) = short else {
         return whole;
     };
-    let Some(rest) = without_group(leaf, tag) else {
-        return whole;
-    };
-    let short = vec![tag.clone(), rest];
     if !is_cli || (!paths.whole.contains(&short) && paths.conflicts_with(&short).is_none()) {
         return short;
     }
@@ -621,65 +633,6 @@ fn derived(cx: &mut Cx, draft: &Draft, name: &str, is_cli: bool, paths: &CliPath
         ),
     ));
     whole
-}
-
-/// `leaf` (a kebab-case command) without the words of its group `group` wherever they stand,
-/// the group's name singular or plural (`create-chat-completion` in `chat`: `create-completion`;
-/// `list-models` and `retrieve-model` in `models`: `list`, `retrieve`; at the end only after
-/// a lone verb); `None` when they are not there or are all there is.
-fn without_group(leaf: &str, group: &str) -> Option<String> {
-    let words: Vec<&str> = leaf.split('-').collect();
-    let forms = [group.to_string(), singular(group), plural(group)];
-    for form in forms {
-        let form: Vec<&str> = form.split('-').collect();
-        let Some(at) = words.windows(form.len()).position(|w| w == form.as_slice()) else {
-            continue;
-        };
-        let rest: Vec<&str> = words[..at]
-            .iter()
-            .chain(&words[at + form.len()..])
-            .copied()
-            .collect();
-        // At the end, only after a lone verb (`list-models`): `create-booking-payment` in
-        // `payments` says what it makes, and `create-booking` would not.
-        let at_end = at + form.len() == words.len() && at > 0;
-        if rest.is_empty() || (at_end && rest.len() > 1) {
-            return None;
-        }
-        return Some(rest.join("-"));
-    }
-    None
-}
-
-/// An English singular made plural (`policy` → `policies`, `address` → `addresses`, `model` →
-/// `models`).
-fn plural(word: &str) -> String {
-    if let Some(stem) = word.strip_suffix('y')
-        && !stem.ends_with(['a', 'e', 'o', 'u'])
-    {
-        return format!("{stem}ies");
-    }
-    if word.ends_with(['s', 'x']) || word.ends_with("ch") || word.ends_with("sh") {
-        return format!("{word}es");
-    }
-    format!("{word}s")
-}
-
-/// An English plural made singular, as API names use them (`repos` → `repo`, `policies` →
-/// `policy`, `addresses` → `address`); the word as it is when it is not one.
-fn singular(word: &str) -> String {
-    if let Some(stem) = word.strip_suffix("ies") {
-        return format!("{stem}y");
-    }
-    for ending in ["sses", "shes", "ches", "xes"] {
-        if word.ends_with(ending) {
-            return word[..word.len() - 2].to_string();
-        }
-    }
-    match word.strip_suffix('s') {
-        Some(stem) if !stem.ends_with('s') && !stem.is_empty() => stem.to_string(),
-        _ => word.to_string(),
-    }
 }
 
 /// The first variant of `segments` that clashes with nothing: the last segment numbered, or,

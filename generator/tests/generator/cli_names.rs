@@ -129,3 +129,19 @@ fn the_groups_name_is_dropped_from_the_middle_and_after_a_lone_verb_singular_or_
     );
     assert_eq!(*command(&out, 4), json!(["policy", "list"]));
 }
+
+#[test]
+fn in_a_document_without_tags_commands_are_a_resource_and_a_verb() {
+    let untagged = "  /v1/customers:\n    get: {operationId: GetCustomers, responses: {}}\n    post: {operationId: PostCustomers, responses: {}}\n  /v1/customers/{customer}:\n    get: {operationId: GetCustomersCustomer, parameters: [{name: customer, in: path, required: true, schema: {type: string}}], responses: {}}\n    delete: {operationId: DeleteCustomersCustomer, parameters: [{name: customer, in: path, required: true, schema: {type: string}}], responses: {}}\n";
+    let out = check(&paths(untagged));
+    assert_eq!(*command(&out, 0), json!(["customers", "list"]));
+    assert_eq!(*command(&out, 1), json!(["customers", "create"]));
+    assert_eq!(*command(&out, 2), json!(["customers", "retrieve"]));
+    assert_eq!(*command(&out, 3), json!(["customers", "delete"]));
+    // One tag anywhere and the untagged operations keep their names.
+    let tagged = format!(
+        "{untagged}  /ping:\n    get: {{operationId: ping, tags: [meta], responses: {{}}}}\n"
+    );
+    let out = check(&paths(&tagged));
+    assert_eq!(*command(&out, 0), json!(["get-customers"]));
+}
