@@ -16,7 +16,7 @@ use harness_gen_runtime::binding::Encoding;
 use harness_gen_runtime::cli_names::body;
 use harness_gen_runtime::{Audience, ToolRegistry};
 
-use super::crash_sweep::{command_words, corpus, load};
+use super::crash_sweep::{command_words, corpus, load, run_cli};
 use super::wire::Sampler;
 
 fn root() -> PathBuf {
@@ -40,20 +40,7 @@ struct Counted {
 
 /// Runs the CLI of `registry` with `args` after the command's words; exit code and output.
 fn run(registry: &ToolRegistry, words: &[String], args: &[String]) -> (i32, String) {
-    let factory = {
-        let registry = registry.clone();
-        move |_: Option<String>, _: &dyn Fn(&str) -> bool| Ok(registry.clone())
-    };
-    let program = harness_gen_runtime::cli::Program {
-        name: "doc",
-        version: "0.0.0",
-        index: None,
-        registry: &factory,
-    };
-    let mut argv: Vec<OsString> = vec!["doc".into()];
-    argv.extend(words.iter().chain(args).map(OsString::from));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false);
+    let (code, out, err) = run_cli(registry, words.iter().chain(args).map(OsString::from));
     let text = String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err);
     (code, text)
 }

@@ -38,6 +38,28 @@ struct Swept {
     faults: Vec<String>,
 }
 
+/// Runs the CLI of `registry` (as a program named `sweep`) with `args`: its exit code, and what
+/// it wrote to standard output and standard error.
+pub(super) fn run_cli(
+    registry: &ToolRegistry,
+    args: impl IntoIterator<Item = OsString>,
+) -> (i32, Vec<u8>, Vec<u8>) {
+    let factory = {
+        let registry = registry.clone();
+        move |_: Option<String>, _: &dyn Fn(&str) -> bool| Ok(registry.clone())
+    };
+    let program = harness_gen_runtime::cli::Program {
+        name: "sweep",
+        version: "0.0.0",
+        index: None,
+        registry: &factory,
+    };
+    let argv = std::iter::once(OsString::from("sweep")).chain(args).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false);
+    (code, out, err)
+}
+
 /// The words of a tool's CLI command (`["pets", "get"]`).
 pub(super) fn command_words(entry: &harness_gen_runtime::catalog::Entry) -> Vec<String> {
     let segments = entry.cli.command.segments();
@@ -84,16 +106,6 @@ fn sweep(spec: &Path) -> Swept {
         })
         .collect();
     // The CLI, command by command.
-    let factory = {
-        let registry = registry.clone();
-        move |_: Option<String>, _: &dyn Fn(&str) -> bool| Ok(registry.clone())
-    };
-    let program = harness_gen_runtime::cli::Program {
-        name: "sweep",
-        version: "0.0.0",
-        index: None,
-        registry: &factory,
-    };
     let cli_tools: Vec<_> = registry.list(Audience::Cli).cloned().collect();
     for entry in &cli_tools {
         let words = command_words(entry);
@@ -105,15 +117,10 @@ fn sweep(spec: &Path) -> Swept {
             vec!["--help".to_string()],
             vec!["--input-json".to_string(), input.to_string()],
         ] {
-            let mut argv: Vec<OsString> = vec!["sweep".into()];
-            argv.extend(words.iter().map(OsString::from));
-            argv.extend(extra.iter().map(OsString::from));
+            let args = words.iter().chain(&extra).map(OsString::from);
             let shown = format!("`{} {}`", words.join(" "), extra[0]);
-            let (mut out, mut err) = (Vec::new(), Vec::new());
             swept.runs += 1;
-            match catch_unwind(AssertUnwindSafe(|| {
-                harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false)
-            })) {
+            match catch_unwind(AssertUnwindSafe(|| run_cli(&registry, args).0)) {
                 Err(panic) => swept
                     .faults
                     .push(format!("{shown} panicked: {}", message(panic))),

@@ -415,42 +415,51 @@ async fn invoke_collects_the_events_into_the_array_its_output_schema_describes()
     assert_eq!(output, json!([{"seq": 0}, {"seq": 1}]));
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_them_all() {
-    let Some(python) = crate::petstore_mcp::python() else {
-        return;
-    };
+/// Runs `script` (the Python MCP client's steps) against the `streams-mcp` program serving a
+/// fresh stand-in, in both protocol eras; each era's steps, or `None` when Python's MCP SDK is
+/// missing outside CI.
+async fn over_mcp(script: Value) -> Option<Vec<(&'static str, Vec<Value>)>> {
+    let python = crate::petstore_mcp::python()?;
     let (base, _) = server::serve().await;
     let program =
         tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "cli,mcp"))
             .await
             .unwrap();
+    let program = program.to_str().unwrap().to_string();
+    let mut runs = Vec::new();
+    for mode in ["legacy", "modern"] {
+        let (python, script, program, base) = (
+            python.clone(),
+            script.clone(),
+            program.clone(),
+            base.clone(),
+        );
+        let seen = tokio::task::spawn_blocking(move || {
+            crate::petstore_mcp::drive(
+                &python,
+                mode,
+                &script,
+                &["--", &program],
+                &[("STREAMS_BASE_URL", &base)],
+            )
+        })
+        .await
+        .unwrap();
+        runs.push((mode, crate::petstore_mcp::steps(&seen).to_vec()));
+    }
+    Some(runs)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_them_all() {
     let script = json!([
         {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 3}, "progress": true},
         {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 2}},
     ]);
-    let program = program.to_str().unwrap().to_string();
-    for mode in ["legacy", "modern"] {
-        let seen = tokio::task::spawn_blocking({
-            let (python, script, program, base) = (
-                python.clone(),
-                script.clone(),
-                program.clone(),
-                base.clone(),
-            );
-            move || {
-                crate::petstore_mcp::drive(
-                    &python,
-                    mode,
-                    &script,
-                    &["--", &program],
-                    &[("STREAMS_BASE_URL", &base)],
-                )
-            }
-        })
-        .await
-        .unwrap();
-        let steps = crate::petstore_mcp::steps(&seen);
+    let Some(runs) = over_mcp(script).await else {
+        return;
+    };
+    for (mode, steps) in runs {
         let notes: Vec<(f64, String)> = steps[0]["progress"]
             .as_array()
             .unwrap()

@@ -108,41 +108,15 @@ async fn a_stream_with_an_event_that_is_not_json_reports_it_and_goes_on() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn over_mcp_a_requested_stream_is_reported_as_progress_and_returned_whole() {
-    let Some(python) = crate::petstore_mcp::python() else {
-        return;
-    };
-    let (base, _) = server::serve().await;
-    let program =
-        tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "cli,mcp"))
-            .await
-            .unwrap();
     let body = |stream: bool| json!({"body": {"model": "tidy", "messages": [], "stream": stream}});
     let script = json!([
         {"call": "create_completion", "arguments": body(true), "progress": true},
         {"call": "create_completion", "arguments": body(false), "progress": true},
     ]);
-    let program = program.to_str().unwrap().to_string();
-    for mode in ["legacy", "modern"] {
-        let seen = tokio::task::spawn_blocking({
-            let (python, script, program, base) = (
-                python.clone(),
-                script.clone(),
-                program.clone(),
-                base.clone(),
-            );
-            move || {
-                crate::petstore_mcp::drive(
-                    &python,
-                    mode,
-                    &script,
-                    &["--", &program],
-                    &[("STREAMS_BASE_URL", &base)],
-                )
-            }
-        })
-        .await
-        .unwrap();
-        let steps = crate::petstore_mcp::steps(&seen);
+    let Some(runs) = over_mcp(script).await else {
+        return;
+    };
+    for (mode, steps) in runs {
         let notes: Vec<Value> = steps[0]["progress"]
             .as_array()
             .unwrap()
