@@ -54,7 +54,9 @@ pub(super) fn run_cli(
         index: None,
         registry: &factory,
     };
-    let argv = std::iter::once(OsString::from("sweep")).chain(args).collect();
+    let argv = std::iter::once(OsString::from("sweep"))
+        .chain(args)
+        .collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false);
     (code, out, err)
