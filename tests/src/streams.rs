@@ -71,6 +71,22 @@ async fn completion(State(seen): State<Seen>, axum::Json(body): axum::Json<Value
         )
             .into_response();
     }
+    // Answers outside the contract: a proxy's page where JSON is declared, a status the
+    // operation does not declare.
+    if body["model"] == "behind-proxy" {
+        return (
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>502 Bad Gateway</body></html>",
+        )
+            .into_response();
+    }
+    if body["model"] == "no-key" {
+        return (
+            StatusCode::UNAUTHORIZED,
+            axum::Json(json!({"error": {"message": "Incorrect API key provided"}})),
+        )
+            .into_response();
+    }
     if stream != Some(true) {
         return axum::Json(json!({"id": "c1", "content": "Hello!"})).into_response();
     }

@@ -35,8 +35,8 @@ use serde_json::{Map, Value};
 
 use harness_gen_contract::catalog::{self, Audience, CONTRACT_META_KEY, Catalog};
 use harness_gen_registry::{Handler, Issue, Phase, Thrown, ToolError, ToolRegistry};
-use harness_gen_wire::RuntimeCategory;
 use harness_gen_wire::error::typed_value;
+use harness_gen_wire::{ReplyExcerpt, RuntimeCategory};
 
 /// What generated bindings were made from: their catalog's text and, per tool an MCP server of
 /// it lists, the hash of its listed schemas ([`catalog::listed::listed_hash`]).
@@ -147,6 +147,16 @@ pub enum BridgeError<E> {
         /// What kind of failure.
         category: RuntimeCategory,
     },
+    /// The API answered outside the operation's contract (a status or a success body it does
+    /// not declare): a runtime failure with the reply's status, content type and first bytes.
+    Reply {
+        /// The tool.
+        tool: String,
+        /// `http_status` or `unexpected_reply`.
+        category: RuntimeCategory,
+        /// What the reply was.
+        reply: ReplyExcerpt,
+    },
     /// The tool broke its contract: its output or its error does not match its schema (or the
     /// bindings' type of it).
     ContractViolation {
@@ -174,6 +184,15 @@ impl<E> fmt::Display for BridgeError<E> {
             BridgeError::Runtime { tool, category } => ToolError::Runtime {
                 tool: tool.clone(),
                 category: *category,
+            },
+            BridgeError::Reply {
+                tool,
+                category,
+                reply,
+            } => ToolError::Reply {
+                tool: tool.clone(),
+                category: *category,
+                reply: reply.clone(),
             },
             BridgeError::ContractViolation {
                 tool,
@@ -501,9 +520,14 @@ fn failure(contract: Option<&Value>) -> Thrown {
             phase: serde_json::from_value(field("phase")).unwrap_or(Phase::Output),
             issues: issues(),
         },
-        Some("runtime") => Thrown::Fault(
-            serde_json::from_value(field("category")).unwrap_or(RuntimeCategory::UndeclaredError),
-        ),
+        Some("runtime") => {
+            let category = serde_json::from_value(field("category"))
+                .unwrap_or(RuntimeCategory::UndeclaredError);
+            match serde_json::from_value(field("reply")) {
+                Ok(reply) => Thrown::Reply { category, reply },
+                Err(_) => Thrown::Fault(category),
+            }
+        }
         _ => undeclared,
     }
 }
@@ -577,6 +601,15 @@ impl Bridge {
                 }
                 ToolError::UnknownTool { name } => BridgeError::UnknownTool { name },
                 ToolError::Runtime { tool, category } => BridgeError::Runtime { tool, category },
+                ToolError::Reply {
+                    tool,
+                    category,
+                    reply,
+                } => BridgeError::Reply {
+                    tool,
+                    category,
+                    reply,
+                },
                 ToolError::ContractViolation {
                     tool,
                     phase,

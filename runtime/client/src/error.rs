@@ -39,6 +39,12 @@ pub enum Error<E> {
     /// An upload could not be read (a file that cannot be opened or read, a stream that
     /// failed or was sent already); the message says where in the input it is.
     Read(String),
+    /// A success status whose body is not what the operation declares (another content type:
+    /// HTML from a proxy, an event stream where JSON was asked for; or JSON that does not
+    /// parse): the reply's status, content type and first bytes.
+    UnexpectedReply(ReplyExcerpt),
+    /// A status the operation does not declare: its status, content type and first bytes.
+    Status(ReplyExcerpt),
 }
 
 impl<E> Error<E> {
@@ -53,6 +59,8 @@ impl<E> Error<E> {
             Error::Transport => RuntimeCategory::Transport,
             Error::Timeout => RuntimeCategory::Timeout,
             Error::TooLarge => RuntimeCategory::TooLarge,
+            Error::UnexpectedReply(_) => RuntimeCategory::UnexpectedReply,
+            Error::Status(_) => RuntimeCategory::HttpStatus,
             _ => RuntimeCategory::Internal,
         }
     }
@@ -77,6 +85,13 @@ impl<E> fmt::Display for Error<E> {
             }
             Error::Write(why) => write!(f, "cannot write the download: {why}"),
             Error::Read(why) => write!(f, "cannot read the upload {why}"),
+            Error::UnexpectedReply(reply) => {
+                write!(
+                    f,
+                    "a success reply the operation does not declare ({reply})"
+                )
+            }
+            Error::Status(reply) => write!(f, "a status the operation does not declare ({reply})"),
         }
     }
 }
@@ -97,13 +112,17 @@ pub enum Reply {
         /// The parsed JSON body.
         body: Value,
     },
-    /// An undeclared status, or a declared one whose body did not parse.
+    /// A declared error status whose body did not parse.
     Undeclared {
         /// The status.
         status: u16,
         /// Why, without the body.
         reason: String,
     },
+    /// A success status whose body is not what the operation declares.
+    Unexpected(ReplyExcerpt),
+    /// A status the operation does not declare.
+    Status(ReplyExcerpt),
 }
 
 impl Reply {
@@ -118,6 +137,16 @@ impl Reply {
             Reply::Undeclared { status, reason } => {
                 Some(json!({"kind": "upstream_error", "status": status, "reason": reason}))
             }
+            Reply::Unexpected(reply) => Some(json!({
+                "kind": "upstream_error",
+                "status": reply.status,
+                "reason": "the success body is not the declared media type",
+            })),
+            Reply::Status(reply) => Some(json!({
+                "kind": "upstream_error",
+                "status": reply.status,
+                "reason": "undeclared status",
+            })),
         }
     }
 }

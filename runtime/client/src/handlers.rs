@@ -18,6 +18,7 @@ impl<E: Serialize> Error<E> {
     /// does not fit the declared output (its type, a format, a page or event it cannot read)
     /// as the contract violation it is, at its pointer; the rest by category.
     pub fn into_thrown(self) -> Thrown {
+        let category = self.category();
         match self {
             Error::Api(data) => match serde_json::to_value(data) {
                 Ok(value) => Thrown::Value(value),
@@ -27,12 +28,15 @@ impl<E: Serialize> Error<E> {
                 phase: Phase::Output,
                 issues: vec![mismatch_issue(pointer, &reason)],
             },
+            Error::UnexpectedReply(reply) | Error::Status(reply) => {
+                Thrown::Reply { category, reply }
+            }
             // The schema allowed the value but the wire cannot carry it: the caller's input.
             Error::InvalidValue { pointer, .. } => Thrown::InvalidInput(vec![Issue {
                 pointer,
                 keyword: "format".into(),
             }]),
-            other => Thrown::Fault(other.category()),
+            _ => Thrown::Fault(category),
         }
     }
 }

@@ -55,6 +55,7 @@ use body::Outgoing;
 use builder::RETRY_STATUSES;
 use credentials::{basic_pair, echoes, redact, redacted_text};
 use harness_gen_types::upload::{self, Gathered};
+pub use harness_gen_wire::ReplyExcerpt;
 use harness_gen_wire::binding::{self, Binding, Encoding, ParamIn};
 use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory, mask_serde_message};
 use options::AMBIENT_RECORD;
@@ -558,10 +559,19 @@ impl HttpClient {
             .flatten();
         let records = self.records();
         let headers = (!records.is_empty()).then(|| response.headers().clone());
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let body = self.read(response).await?;
-        let mut reply = interpret(binding, status, &body);
-        if let Reply::Success(body) | Reply::Declared { body, .. } = &mut reply {
-            redact(body, &self.echoes());
+        let mut reply = interpret(binding, status, content_type.as_deref(), &body);
+        match &mut reply {
+            Reply::Success(body) | Reply::Declared { body, .. } => redact(body, &self.echoes()),
+            Reply::Unexpected(reply) | Reply::Status(reply) => {
+                reply.excerpt = redacted_text(std::mem::take(&mut reply.excerpt), &self.echoes());
+            }
+            Reply::Undeclared { .. } => {}
         }
         if let Some(headers) = headers {
             self.record(&records, status, &headers, &reply, &body);
@@ -617,7 +627,11 @@ impl HttpClient {
                 .find(|(name, _)| name == wanted)
                 .map(|(_, value)| value.clone())
         });
-        let body = matches!(reply, Reply::Undeclared { .. }).then(|| {
+        let outside = matches!(
+            reply,
+            Reply::Undeclared { .. } | Reply::Unexpected(_) | Reply::Status(_)
+        );
+        let body = outside.then(|| {
             let kept = &body[..body.len().min(KEPT_BODY_BYTES)];
             redacted(String::from_utf8_lossy(kept).into_owned())
         });
@@ -680,23 +694,20 @@ fn success_value<E: OperationError>(reply: Reply) -> Result<Value, Error<E>> {
             }),
         )),
         Reply::Undeclared { status, reason } => Err(Error::Api(E::upstream(status, reason))),
+        Reply::Unexpected(reply) => Err(Error::UnexpectedReply(reply)),
+        Reply::Status(reply) => Err(Error::Status(reply)),
     }
 }
 
-/// The reply a status and body make under `binding`.
-fn interpret(binding: &Binding, status: u16, body: &[u8]) -> Reply {
+/// The reply a status, content type and body make under `binding`.
+fn interpret(binding: &Binding, status: u16, content_type: Option<&str>, body: &[u8]) -> Reply {
     if (200..300).contains(&status) {
         // Without a declared output, whatever body came back is not part of the contract.
         let value = match binding.response.as_ref().map(|r| r.encoding) {
             None => Value::Null,
             Some(Encoding::Json) => match serde_json::from_slice(body) {
                 Ok(value) => value,
-                Err(_) => {
-                    return Reply::Undeclared {
-                        status,
-                        reason: "the success body is not valid JSON".into(),
-                    };
-                }
+                Err(_) => return Reply::Unexpected(ReplyExcerpt::of(status, content_type, body)),
             },
             Some(Encoding::Text) => Value::String(String::from_utf8_lossy(body).into_owned()),
             Some(_) => Value::String(base64::engine::general_purpose::STANDARD.encode(body)),
@@ -715,10 +726,7 @@ fn interpret(binding: &Binding, status: u16, body: &[u8]) -> Reply {
                 reason: "the error body is not valid JSON".into(),
             },
         },
-        None => Reply::Undeclared {
-            status,
-            reason: "undeclared status".into(),
-        },
+        None => Reply::Status(ReplyExcerpt::of(status, content_type, body)),
     }
 }
 
@@ -728,6 +736,8 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
         Error::InvalidRequest(why) => Error::InvalidRequest(why),
         Error::InvalidValue { pointer, reason } => Error::InvalidValue { pointer, reason },
         Error::Transport => Error::Transport,
+        Error::UnexpectedReply(reply) => Error::UnexpectedReply(reply),
+        Error::Status(reply) => Error::Status(reply),
         Error::Timeout => Error::Timeout,
         Error::TooLarge => Error::TooLarge,
         Error::InvalidResponse { pointer, reason } => Error::InvalidResponse { pointer, reason },

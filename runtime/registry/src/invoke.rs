@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::catalog::{Audience, SchemaDoc};
 use crate::registry::{LiveTool, Thrown, ToolOutput, ToolRegistry};
+use harness_gen_wire::ReplyExcerpt;
 use harness_gen_wire::error::RuntimeCategory;
 
 /// Why a call failed.
@@ -40,6 +41,18 @@ pub enum ToolError {
         tool: String,
         /// What kind of failure.
         category: RuntimeCategory,
+    },
+    /// The API answered outside the operation's contract: a runtime failure (kind `runtime`)
+    /// of category `http_status` (a status it does not declare) or `unexpected_reply` (a success
+    /// body that is not the declared media type), with the reply's status, content type and
+    /// first bytes, so the caller sees what came back (a 401's message, a proxy's HTML page).
+    Reply {
+        /// The tool.
+        tool: String,
+        /// What kind of failure.
+        category: RuntimeCategory,
+        /// What the reply was.
+        reply: ReplyExcerpt,
     },
     /// The tool broke its own contract: its output or its thrown value does not match the
     /// declared schema.
@@ -90,7 +103,7 @@ impl ToolError {
             ToolError::UnknownTool { .. } => "unknown_tool",
             ToolError::InvalidInput { .. } => "invalid_input",
             ToolError::Application { .. } => "application",
-            ToolError::Runtime { .. } => "runtime",
+            ToolError::Runtime { .. } | ToolError::Reply { .. } => "runtime",
             ToolError::ContractViolation { .. } => "contract_violation",
         }
     }
@@ -102,6 +115,7 @@ impl ToolError {
             ToolError::InvalidInput { tool, .. }
             | ToolError::Application { tool, .. }
             | ToolError::Runtime { tool, .. }
+            | ToolError::Reply { tool, .. }
             | ToolError::ContractViolation { tool, .. } => Some(tool),
         }
     }
@@ -123,6 +137,11 @@ impl fmt::Display for ToolError {
             ToolError::Runtime { tool, category } => {
                 write!(f, "tool `{tool}` failed: {}", category.as_str())
             }
+            ToolError::Reply {
+                tool,
+                category,
+                reply,
+            } => write!(f, "tool `{tool}` failed: {} ({reply})", category.as_str()),
             ToolError::ContractViolation {
                 tool,
                 phase,
@@ -347,6 +366,11 @@ impl ToolRegistry {
             Thrown::Fault(category) => ToolError::Runtime {
                 tool: tool_name(),
                 category,
+            },
+            Thrown::Reply { category, reply } => ToolError::Reply {
+                tool: tool_name(),
+                category,
+                reply,
             },
             Thrown::InvalidInput(issues) => ToolError::InvalidInput {
                 tool: tool_name(),

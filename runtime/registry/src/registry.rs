@@ -23,6 +23,14 @@ pub enum Thrown {
     Value(Value),
     /// The handler failed without a value to show (transport, timeout, …).
     Fault(crate::RuntimeCategory),
+    /// The API answered outside the operation's contract (a status or a success body it does
+    /// not declare): a runtime failure of `category` that shows what the reply was.
+    Reply {
+        /// `unexpected_reply` or `http_status`.
+        category: crate::RuntimeCategory,
+        /// The reply's status, content type and first bytes.
+        reply: harness_gen_wire::ReplyExcerpt,
+    },
     /// The input passed the schema but the handler cannot take it (a format the schema names
     /// but does not assert, such as a `date-time` that is not one): reported as invalid input.
     InvalidInput(Vec<crate::Issue>),

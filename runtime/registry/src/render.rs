@@ -25,13 +25,14 @@ pub fn cli_exit_code(error: &ToolError) -> i32 {
     match error {
         ToolError::UnknownTool { .. } | ToolError::InvalidInput { .. } => exit_code::INVALID_INPUT,
         ToolError::Application { .. } => exit_code::APPLICATION,
-        ToolError::Runtime { .. } => exit_code::RUNTIME,
+        ToolError::Runtime { .. } | ToolError::Reply { .. } => exit_code::RUNTIME,
         ToolError::ContractViolation { .. } => exit_code::CONTRACT_VIOLATION,
     }
 }
 
 /// The closed CLI failure envelope: `{"ok": false, "error": {"kind": …}}`. Application errors
-/// carry their declared data; every other kind carries a value-free message.
+/// carry their declared data; a reply outside the contract its status, content type and first
+/// bytes (`reply`); every other kind carries a value-free message.
 pub fn cli_failure_envelope(error: &ToolError) -> Value {
     let body = match error {
         ToolError::Application { tool, data } => json!({
@@ -54,6 +55,17 @@ pub fn cli_failure_envelope(error: &ToolError) -> Value {
             "tool": tool,
             "category": category,
             "message": error.to_string(),
+        }),
+        ToolError::Reply {
+            tool,
+            category,
+            reply,
+        } => json!({
+            "kind": "runtime",
+            "tool": tool,
+            "category": category,
+            "message": error.to_string(),
+            "reply": reply,
         }),
         ToolError::ContractViolation {
             tool,

@@ -244,6 +244,56 @@ pub enum RuntimeCategory {
     TooLarge,
     /// The tool could not run for a reason internal to it (e.g. a schema that failed to compile).
     Internal,
+    /// A success reply the operation does not declare: a body that does not read as the
+    /// declared media type (another content type, an event stream where JSON was asked for).
+    UnexpectedReply,
+    /// A status the operation does not declare (neither a success nor a declared error).
+    HttpStatus,
+}
+
+/// What a reply outside an operation's contract showed, for the failure that reports it: its
+/// status, content type and first bytes ([`EXCERPT_BYTES`], as text, credentials the server
+/// echoed redacted by the client).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyExcerpt {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Content-Type` it came with, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// The body's first bytes, as text (invalid UTF-8 replaced).
+    pub excerpt: String,
+}
+
+/// How many bytes of a reply's body a [`ReplyExcerpt`] keeps.
+pub const EXCERPT_BYTES: usize = 256;
+
+impl ReplyExcerpt {
+    /// The excerpt of a reply of `status` and `content_type` whose body is `body`.
+    pub fn of(status: u16, content_type: Option<&str>, body: &[u8]) -> Self {
+        let mut end = body.len().min(EXCERPT_BYTES);
+        // Cut at a character boundary where the body is UTF-8.
+        while end > 0 && end < body.len() && (body[end] & 0xC0) == 0x80 {
+            end -= 1;
+        }
+        ReplyExcerpt {
+            status,
+            content_type: content_type.map(str::to_string),
+            excerpt: String::from_utf8_lossy(&body[..end]).into_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for ReplyExcerpt {
+    /// `HTTP 401` or `HTTP 200, text/html`: the status and content type, never the body.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if let Some(content_type) = &self.content_type {
+            write!(f, ", {content_type}")?;
+        }
+        Ok(())
+    }
 }
 
 impl RuntimeCategory {
@@ -257,6 +307,8 @@ impl RuntimeCategory {
             RuntimeCategory::Cancelled => "cancelled",
             RuntimeCategory::TooLarge => "too_large",
             RuntimeCategory::Internal => "internal",
+            RuntimeCategory::UnexpectedReply => "unexpected_reply",
+            RuntimeCategory::HttpStatus => "http_status",
         }
     }
 }

@@ -13,7 +13,9 @@ pub mod error;
 #[doc(hidden)]
 pub mod pointer;
 
-pub use error::{ContractError, ContractErrors, ErrorCode, RuntimeCategory, mask_serde_message};
+pub use error::{
+    ContractError, ContractErrors, ErrorCode, ReplyExcerpt, RuntimeCategory, mask_serde_message,
+};
 
 /// The version of the interface between generated code and this runtime. Generated code names
 /// the version it was written for with `harness_gen_runtime::require_api!`; a runtime that implements another one

@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
 mod json_or_events;
+mod replies;
 
 use harness_e2e::streams as server;
 use harness_gen_runtime::mcp::McpServer;

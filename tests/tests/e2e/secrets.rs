@@ -77,7 +77,8 @@ fn calls() -> Vec<Call> {
         call("get_pet_name", json!({"pet_id": 1}), 0),
         // The server echoes the Authorization header as the success body.
         call("get_pet_name", json!({"pet_id": echo}), 0),
-        call("get_pet_name", json!({"pet_id": 2}), 3),
+        // A status the operation does not declare: a runtime failure showing the reply.
+        call("get_pet_name", json!({"pet_id": 2}), 4),
         call("get_inventory", json!({}), 0),
     ]
 }

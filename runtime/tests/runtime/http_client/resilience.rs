@@ -20,7 +20,7 @@ async fn non_idempotent_calls_are_not_retried() {
         .send(&binding("POST", "/busy", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert!(matches!(&reply, Reply::Status(r) if r.status == 503));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 1);
 }
 
@@ -63,7 +63,7 @@ async fn a_persistent_503_is_retried_a_bounded_number_of_times() {
         .send(&binding("GET", "/down", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert!(matches!(&reply, Reply::Status(r) if r.status == 503));
     assert_eq!(
         seen.hits.load(Ordering::SeqCst),
         3,
@@ -78,7 +78,7 @@ async fn a_500_is_retried_for_idempotent_calls_then_an_undeclared_reply() {
         .send(&binding("GET", "/crash", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(reply, Reply::Undeclared { status: 500, .. }));
+    assert!(matches!(&reply, Reply::Status(r) if r.status == 500));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 3);
 }
 
@@ -90,7 +90,7 @@ async fn a_retry_after_beyond_the_time_budget_returns_the_reply_at_once() {
         .send(&binding("GET", "/later", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(reply, Reply::Undeclared { status: 503, .. }));
+    assert!(matches!(&reply, Reply::Status(r) if r.status == 503));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 1, "an hour is past 30 s");
     assert!(started.elapsed() < Duration::from_secs(5));
 }
@@ -115,18 +115,18 @@ async fn a_429_is_retried_for_idempotent_calls_only() {
         .send(&binding("GET", "/limited", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(get, Reply::Undeclared { status: 429, .. }));
+    assert!(matches!(&get, Reply::Status(r) if r.status == 429));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 3);
     let post = client(&base)
         .send(&binding("POST", "/limited", json!({})), &json!({}))
         .await
         .unwrap();
-    assert!(matches!(post, Reply::Undeclared { status: 429, .. }));
+    assert!(matches!(&post, Reply::Status(r) if r.status == 429));
     assert_eq!(seen.hits.load(Ordering::SeqCst), 4);
 }
 
 #[tokio::test]
-async fn a_malformed_success_body_is_an_undeclared_reply() {
+async fn a_malformed_success_body_is_an_unexpected_reply_with_its_first_bytes() {
     let (base, _) = serve().await;
     let reply = client(&base)
         .send(&binding("GET", "/malformed", json!({})), &json!({}))
@@ -134,10 +134,11 @@ async fn a_malformed_success_body_is_an_undeclared_reply() {
         .unwrap();
     assert_eq!(
         reply,
-        Reply::Undeclared {
+        Reply::Unexpected(ReplyExcerpt {
             status: 200,
-            reason: "the success body is not valid JSON".into()
-        }
+            content_type: Some("application/json".into()),
+            excerpt: "{\"pets\": [1, 2".into(),
+        })
     );
 }
 
