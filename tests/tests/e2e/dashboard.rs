@@ -371,6 +371,18 @@ async fn errors_and_objects_render_by_kind(browser: &Client, home: &str) {
     let text = called(browser, "invalid_input").await;
     assert!(text.contains("/pet_id fails type"), "{text}");
     screenshot(browser, "tool-invalid-input").await;
+
+    // A status the operation does not declare: a runtime failure saying what the API answered.
+    open(
+        browser,
+        &format!("{home}/tools/get_pet_name"),
+        "input[name='/pet_id']",
+    )
+    .await;
+    fill(browser, "input[name='/pet_id']", "2").await;
+    let text = called(browser, "runtime").await;
+    assert!(text.contains("http_status"), "{text}");
+    assert!(text.contains("The API answered: HTTP 404"), "{text}");
 }
 
 /// A nested object (the request body) as a fieldset of its properties.

@@ -662,6 +662,12 @@
       parts.push(el('p', { text: 'Its data, as the tool’s error schema declares it:' }), rendered(error.data));
     } else {
       if (kind === 'runtime') parts.push(el('p', {}, 'Category: ', el('code', { class: 'category', text: error.category })));
+      // A reply outside the operation's contract: what the API answered, its first bytes.
+      if (kind === 'runtime' && error.reply) {
+        const head = 'HTTP ' + error.reply.status + (error.reply.contentType ? ', ' + error.reply.contentType : '');
+        parts.push(el('p', {}, 'The API answered: ', el('code', { class: 'reply', text: head })));
+        if (error.reply.excerpt) parts.push(el('pre', { class: 'excerpt', text: error.reply.excerpt }));
+      }
       if (kind === 'contract_violation') parts.push(el('p', {}, 'Broken: its ', el('code', { text: error.phase }), ' schema'));
       if (error.message) parts.push(el('p', { class: 'message', text: error.message }));
       if (Array.isArray(error.issues) && error.issues.length) {
