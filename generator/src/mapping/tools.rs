@@ -9,7 +9,7 @@ use harness_gen_contract::catalog::{
     Source, SourceBinding, TAGS_META_KEY, ToolCli,
 };
 use harness_gen_contract::cli_names::{self, ArgumentName};
-use harness_gen_wire::binding::{Binding, Encoding, Method, ParamIn};
+use harness_gen_wire::binding::{Binding, Method, ParamIn};
 use serde_json::Value;
 
 use super::operation::{self, Parts};
@@ -455,29 +455,14 @@ fn report_body_options(
     (input, arguments): (&Value, &BTreeMap<String, ArgumentSpec>),
     (binding, components): (&Binding, &BTreeMap<String, Value>),
 ) {
-    let Some(body) = binding.body.as_ref().filter(|b| {
-        matches!(
-            b.encoding,
-            Encoding::Json | Encoding::Form | Encoding::Multipart
-        )
-    }) else {
+    let resolve = |n: &str| components.get(n);
+    let Some(options) =
+        harness_gen_contract::catalog::BodyOptions::of(binding, input, arguments, &resolve)
+    else {
         return;
     };
-    let Some(Value::Object(properties)) = input.get("properties") else {
-        return;
-    };
-    let Some(schema) = properties.get(body.property.as_ref()) else {
-        return;
-    };
-    let fields = cli_names::body::fields(schema, &|n| components.get(n));
-    let mut taken =
-        harness_gen_contract::catalog::long_names(properties.keys().map(String::as_str), arguments);
-    let options = cli_names::body::options(&fields, &mut taken);
-    for (field, (long, _)) in fields
-        .iter()
-        .zip(options)
-        .filter(|(_, (_, renamed))| *renamed)
-    {
+    let named = options.fields.iter().zip(&options.longs);
+    for (field, (long, _)) in named.filter(|(_, (_, renamed))| *renamed) {
         cx.diags.push(cx.doc.diag(
             Code::Renamed,
             Severity::Note,

@@ -6,7 +6,6 @@ use clap::{Arg, ArgAction, ArgMatches, Command, ValueHint as ClapHint};
 use serde_json::Value;
 
 use crate::ToolRegistry;
-use crate::binding::Encoding;
 use crate::catalog::{self, ArgumentSpec, BooleanStyle, Entry, OptionName, ValueHint};
 use crate::cli_names::{body, default_long};
 
@@ -124,13 +123,7 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
         ));
     }
     if let Some(fields) = BodyFields::of(entry, registry) {
-        for (field, long) in fields.fields.iter().zip(&fields.longs) {
-            let spec = ArgumentSpec {
-                long: OptionName::new(long.clone()).ok(),
-                repeatable: is_scalar_array(field.schema, registry),
-                boolean_style: BooleanStyle::SetTrue,
-                ..ArgumentSpec::default()
-            };
+        for (field, spec) in fields.specs(registry) {
             let arg = argument(
                 Arg::new(field_id(field.name)),
                 (field.name, field.schema),
@@ -142,7 +135,7 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
         }
         command = command.arg(
             Arg::new(ASSIGN_ID)
-                .long(fields.assign.clone())
+                .long(fields.options.assign.clone())
                 .action(ArgAction::Append)
                 .value_name("KEY=VALUE")
                 .help(format!(
@@ -155,13 +148,10 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
     command
 }
 
-/// A tool's object request body as options: its fields ([`body::fields`]), their long names
-/// ([`body::options`]), the assignment option's name, and the body's own option's.
+/// A tool's object request body as options ([`catalog::BodyOptions`]), and the body's own
+/// option's name (for messages).
 struct BodyFields<'a> {
-    property: &'a str,
-    fields: Vec<body::Field<'a>>,
-    longs: Vec<String>,
-    assign: String,
+    options: catalog::BodyOptions<'a>,
     body_long: String,
 }
 
@@ -169,44 +159,42 @@ impl<'a> BodyFields<'a> {
     /// The body of `entry` as options, when it is a JSON, form or multipart body among the
     /// input's properties.
     fn of(entry: &'a Entry, registry: &'a ToolRegistry) -> Option<Self> {
-        let binding = entry.source.as_ref()?.openapi_binding()?.body.as_ref()?;
-        if !matches!(
-            binding.encoding,
-            Encoding::Json | Encoding::Form | Encoding::Multipart
-        ) {
-            return None;
-        }
-        let property = binding.property.as_ref();
-        let schema = entry
-            .input_schema
-            .as_value()
-            .pointer(&format!("/properties/{}", crate::schema::escape(property)))?;
-        let fields = body::fields(schema, &|name| {
+        let binding = entry.source.as_ref()?.openapi_binding()?;
+        let resolve = |name: &str| {
             registry
                 .components()
                 .and_then(|c| c.get(name))
                 .map(|s| s.as_value())
-        });
-        let names = properties(entry).into_iter().map(|(name, _)| name.as_str());
-        let mut taken = catalog::long_names(names, &entry.cli.arguments);
+        };
+        let input = entry.input_schema.as_value();
+        let options = catalog::BodyOptions::of(binding, input, &entry.cli.arguments, &resolve)?;
         let body_long = entry
             .cli
             .arguments
-            .get(property)
+            .get(options.property)
             .and_then(|s| s.long.as_ref())
-            .map_or_else(|| default_long(property), |l| l.to_string());
-        let assign = body::assign_long(&taken);
-        let longs = body::options(&fields, &mut taken)
-            .into_iter()
-            .map(|(long, _)| long)
-            .collect();
-        Some(BodyFields {
-            property,
-            fields,
-            longs,
-            assign,
-            body_long,
-        })
+            .map_or_else(|| default_long(options.property), |l| l.to_string());
+        Some(BodyFields { options, body_long })
+    }
+
+    /// Each field with the spec of its option: its long name, repeated when an array of
+    /// scalars, a flag when a boolean.
+    fn specs(&self, registry: &ToolRegistry) -> Vec<(&body::Field<'a>, ArgumentSpec)> {
+        let longs = self.options.longs.iter().map(|(long, _)| long);
+        self.options
+            .fields
+            .iter()
+            .zip(longs)
+            .map(|(field, long)| {
+                let spec = ArgumentSpec {
+                    long: OptionName::new(long.clone()).ok(),
+                    repeatable: is_scalar_array(field.schema, registry),
+                    boolean_style: BooleanStyle::SetTrue,
+                    ..ArgumentSpec::default()
+                };
+                (field, spec)
+            })
+            .collect()
     }
 }
 
@@ -397,13 +385,9 @@ impl BodyFields<'_> {
         out: &mut Vec<(String, Value)>,
     ) -> Result<(), String> {
         let mut given = Vec::new();
-        for (field, long) in self.fields.iter().zip(&self.longs) {
-            let spec = ArgumentSpec {
-                repeatable: is_scalar_array(field.schema, registry),
-                boolean_style: BooleanStyle::SetTrue,
-                ..ArgumentSpec::default()
-            };
+        for (field, spec) in self.specs(registry) {
             let id = field_id(field.name);
+            let long = spec.long.as_ref().map_or(field.name, |l| l.as_ref());
             if let Some(value) = value_of(matches, &id, (long, field.schema), &spec, registry)? {
                 given.push((vec![field.name.to_string()], value));
             }
@@ -414,10 +398,13 @@ impl BodyFields<'_> {
         if given.is_empty() {
             return Ok(());
         }
-        let at = match out.iter().position(|(p, _)| p == self.property) {
+        let at = match out.iter().position(|(p, _)| p == self.options.property) {
             Some(at) => at,
             None => {
-                out.push((self.property.to_string(), Value::Object(Default::default())));
+                out.push((
+                    self.options.property.to_string(),
+                    Value::Object(Default::default()),
+                ));
                 out.len() - 1
             }
         };
@@ -425,11 +412,11 @@ impl BodyFields<'_> {
         if !body.is_object() {
             return Err(format!(
                 "--{}: fields and --{} set values of a JSON object, and this is not one",
-                self.body_long, self.assign
+                self.body_long, self.options.assign
             ));
         }
         for (path, value) in given {
-            set(body, &path, value).map_err(|why| format!("--{}: {why}", self.assign))?;
+            set(body, &path, value).map_err(|why| format!("--{}: {why}", self.options.assign))?;
         }
         Ok(())
     }
@@ -440,7 +427,7 @@ impl BodyFields<'_> {
         text: &str,
         registry: &ToolRegistry,
     ) -> Result<(Vec<String>, Value), String> {
-        let bad = |why: &str| format!("--{} {text}: {why}", self.assign);
+        let bad = |why: &str| format!("--{} {text}: {why}", self.options.assign);
         let (key, raw, json) = match (text.find(":="), text.find('=')) {
             (Some(colon), Some(equals)) if colon < equals => {
                 (&text[..colon], &text[colon + 2..], true)
@@ -456,7 +443,7 @@ impl BodyFields<'_> {
             serde_json::from_str(raw).map_err(|_| bad("the value after `:=` is not JSON"))?
         } else {
             let schema = self.schema_at(&path, registry);
-            scalar(&self.assign, raw, schema, registry)?
+            scalar(&self.options.assign, raw, schema, registry)?
         };
         Ok((path, value))
     }
@@ -464,7 +451,7 @@ impl BodyFields<'_> {
     /// The schema of the body's value at `path` (properties by name, array items by index),
     /// `null` (any) where the schema says nothing.
     fn schema_at<'s>(&'s self, path: &[String], registry: &'s ToolRegistry) -> &'s Value {
-        let Some(field) = self.fields.iter().find(|f| f.name == path[0]) else {
+        let Some(field) = self.options.fields.iter().find(|f| f.name == path[0]) else {
             return &Value::Null;
         };
         let mut schema = field.schema;

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
-use harness_gen_contract::{catalog, cli_names, schema};
+use harness_gen_contract::{catalog, cli_names};
 use harness_gen_registry::{EventOutput, Factory, ToolError, ToolRegistry, render};
 use harness_gen_types::upload;
 use harness_gen_wire::{RuntimeCategory, binding, mask_serde_message};

@@ -265,6 +265,55 @@ pub fn long_names<'a>(
         .collect()
 }
 
+/// A tool's object request body (JSON, form or multipart) as options of its command, named by
+/// one rule for the CLI, which builds them, and the generator, which notes the renamed ones.
+#[derive(Clone, Debug)]
+pub struct BodyOptions<'a> {
+    /// The input property holding the body.
+    pub property: &'a str,
+    /// Its top-level fields ([`crate::cli_names::body::fields`]).
+    pub fields: Vec<crate::cli_names::body::Field<'a>>,
+    /// Each field's long option and whether it had to be renamed
+    /// ([`crate::cli_names::body::options`]), in the order of `fields`.
+    pub longs: Vec<(String, bool)>,
+    /// The assignment option's long name ([`crate::cli_names::body::assign_long`]).
+    pub assign: String,
+}
+
+impl<'a> BodyOptions<'a> {
+    /// The body options of a tool whose binding is `binding`, input schema `input` and argument
+    /// specs `arguments`; `resolve` gives a component's schema by name. `None` when the tool
+    /// has no object body among its input's properties.
+    pub fn of(
+        binding: &'a crate::binding::Binding,
+        input: &'a serde_json::Value,
+        arguments: &BTreeMap<String, ArgumentSpec>,
+        resolve: &dyn Fn(&str) -> Option<&'a serde_json::Value>,
+    ) -> Option<Self> {
+        use crate::binding::Encoding;
+        use crate::cli_names::body;
+        let binding = binding.body.as_ref()?;
+        if !matches!(
+            binding.encoding,
+            Encoding::Json | Encoding::Form | Encoding::Multipart
+        ) {
+            return None;
+        }
+        let properties = input.get("properties")?.as_object()?;
+        let property = binding.property.as_ref();
+        let fields = body::fields(properties.get(property)?, resolve);
+        let mut taken = long_names(properties.keys().map(String::as_str), arguments);
+        let assign = body::assign_long(&taken);
+        let longs = body::options(&fields, &mut taken);
+        Some(BodyOptions {
+            property,
+            fields,
+            longs,
+            assign,
+        })
+    }
+}
+
 /// Every name by which `property` can be given: position, or long name, aliases and short.
 pub fn argument_names(property: &str, spec: Option<&ArgumentSpec>) -> Vec<ArgumentName> {
     let Some(spec) = spec else {

@@ -25,8 +25,8 @@ use serde_json::{Map, Value};
 use ts_rs::TS;
 
 pub use cli::{
-    ArgumentSpec, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint, argument_names,
-    long_names,
+    ArgumentSpec, BodyOptions, BooleanStyle, CliTree, CommandSpec, ToolCli, ValueHint,
+    argument_names, long_names,
 };
 pub use text::{
     CommandPath, CommandSegment, InvalidValue, MetaKey, NonBlank, ObjectSchema, OptionName,
