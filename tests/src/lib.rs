@@ -22,6 +22,9 @@ pub use sweep::{API_KEY, TOKEN};
 /// The pet id whose routes echo the request's `Authorization` header back: in a declared 404
 /// body from `getPet`, as the 200 body of `getPetName`. Clients must not pass it on.
 pub const ECHO_ID: &str = "666";
+/// The pet whose name the server answers with a status the operation does not declare, its
+/// body the request's `Authorization` header.
+pub const UNDECLARED_ECHO_ID: &str = "667";
 
 /// Per-server state.
 #[derive(Default)]
@@ -178,6 +181,9 @@ async fn get_pet(headers: HeaderMap, Path(id): Path<String>) -> Response {
 async fn pet_name(headers: HeaderMap, Path(id): Path<String>) -> Response {
     match id.as_str() {
         ECHO_ID => axum::Json(json!(authorization(&headers))).into_response(),
+        // A status the operation does not declare, echoing the credential in its body: the
+        // failure's excerpt of it must come out redacted.
+        UNDECLARED_ECHO_ID => (StatusCode::IM_A_TEAPOT, authorization(&headers)).into_response(),
         "1" => axum::Json(json!("Rex")).into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }

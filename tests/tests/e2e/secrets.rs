@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use harness_e2e::sweep::{SECRETS, Sweep};
 use harness_e2e::{
-    API_KEY, ECHO_ID, McpStdio, TOKEN, petstore_binary, root, serve, start_mcp_http,
+    API_KEY, ECHO_ID, McpStdio, TOKEN, UNDECLARED_ECHO_ID, petstore_binary, root, serve,
+    start_mcp_http,
 };
 use harness_gen_runtime::http::{Credential, Secret};
 use harness_gen_runtime::render::{cli_failure_envelope, mcp_failure};
@@ -41,6 +42,7 @@ fn call(tool: &'static str, arguments: Value, exit: i32) -> Call {
 /// Every tool of the sample, succeeding and failing in each way the test server can make it.
 fn calls() -> Vec<Call> {
     let echo: i64 = ECHO_ID.parse().unwrap();
+    let undeclared_echo: i64 = UNDECLARED_ECHO_ID.parse().unwrap();
     vec![
         call("list_pets", json!({"limit": 2, "species": ["dog"]}), 0),
         call("list_pets", json!({"limit": 0}), 2),
@@ -79,6 +81,8 @@ fn calls() -> Vec<Call> {
         call("get_pet_name", json!({"pet_id": echo}), 0),
         // A status the operation does not declare: a runtime failure showing the reply.
         call("get_pet_name", json!({"pet_id": 2}), 4),
+        // The same, its body echoing the credential: the reply's excerpt is redacted.
+        call("get_pet_name", json!({"pet_id": undeclared_echo}), 4),
         call("get_inventory", json!({}), 0),
     ]
 }
