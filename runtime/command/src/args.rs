@@ -456,20 +456,38 @@ impl BodyFields<'_> {
         };
         let mut schema = field.schema;
         for segment in &path[1..] {
-            let next = if segment.parse::<usize>().is_ok() {
-                schema.get("items")
-            } else {
-                schema
-                    .get("properties")
-                    .and_then(|p| p.get(segment.as_str()))
-            };
-            match next {
+            match inside(schema, segment, registry, 4) {
                 Some(next) => schema = schema_of(next, registry),
                 None => return &Value::Null,
             }
         }
         schema
     }
+}
+
+/// The schema of what `segment` names inside a value of `schema` (a property by name, an item
+/// by index), looking into the members of its `allOf`, `anyOf` and `oneOf` (references
+/// followed, `depth` levels down) when it says nothing itself: OpenAI's
+/// `stream_options` is `anyOf: [{$ref: ChatCompletionStreamOptions}, {type: null}]`.
+fn inside<'s>(
+    schema: &'s Value,
+    segment: &str,
+    registry: &'s ToolRegistry,
+    depth: u8,
+) -> Option<&'s Value> {
+    let direct = if segment.parse::<usize>().is_ok() {
+        schema.get("items")
+    } else {
+        schema.get("properties").and_then(|p| p.get(segment))
+    };
+    if direct.is_some() || depth == 0 {
+        return direct;
+    }
+    ["allOf", "anyOf", "oneOf"]
+        .iter()
+        .filter_map(|keyword| schema.get(*keyword).and_then(Value::as_array))
+        .flatten()
+        .find_map(|member| inside(schema_of(member, registry), segment, registry, depth - 1))
 }
 
 /// Sets `value` at `path` in `target`, making the objects and arrays (before an index) on the

@@ -426,7 +426,25 @@ impl Paginated<'_> {
 fn fail(error: &ToolError, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let _ = writeln!(out, "{}", cli_failure_envelope(error));
     let _ = writeln!(err, "error: {error}");
+    if let ToolError::Reply { reply, .. } = error
+        && !reply.excerpt.is_empty()
+    {
+        // What the API said is what the user acts on (a wrong key, a proxy's page): its first
+        // bytes, credentials already redacted, control characters escaped for the terminal.
+        let _ = writeln!(err, "  the reply began: {}", terminal_safe(&reply.excerpt));
+    }
     cli_exit_code(error)
+}
+
+/// `text` with its control characters (escape sequences a hostile server could send to the
+/// terminal, line breaks) written as escapes.
+fn terminal_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 fn completions(

@@ -131,8 +131,22 @@ impl fmt::Display for ToolError {
                 write!(f, "invalid input for tool `{tool}`")?;
                 write_issues(f, issues)
             }
-            ToolError::Application { tool, .. } => {
-                write!(f, "tool `{tool}` returned a declared application error")
+            ToolError::Application { tool, data } => {
+                write!(f, "tool `{tool}` returned a declared application error")?;
+                // The declared error's name (when it is a name) and status are the contract's
+                // words, not values.
+                let name = |k: &&str| {
+                    k.len() <= 64
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                };
+                if let Some(kind) = data.get("kind").and_then(Value::as_str).filter(name) {
+                    write!(f, " `{kind}`")?;
+                }
+                match data.get("status").and_then(Value::as_u64) {
+                    Some(status) => write!(f, " (HTTP {status})"),
+                    None => Ok(()),
+                }
             }
             ToolError::Runtime { tool, category } => {
                 write!(f, "tool `{tool}` failed: {}", category.as_str())

@@ -7,6 +7,7 @@ mod bridge;
 mod crash_sweep;
 mod dashboard;
 mod file_projections;
+mod openai;
 mod pages;
 mod petstore;
 mod petstore_bin;
