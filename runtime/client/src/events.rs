@@ -25,6 +25,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Error;
+use harness_gen_wire::binding::{EndWatch, StreamEnd};
 
 /// The most one event (its lines, before the blank line that ends it) may hold: 8 MiB.
 pub const MAX_EVENT_BYTES: usize = 8 << 20;
@@ -202,6 +203,7 @@ pub(super) fn raw_events(
     body: super::Download,
     sentinel: Option<String>,
     echoes: Vec<super::Secret>,
+    end: EndWatch,
 ) -> RawEvents {
     struct Reading {
         body: super::Download,
@@ -219,21 +221,24 @@ pub(super) fn raw_events(
         fault: None,
     };
     let stream = futures::stream::unfold(Some(start), move |state| {
-        let (sentinel, echoes) = (sentinel.clone(), echoes.clone());
+        let (sentinel, echoes, end) = (sentinel.clone(), echoes.clone(), end.clone());
         async move {
             let mut reading = state?;
             loop {
                 if let Some(mut event) = reading.ready.pop_front() {
                     if sentinel.as_deref() == Some(event.data.trim()) {
+                        end.set(StreamEnd::Sentinel);
                         return None;
                     }
                     event.data = super::redacted_text(event.data, &echoes);
                     return Some((Ok(event), Some(reading)));
                 }
                 if let Some(fault) = reading.fault.take() {
+                    end.set(StreamEnd::Broken);
                     return Some((Err(fault), None));
                 }
                 if reading.ended {
+                    end.set(StreamEnd::Closed);
                     return None;
                 }
                 match reading.body.next_bytes().await {
@@ -278,6 +283,7 @@ impl From<Fault> for Error<std::convert::Infallible> {
 /// event. Dropping it closes the connection.
 pub struct Events<T, E> {
     raw: RawEvents,
+    end: EndWatch,
     done: bool,
     // Values of `T` and `E` are made per item and never held: the stream is `Send` whatever
     // they are.
@@ -285,12 +291,25 @@ pub struct Events<T, E> {
 }
 
 impl<T, E> Events<T, E> {
-    pub(super) fn new(raw: RawEvents) -> Self {
+    pub(super) fn new(raw: RawEvents, end: EndWatch) -> Self {
         Self {
             raw,
+            end,
             done: false,
             _types: PhantomData,
         }
+    }
+
+    /// How the stream ended (the sentinel, the server closing it, or a failure), once it has:
+    /// `None` while events may still come.
+    pub fn ended(&self) -> Option<StreamEnd> {
+        self.end.get()
+    }
+
+    /// Where [`Events::ended`] is told, for whoever reads the events through an adapter that
+    /// consumes this stream.
+    pub fn end_watch(&self) -> EndWatch {
+        self.end.clone()
     }
 }
 

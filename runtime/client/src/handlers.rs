@@ -93,6 +93,7 @@ where
 {
     calling_handler(client, call, |events: Events<T, E>| {
         use futures::StreamExt;
+        let end = Some(events.end_watch());
         let items = events.map(|event| match event {
             Ok(event) => tool_output(event.data),
             Err(error) => Err(error.into_thrown()),
@@ -100,6 +101,7 @@ where
         Ok(ToolOutput {
             events: Some(EventOutput {
                 items: Box::pin(items),
+                end,
             }),
             ..ToolOutput::default()
         })

@@ -57,6 +57,7 @@ use credentials::{basic_pair, echoes, redact, redacted_text};
 use harness_gen_types::upload::{self, Gathered};
 pub use harness_gen_wire::ReplyExcerpt;
 use harness_gen_wire::binding::{self, Binding, Encoding, ParamIn};
+pub use harness_gen_wire::binding::{EndWatch, StreamEnd};
 use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory, mask_serde_message};
 use options::AMBIENT_RECORD;
 
@@ -167,11 +168,14 @@ impl HttpClient {
                 reason: "the server answered without an event stream (Content-Type is not text/event-stream)".into(),
             });
         }
-        Ok(Events::new(events::raw_events(
+        let end = harness_gen_wire::binding::EndWatch::default();
+        let raw = events::raw_events(
             Download::new(response, idle),
             stream.sentinel.map(|s| s.into_owned()),
             self.echoes().into_owned(),
-        )))
+            end.clone(),
+        );
+        Ok(Events::new(raw, end))
     }
 
     /// The response body of a download (a success response of bytes: `application/octet-stream`,

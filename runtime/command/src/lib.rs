@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use harness_gen_contract::{catalog, cli_names};
 use harness_gen_registry::{EventOutput, Factory, ToolError, ToolRegistry, render};
 use harness_gen_types::upload;
+use harness_gen_wire::binding::StreamEnd;
 use harness_gen_wire::{RuntimeCategory, binding, mask_serde_message};
 
 use crate::binding::{MAX_PAGES, PageFault, PageTrail, Pagination};
@@ -331,6 +332,15 @@ async fn print_events(
             }
         }
     }
+    // How it ended, for whoever watches: an end marker, or a server that just stopped (with
+    // an API that sends a marker, a stream cut short), or a failure said above.
+    let end = match events.end.as_ref().and_then(|end| end.get()) {
+        Some(StreamEnd::Sentinel) => "the server sent its end marker",
+        Some(StreamEnd::Closed) => "the server closed it",
+        Some(StreamEnd::Broken) => "broken off by the error above",
+        None => return code,
+    };
+    let _ = writeln!(err, "stream ended: {end}");
     code
 }
 

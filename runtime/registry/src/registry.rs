@@ -108,6 +108,9 @@ impl fmt::Debug for ByteOutput {
 pub struct EventOutput {
     /// The events.
     pub items: futures::stream::BoxStream<'static, Result<Value, Thrown>>,
+    /// How they ended, told once `items` has (the CLI says it after the last event); `None`
+    /// for a source that does not tell.
+    pub end: Option<harness_gen_wire::binding::EndWatch>,
 }
 
 impl EventOutput {

@@ -189,6 +189,36 @@ pub struct EventStream {
     pub sentinel: Option<Text>,
 }
 
+/// How a stream of server-sent events ended (an error that broke it off is an item of the
+/// stream itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamEnd {
+    /// The data that ends the stream arrived ([`EventStream::sentinel`], OpenAI's `[DONE]`).
+    Sentinel,
+    /// The server closed the stream (with no sentinel, when one is declared: an API such as
+    /// OpenAI's Responses, whose events end without one, ends so too).
+    Closed,
+    /// Reading failed (a broken connection, a timeout, an event past the bound).
+    Broken,
+}
+
+/// Where a stream's end is told once it has come: the stream's reader sets it, whoever holds
+/// a clone reads it after the last item. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct EndWatch(std::sync::Arc<std::sync::OnceLock<StreamEnd>>);
+
+impl EndWatch {
+    /// Records how the stream ended (the first time only).
+    pub fn set(&self, end: StreamEnd) {
+        let _ = self.0.set(end);
+    }
+
+    /// How the stream ended, once it has.
+    pub fn get(&self) -> Option<StreamEnd> {
+        self.0.get().copied()
+    }
+}
+
 /// An HTTP method an OpenAPI operation can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "artifacts", derive(schemars::JsonSchema, ts_rs::TS))]

@@ -275,6 +275,11 @@ async fn the_cli_takes_chat_fields_as_options_and_streams_with_stream() {
     assert_eq!(chunks[4]["choices"][0]["finish_reason"], "stop");
     assert_eq!(chunks[5]["usage"]["total_tokens"], 12);
     assert_eq!(chunks[0]["obfuscation"], "q3Xv");
+    assert!(
+        text(&streamed.stderr).ends_with("stream ended: the server sent its end marker\n"),
+        "{}",
+        text(&streamed.stderr)
+    );
     let bodies = seen.chat_bodies.lock().unwrap().clone();
     assert_eq!(
         bodies[1],
@@ -318,6 +323,11 @@ async fn the_cli_streams_responses_uploads_files_and_lists_models() {
     assert_eq!(
         events[4]["response"]["output"][0]["content"][0]["text"],
         "Hi there"
+    );
+    // The Responses API sends no `[DONE]`: its stream ends when the server closes it.
+    assert_eq!(
+        text(&streamed.stderr),
+        "stream ended: the server closed it\n"
     );
 
     let dir = std::env::temp_dir().join(format!("hg-openai-{}", std::process::id()));

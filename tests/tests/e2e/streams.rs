@@ -93,6 +93,40 @@ async fn a_declared_error_comes_before_any_event() {
 }
 
 #[tokio::test]
+async fn the_stream_tells_how_it_ended_sentinel_closed_or_broken() {
+    use harness_gen_runtime::http::StreamEnd;
+    let (base, _) = server::serve().await;
+    let mut completion = client(&base)
+        .create_completion_events(&request("small"))
+        .await
+        .unwrap();
+    assert_eq!(completion.ended(), None, "not before it has");
+    while completion.next().await.is_some() {}
+    assert_eq!(completion.ended(), Some(StreamEnd::Sentinel));
+
+    let mut ticks = client(&base)
+        .watch_ticks_events(&WatchTicksInput::new().every_ms(1).count(2))
+        .await
+        .unwrap();
+    while ticks.next().await.is_some() {}
+    assert_eq!(ticks.ended(), Some(StreamEnd::Closed), "no sentinel came");
+
+    let impatient = streams::Client::from_builder(
+        streams::Client::builder()
+            .base_url(&base)
+            .timeout(Duration::from_millis(200)),
+    )
+    .unwrap();
+    let mut slow = impatient
+        .watch_ticks_events(&WatchTicksInput::new().every_ms(2_000))
+        .await
+        .unwrap();
+    let last = slow.next().await;
+    assert!(matches!(last, Some(Err(Error::Timeout))), "{last:?}");
+    assert_eq!(slow.ended(), Some(StreamEnd::Broken));
+}
+
+#[tokio::test]
 async fn dropping_the_stream_hangs_up() {
     let (base, seen) = server::serve().await;
     let mut ticks = client(&base)

@@ -78,6 +78,11 @@ async fn the_cli_prints_a_json_reply_whole_and_a_requested_stream_event_by_event
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
     assert_eq!(lines, tidy_chunks());
+    // `[DONE]` ended it (the event sent after it is never read).
+    assert_eq!(
+        streamed.err, "stream ended: the server sent its end marker\n",
+        "how the stream ended, and nothing else, on standard error"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
