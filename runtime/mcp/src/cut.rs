@@ -12,6 +12,10 @@ use crate::schema::serialized_len;
 /// it guards against the reply that would swamp a client.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 1024 * 1024;
 
+/// How many events of a tool's stream a call result keeps unless the program is told otherwise
+/// (every event is reported as progress whatever the bound).
+pub const DEFAULT_MAX_EVENTS: usize = 10_000;
+
 /// The `_meta` key of a call result that says what was cut.
 pub const TRUNCATED_META_KEY: &str = "com.harnlang/truncated";
 
@@ -110,6 +114,29 @@ pub(super) fn described(cuts: &[Cut], bytes: usize, max: usize) -> (String, Valu
         "bytes": bytes,
         "limit": max,
         "cuts": cuts.iter().map(|c| json!({"at": c.at, "unit": c.unit, "total": c.total, "kept": c.kept})).collect::<Vec<_>>(),
+    });
+    (text, meta)
+}
+
+/// What a stream's result kept (the first `kept` of `received` events, `bytes` of JSON in all)
+/// under the server's bounds, as the text block a model reads and the `_meta` value a program
+/// reads ([`described`]'s shape, with the event bound).
+pub(super) fn events_described(
+    received: usize,
+    kept: usize,
+    bytes: usize,
+    max_bytes: Option<usize>,
+    max_events: usize,
+) -> (String, Value) {
+    let bytes_limit = max_bytes.map_or(String::new(), |max| format!(" and {max} bytes"));
+    let text = format!(
+        "[cut: the stream sent {received} events ({bytes} bytes); this result keeps the first {kept}, within this server's limits of {max_events} events{bytes_limit}. Each event was also sent as a progress notification as it came.]"
+    );
+    let meta = json!({
+        "bytes": bytes,
+        "limit": max_bytes,
+        "maxEvents": max_events,
+        "cuts": [{"at": "", "unit": "events", "total": received, "kept": kept}],
     });
     (text, meta)
 }

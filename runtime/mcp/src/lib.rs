@@ -39,7 +39,7 @@ use crate::schema::listing::Role;
 use harness_gen_registry::render::{McpFailure, mcp_failure};
 
 // What the HTTP servers share (harness-gen-serve), where this server's options name it.
-pub use cut::{DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
+pub use cut::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
 pub use discovery::{
     AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
     SEARCH as SEARCH_TOOLS,
@@ -76,6 +76,8 @@ pub struct McpServer {
     /// The most bytes of JSON a call result carries; larger ones are cut, marked (`None`: no
     /// limit).
     max_result: Option<usize>,
+    /// The most events a call's result keeps of a stream (every one is still sent as progress).
+    max_events: usize,
 }
 
 struct Inner {
@@ -156,6 +158,7 @@ impl McpServer {
             scopes: Arc::default(),
             discovery: None,
             max_result: Some(DEFAULT_MAX_RESULT_BYTES),
+            max_events: DEFAULT_MAX_EVENTS,
         }
     }
 
@@ -170,6 +173,14 @@ impl McpServer {
     /// says what was cut in a text block and in `_meta["com.harnlang/truncated"]`.
     pub fn with_max_result_bytes(mut self, max: Option<usize>) -> Self {
         self.max_result = max;
+        self
+    }
+
+    /// The same server keeping at most `max` events of a tool's stream in the call's result
+    /// (at least 1); the result says how many came. Every event is still reported as progress
+    /// as it arrives, and the result's bytes stay within [`McpServer::with_max_result_bytes`].
+    pub fn with_max_events(mut self, max: usize) -> Self {
+        self.max_events = max.max(1);
         self
     }
 
@@ -257,6 +268,7 @@ impl McpServer {
         let mut server = McpServer::new(registry, &info.name, &info.version)
             .with_page_size(self.page_size)
             .with_max_result_bytes(self.max_result)
+            .with_max_events(self.max_events)
             .shaped(self.inner.shape);
         server.credential_headers = Arc::clone(&self.credential_headers);
         server.scopes = Arc::clone(&self.scopes);
@@ -428,40 +440,64 @@ impl McpServer {
 }
 
 impl McpServer {
-    /// The result of a tool that returns events: every event (each checked), collected into
-    /// the array its output schema describes (at most `EventOutput::COLLECTED`), each reported
-    /// as it arrives when the client asked for progress. An event that fails its check fails
-    /// the call.
+    /// The result of a tool that returns events: the events (each checked) in the array its
+    /// output schema describes, each reported as it arrives when the client asked for
+    /// progress. The result keeps the first events within the server's bounds (at most
+    /// `max_events`, and `max_result` bytes of JSON) and says how many came when it could not
+    /// keep them all; an event that fails its check fails the call.
     async fn events_result(
         &self,
         name: &str,
         mut output: ToolOutput,
         progress: Option<(rmcp::Peer<RoleServer>, ProgressToken)>,
     ) -> Result<CallToolResult, McpError> {
+        use futures::StreamExt;
         let Some(mut events) = output.events.take() else {
             return Ok(self.page_result(name, output));
         };
         let registry = &self.inner.registry;
-        let mut collected = Vec::new();
-        while let Some(event) = registry
-            .next_collected(Audience::Mcp, name, &mut events, collected.len())
-            .await
-        {
-            let event = match event {
+        let (mut kept, mut kept_bytes) = (Vec::new(), 2);
+        let (mut received, mut bytes) = (0usize, 2);
+        while let Some(item) = events.items.next().await {
+            let event = match registry.event(Audience::Mcp, name, item) {
                 Ok(event) => event,
                 Err(error) => return failure(&error),
             };
+            received += 1;
+            let text = event.to_string();
+            bytes += text.len() + 1;
             if let Some((peer, token)) = &progress {
-                let step =
-                    ProgressNotificationParam::new(token.clone(), collected.len() as f64 + 1.0)
-                        .with_message(event.to_string());
+                let step = ProgressNotificationParam::new(token.clone(), received as f64)
+                    .with_message(text.clone());
                 // A client that went away stops nothing here: the call still completes.
                 let _ = peer.notify_progress(step).await;
             }
-            collected.push(event);
+            let fits = kept.len() == received - 1
+                && kept.len() < self.max_events
+                && self
+                    .max_result
+                    .is_none_or(|max| kept_bytes + text.len() < max);
+            if fits {
+                kept_bytes += text.len() + 1;
+                kept.push(event);
+            }
         }
-        output.value = Value::Array(collected);
-        Ok(self.page_result(name, output))
+        let dropped = received - kept.len();
+        output.value = Value::Array(kept);
+        let mut result = self.page_result(name, output);
+        if dropped > 0 {
+            let (text, described) = cut::events_described(
+                received,
+                received - dropped,
+                bytes,
+                self.max_result,
+                self.max_events,
+            );
+            result.content.push(rmcp::model::ContentBlock::text(text));
+            let meta = result.meta.get_or_insert_with(Default::default);
+            meta.0.insert(TRUNCATED_META_KEY.to_owned(), described);
+        }
+        Ok(result)
     }
 }
 

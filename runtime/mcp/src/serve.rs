@@ -80,6 +80,8 @@ pub struct Options {
     pub schema_profile: SchemaProfile,
     /// The most bytes of JSON a call result carries before it is cut (`None`: no limit).
     pub max_result_bytes: Option<usize>,
+    /// The most events of a tool's stream a call result keeps.
+    pub max_events: usize,
     /// The pages served beside `/mcp` (HTTP only): those of the program's [`Mount`]s whose
     /// option the command line gave (`--dashboard`).
     pub mounts: Vec<&'static dyn Mount>,
@@ -158,6 +160,7 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
         .with_max_result_bytes(options.max_result_bytes)
+        .with_max_events(options.max_events)
         .with_schema_profile(options.schema_profile)
         .with_scope_rules(
             options

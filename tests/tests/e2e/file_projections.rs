@@ -420,6 +420,14 @@ async fn invoke_collects_the_events_into_the_array_its_output_schema_describes()
 /// fresh stand-in, in both protocol eras; each era's steps, or `None` when Python's MCP SDK is
 /// missing outside CI.
 async fn over_mcp(script: Value) -> Option<Vec<(&'static str, Vec<Value>)>> {
+    over_mcp_with(script, &[]).await
+}
+
+/// [`over_mcp`] with `env` set for the server too.
+async fn over_mcp_with(
+    script: Value,
+    env: &[(&'static str, &'static str)],
+) -> Option<Vec<(&'static str, Vec<Value>)>> {
     let python = crate::petstore_mcp::python()?;
     let (base, _) = server::serve().await;
     let program =
@@ -435,14 +443,11 @@ async fn over_mcp(script: Value) -> Option<Vec<(&'static str, Vec<Value>)>> {
             program.clone(),
             base.clone(),
         );
+        let env = env.to_vec();
         let seen = tokio::task::spawn_blocking(move || {
-            crate::petstore_mcp::drive(
-                &python,
-                mode,
-                &script,
-                &["--", &program],
-                &[("STREAMS_BASE_URL", &base)],
-            )
+            let mut env: Vec<(&str, &str)> = env;
+            env.push(("STREAMS_BASE_URL", &base));
+            crate::petstore_mcp::drive(&python, mode, &script, &["--", &program], &env)
         })
         .await
         .unwrap();
@@ -491,6 +496,35 @@ async fn over_mcp_each_event_is_a_progress_notification_and_the_result_holds_the
         );
         // Without a progress token nothing is sent but the result.
         assert_eq!(steps[1]["progress"], json!([]), "{mode}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_mcp_a_result_keeps_the_first_events_within_the_bound_and_says_how_many_came() {
+    let script = json!([
+        {"call": "watch_ticks", "arguments": {"every_ms": 1, "count": 5}, "progress": true},
+    ]);
+    let Some(runs) = over_mcp_with(script, &[("HARNESS_MCP_MAX_EVENTS", "2")]).await else {
+        return;
+    };
+    for (mode, steps) in runs {
+        // Every event is still reported as it comes.
+        assert_eq!(steps[0]["progress"].as_array().unwrap().len(), 5, "{mode}");
+        let result = &steps[0]["result"];
+        assert_ne!(result["isError"], true, "{mode}: {result}");
+        let kept: Value =
+            serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(kept, json!([{"seq": 0}, {"seq": 1}]), "{mode}");
+        let note = result["content"][1]["text"].as_str().unwrap();
+        assert!(note.contains("sent 5 events"), "{mode}: {note}");
+        assert!(note.contains("keeps the first 2"), "{mode}: {note}");
+        let cut = &result["_meta"]["com.harnlang/truncated"];
+        assert_eq!(cut["maxEvents"], 2, "{mode}: {cut}");
+        assert_eq!(
+            cut["cuts"],
+            json!([{"at": "", "unit": "events", "total": 5, "kept": 2}]),
+            "{mode}"
+        );
     }
 }
 

@@ -125,6 +125,13 @@ fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Command 
                 .help("Cut call results over N bytes of JSON (the largest arrays keep the items that fit, long strings their beginning; the cut is said in the result), 0 for no limit [env: HARNESS_MCP_MAX_RESULT_BYTES] [default: 1048576]"),
         )
         .arg(
+            Arg::new("max-events")
+                .long("max-events")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Keep at most N events of a tool's event stream in the call's result (each event is also sent as progress as it comes; the result says how many came) [env: HARNESS_MCP_MAX_EVENTS] [default: 10000]"),
+        )
+        .arg(
             Arg::new("credential-header")
                 .long("credential-header")
                 .value_name("SCHEME=HEADER")
@@ -330,6 +337,9 @@ pub(super) fn options(
             Some(0) => None,
             Some(n) => Some(n),
         },
+        max_events: number(&matches, "max-events", "HARNESS_MCP_MAX_EVENTS")
+            .filter(|&n| n > 0)
+            .unwrap_or(crate::DEFAULT_MAX_EVENTS),
         mounts: mounts
             .iter()
             .copied()

@@ -15,6 +15,12 @@ fn results_are_cut_at_a_mebibyte_unless_told_otherwise() {
 }
 
 #[test]
+fn stream_results_keep_ten_thousand_events_unless_told_otherwise() {
+    assert_eq!(parse(&[]).max_events, 10_000);
+    assert_eq!(parse(&["--max-events", "3"]).max_events, 3);
+}
+
+#[test]
 fn tools_are_chosen_by_name_by_exclusion_and_read_only() {
     assert_eq!(parse(&[]).selection, Selection::default());
     let chosen = parse(&[
