@@ -352,16 +352,33 @@ fn entry(
         None => Audiences::default(),
     };
     let safe = draft.method.is_safe();
+    // A title is a line: a summary of paragraphs (OpenAI writes its descriptions there) is
+    // titled by its first sentence, and kept whole at the head of the description.
+    let summary = draft
+        .summary
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let short = summary.map(
+        |s| match s.contains('\n') || s.chars().count() > TITLE_CHARS {
+            true => harness_gen_contract::catalog::listed::summary(s, TITLE_CHARS),
+            false => s.to_string(),
+        },
+    );
+    let cut = summary.filter(|s| short.as_deref() != Some(*s));
     let title = ext
         .title
         .clone()
-        .or_else(|| draft.summary.clone().and_then(|s| NonBlank::new(s).ok()))
+        .or_else(|| short.and_then(|s| NonBlank::new(s).ok()))
         .or_else(|| NonBlank::new(name.clone()).ok());
-    let description = draft
-        .description
-        .clone()
-        .or_else(|| draft.summary.clone())
-        .and_then(|d| NonBlank::new(d).ok());
+    let description = match (cut, draft.description.as_deref()) {
+        (Some(summary), Some(description)) if !description.contains(summary) => {
+            Some(format!("{summary}\n\n{description}"))
+        }
+        (_, Some(description)) => Some(description.to_string()),
+        (_, None) => summary.map(str::to_string),
+    }
+    .and_then(|d| NonBlank::new(d).ok());
     // A tool of an operation that answers only with server-sent events returns the events it
     // received (the CLI prints each as it arrives, MCP reports each as progress); one that
     // answers JSON or, when its body's flag asks, events returns either.
@@ -762,6 +779,10 @@ fn settle_option_names(
     }
     renamed_ones
 }
+
+/// The longest title a tool takes from its operation's summary; a longer summary (or one of
+/// several lines) gives its first sentence, cut at a word.
+const TITLE_CHARS: usize = 100;
 
 /// Parent-command metadata: one per tag used as a CLI parent (title from `x-displayName` or the
 /// tag's name, description from the tag), overridden by `x-harn.cli.commands`.

@@ -101,6 +101,23 @@ fn description_prefers_description_then_summary() {
     assert_eq!(out.tool(1)["description"], "S");
 }
 
+/// OpenAI writes paragraphs in `summary`: the title is its first sentence, the whole of it
+/// heads the description.
+#[test]
+fn a_summary_of_paragraphs_titles_by_its_first_sentence_and_stays_whole_in_the_description() {
+    let long =
+        "Creates a model response. Provide text or image inputs.\n\nLearn more in the guides.";
+    let out = check(&paths(&format!(
+        "  /a:\n    post: {{operationId: a, summary: {long:?}, responses: {{}}}}\n  /b:\n    post: {{operationId: b, summary: {long:?}, description: Details., responses: {{}}}}\n  /c:\n    get: {{operationId: c, summary: Lists pets. Paged., responses: {{}}}}\n",
+    )));
+    assert_eq!(out.tool(0)["title"], "Creates a model response.");
+    assert_eq!(out.tool(0)["description"], long);
+    assert_eq!(out.tool(1)["title"], "Creates a model response.");
+    assert_eq!(out.tool(1)["description"], format!("{long}\n\nDetails."));
+    // A summary of one short line is the title as it is.
+    assert_eq!(out.tool(2)["title"], "Lists pets. Paged.");
+}
+
 #[test]
 fn audience_descriptions_go_to_the_entry_meta_beside_the_tags() {
     let out = check(&op(
