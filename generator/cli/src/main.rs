@@ -122,9 +122,8 @@ struct Openapi {
     /// The crate name (default: the document's title in kebab-case).
     #[arg(long)]
     crate_name: Option<String>,
-    /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
-    #[arg(long)]
-    runtime_path: Option<String>,
+    #[command(flatten)]
+    runtime: RuntimeDependency,
     /// Write nothing; exit 1 listing the files that would change.
     #[arg(long)]
     check: bool,
@@ -160,12 +159,79 @@ struct Bindings {
     /// The crate name.
     #[arg(long)]
     crate_name: String,
-    /// Depend on harness-gen-runtime at this path too (for crates inside its workspace).
-    #[arg(long)]
-    runtime_path: Option<String>,
+    #[command(flatten)]
+    runtime: RuntimeDependency,
     /// Write nothing; exit 1 listing the files that would change.
     #[arg(long)]
     check: bool,
+}
+
+/// Where a generated crate finds `harness-gen-runtime`.
+#[derive(clap::Args)]
+struct RuntimeDependency {
+    /// Depend on harness-gen-runtime at this path too (default: when this program runs from a
+    /// harness-gen checkout, that checkout's `runtime/`, so the crate builds before anything
+    /// is published).
+    #[arg(long, conflicts_with = "published_runtime")]
+    runtime_path: Option<String>,
+    /// Depend on the published harness-gen-runtime alone, even from a harness-gen checkout.
+    #[arg(long)]
+    published_runtime: bool,
+}
+
+impl RuntimeDependency {
+    /// The runtime path the crate in `out` depends on, if any, and whether it was given.
+    fn resolve(&self, out: &std::path::Path) -> (Option<String>, bool) {
+        match (&self.runtime_path, self.published_runtime) {
+            (Some(path), _) => (Some(path.clone()), true),
+            (None, true) => (None, false),
+            (None, false) => (checkout_runtime(out), false),
+        }
+    }
+}
+
+/// The `runtime/` of the harness-gen checkout this program was built from, as a path from
+/// `out`, when the program runs from one (an installed release finds none).
+fn checkout_runtime(out: &std::path::Path) -> Option<String> {
+    let runtime = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../runtime");
+    let manifest = std::fs::read_to_string(runtime.join("Cargo.toml")).ok()?;
+    if !manifest
+        .lines()
+        .any(|line| line.trim() == "name = \"harness-gen-runtime\"")
+    {
+        return None;
+    }
+    let runtime = runtime.canonicalize().ok()?;
+    let out = std::path::absolute(out).ok()?;
+    Some(relative(&out, &runtime).display().to_string())
+}
+
+/// `to` as a path from the directory `from` (both absolute; `from` need not exist yet).
+fn relative(from: &std::path::Path, to: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    // `from` may hold `.` or `..` (it is not canonical until it exists).
+    let mut base = std::path::PathBuf::new();
+    for part in from.components() {
+        match part {
+            Component::ParentDir => {
+                base.pop();
+            }
+            Component::CurDir => {}
+            other => base.push(other),
+        }
+    }
+    let base = base.canonicalize().unwrap_or(base);
+    let shared = base
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut path = std::path::PathBuf::new();
+    for _ in base.components().skip(shared) {
+        path.push("..");
+    }
+    path.extend(to.components().skip(shared));
+    path
 }
 
 fn harness(command: HarnessCommand) -> ExitCode {
@@ -277,7 +343,7 @@ fn openapi(args: Openapi) -> anyhow::Result<ExitCode> {
         spec,
         out,
         crate_name,
-        runtime_path,
+        runtime,
         check,
         strict,
         harness,
@@ -292,8 +358,12 @@ fn openapi(args: Openapi) -> anyhow::Result<ExitCode> {
     if let Some(name) = &crate_name {
         command.push_str(&format!(" --crate-name {name}"));
     }
-    if let Some(path) = &runtime_path {
+    let (runtime_path, given) = runtime.resolve(&out);
+    if let Some(path) = runtime_path.as_ref().filter(|_| given) {
         command.push_str(&format!(" --runtime-path {path}"));
+    }
+    if runtime.published_runtime {
+        command.push_str(" --published-runtime");
     }
     for path in &harness {
         command.push_str(&format!(" --harness {}", path.display()));
@@ -347,7 +417,34 @@ fn openapi(args: Openapi) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     }
-    write_out(&out, &krate.files, check, &options.command)
+    let code = write_out(&out, &krate.files, check, &options.command)?;
+    if !check && code == ExitCode::SUCCESS {
+        next_steps(&out, &krate.files);
+    }
+    Ok(code)
+}
+
+/// What to run once a crate is written: its programs, from where it was written.
+fn next_steps(out: &std::path::Path, files: &std::collections::BTreeMap<String, String>) {
+    let Some(bin) = files.keys().find_map(|path| {
+        path.strip_prefix("src/bin/")?
+            .strip_suffix(".rs")
+            .filter(|bin| !bin.ends_with("-mcp"))
+    }) else {
+        return;
+    };
+    let dir = out.display().to_string();
+    let plain = dir
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+    let dir = match plain {
+        true => dir,
+        false => format!("'{}'", dir.replace('\'', r"'\''")),
+    };
+    eprintln!(
+        "next: cd {dir} && cargo run --features cli -- --help    # the command-line program\n      \
+         (and `cargo run --features mcp --bin {bin}-mcp` for the MCP server on stdio; `cargo doc --open` for the SDK)"
+    );
 }
 
 /// `harness-gen bindings`: the typed bindings of a catalog file or a live server.
@@ -357,9 +454,10 @@ fn bindings(args: Bindings) -> anyhow::Result<ExitCode> {
         from_mcp,
         out,
         crate_name,
-        runtime_path,
+        runtime,
         check,
     } = args;
+    let (runtime_path, given) = runtime.resolve(&out);
     let source = match (&catalog, &from_mcp) {
         (Some(catalog), _) => catalog.display().to_string(),
         (None, from_mcp) => format!("--from-mcp {:?}", from_mcp.as_deref().unwrap_or("")),
@@ -368,8 +466,11 @@ fn bindings(args: Bindings) -> anyhow::Result<ExitCode> {
         "harness-gen bindings {source} --out {} --crate-name {crate_name}",
         out.display()
     );
-    if let Some(path) = &runtime_path {
+    if let Some(path) = runtime_path.as_ref().filter(|_| given) {
         command.push_str(&format!(" --runtime-path {path}"));
+    }
+    if runtime.published_runtime {
+        command.push_str(" --published-runtime");
     }
     let options = harness_gen::BindingsOptions {
         crate_name,

@@ -17,6 +17,7 @@ mod petstore_mcp;
 mod petstore_mcp_stress;
 mod petstore_mcp_tasks;
 mod prism;
+mod readme;
 mod secrets;
 mod security;
 mod streams;

@@ -133,6 +133,59 @@ fn openapi_writes_a_crate_and_check_reports_drift() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Run from this checkout, a crate depends on the checkout's runtime by a path from the crate
+/// (it builds before anything is published); `--runtime-path` names another;
+/// `--published-runtime` asks for the version alone.
+#[test]
+fn a_crate_generated_from_the_checkout_depends_on_its_runtime_unless_told_otherwise() {
+    let dir = scratch("runtime-dependency");
+    let dependency = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["openapi", "specs/petstore.yaml", "--out"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let run = harness_gen(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+        let line = manifest
+            .lines()
+            .find(|l| l.starts_with("harness-gen-runtime = "))
+            .unwrap()
+            .to_string();
+        (line, String::from_utf8_lossy(&run.stderr).into_owned())
+    };
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../runtime")
+        .canonicalize()
+        .unwrap();
+    let (line, said) = dependency("found", &[]);
+    let path = line
+        .split("path = \"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert!(!Path::new(path).is_absolute(), "{line}");
+    assert_eq!(
+        dir.join("found").join(path).canonicalize().unwrap(),
+        runtime,
+        "{line}"
+    );
+    assert!(said.contains("next: cd "), "what to run next: {said}");
+    let (line, _) = dependency("given", &["--runtime-path", "/elsewhere/runtime"]);
+    assert!(line.contains(r#"path = "/elsewhere/runtime""#), "{line}");
+    let (line, _) = dependency("published", &["--published-runtime"]);
+    assert_eq!(
+        line,
+        r#"harness-gen-runtime = { version = "0.1.0", features = ["client"] }"#
+    );
+}
+
 #[test]
 fn a_listing_budget_given_at_generation_is_set_on_the_registry() {
     let dir = scratch("budget");

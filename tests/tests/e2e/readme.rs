@@ -1,0 +1,84 @@
+//! The first five minutes: the README's first command and the command it shows next, run as
+//! the README prints them from the checkout's root, succeed: the crate it writes builds where
+//! it was written and its CLI answers.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::process::Command;
+
+use harness_e2e::root;
+
+/// The README's shell commands: the lines of its ```sh blocks, comments dropped.
+fn readme_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut commands = Vec::new();
+    let mut inside = false;
+    for line in readme.lines() {
+        match line.trim() {
+            "```sh" => inside = true,
+            "```" => inside = false,
+            text if inside && !text.is_empty() => {
+                let command = text.split("  #").next().unwrap_or(text).trim();
+                commands.push(command.to_string());
+            }
+            _ => {}
+        }
+    }
+    commands
+}
+
+/// Runs `command` with `sh` from the checkout's root, building in the target directory the
+/// generated-crate tests share (this test's own is locked while tests run) with their flags.
+fn sh(command: &str) -> std::process::Output {
+    Command::new("sh")
+        .args(["-c", command])
+        .current_dir(root())
+        .env(
+            "CARGO_TARGET_DIR",
+            root().join("target/harness-typecheck/target"),
+        )
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_readmes_first_command_and_the_next_one_it_shows_work_as_printed() {
+    let commands = readme_commands();
+    let first = &commands[0];
+    assert!(
+        first.starts_with("cargo run -p harness-gen-cli -- openapi "),
+        "{first}"
+    );
+    let next = commands
+        .iter()
+        .find(|c| c.starts_with("cd target/my-petstore && "))
+        .expect("the README shows what to run in the crate it wrote");
+
+    let generated = sh(first);
+    let said = String::from_utf8_lossy(&generated.stderr);
+    assert!(generated.status.success(), "{first}: {said}");
+    // The generator says what to run next, from where the README's command ran.
+    assert!(
+        said.contains("next: cd target/my-petstore && cargo run --features cli -- --help"),
+        "{said}"
+    );
+    let crate_dir = root().join("target/my-petstore");
+    let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"harness-gen-runtime = { version = "0.1.0", path = "../../runtime""#),
+        "the checkout's runtime, as a path from the crate: {manifest}"
+    );
+    // The versions this workspace resolved (the registry's newest could differ; a user's first
+    // build resolves its own), so the build needs nothing new.
+    std::fs::copy(root().join("Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+
+    let ran = sh(next);
+    let help = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        ran.status.success(),
+        "{next}: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    assert!(help.contains("--limit"), "{help}");
+}
