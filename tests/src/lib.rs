@@ -224,10 +224,11 @@ pub fn pages_binary(bin: &str, feature: &str) -> std::path::PathBuf {
     built_once("pages", "--bin", bin, feature)
 }
 
-/// Builds binary `bin` of the generated `streams` crate with `feature` ([`built_once`]);
+/// Builds binary `bin` of the generated `streams` crate with every program feature (`cli`, and
+/// `dashboard`, which includes `mcp`) so every test runs the same binary ([`built_once`]);
 /// returns its path.
-pub fn streams_binary(bin: &str, feature: &str) -> std::path::PathBuf {
-    built_once("streams", "--bin", bin, feature)
+pub fn streams_binary(bin: &str) -> std::path::PathBuf {
+    built_once("streams", "--bin", bin, "cli,dashboard")
 }
 
 /// Builds example `name` of harness-gen-runtime with `features` ([`built_once`]); returns its
@@ -312,12 +313,36 @@ pub fn start_mcp_http_at(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (McpHttp, String) {
+    let mut command = std::process::Command::new(petstore_mcp());
+    command
+        .env("PETSTORE_BASE_URL", base)
+        .env("PETSTORE_TOKEN", TOKEN);
+    start_http(command, addr, args, env)
+}
+
+/// `program --dashboard --http` (the generated `streams` crate's MCP program, and its
+/// dashboard) on a free loopback port against the API at `base`; returns the process and the
+/// dashboard's URL.
+pub fn start_streams_dashboard(base: &str) -> (McpHttp, String) {
+    let mut command = std::process::Command::new(streams_binary("streams-mcp"));
+    command.env("STREAMS_BASE_URL", base);
+    let (server, mcp) = start_http(command, "127.0.0.1:0", &["--dashboard"], &[]);
+    let origin = mcp.trim_end_matches("/mcp").to_owned();
+    (server, format!("{origin}/dashboard"))
+}
+
+/// Starts `command` (an MCP program) with `--http addr`, `args` and `env`; returns the process
+/// and the MCP endpoint's URL it printed.
+fn start_http(
+    mut command: std::process::Command,
+    addr: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (McpHttp, String) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(petstore_mcp())
+    let mut child = command
         .args(["--http", addr])
         .args(args)
-        .env("PETSTORE_BASE_URL", base)
-        .env("PETSTORE_TOKEN", TOKEN)
         .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -4,7 +4,9 @@
 //!
 //! Like every projection it owns no list of its own: its tools are the registry's
 //! dashboard-audience tools (any other name is a 404, as an unknown one), every call goes
-//! through [`ToolRegistry::invoke`] and its outcome is rendered from
+//! through [`ToolRegistry::invoke_page`] (a tool's events are sent to the page as they arrive,
+//! one JSON line each; any other output is finished into one value by
+//! [`ToolRegistry::finish`]) and its outcome is rendered from
 //! [`render::cli_failure_envelope`], the CLI's and MCP's classification. Its pages are
 //! askama templates; its one script (`assets/dashboard.js`, ours, served from the binary) makes
 //! each tool's form from its input schema, checks it as the schema does, calls, and renders the
@@ -38,7 +40,7 @@ use guard::Sessions;
 use harness_gen_client::CallCredentials;
 use harness_gen_contract::harness::Bundle;
 use harness_gen_contract::{Audience, harness, schema};
-use harness_gen_registry::{ToolError, ToolRegistry, render};
+use harness_gen_registry::{EventOutput, ToolError, ToolRegistry, render};
 use harness_gen_serve::{
     Access, ClientAuth, CredentialHeaders, Denied, Gate, Mount, Principal, Site, bearer,
 };
@@ -479,27 +481,106 @@ async fn call(
         }
     };
     let input = request.get("input").cloned().unwrap_or_else(|| json!({}));
-    let started = Instant::now();
-    let at = SystemTime::now();
-    let invoked = dashboard
-        .tools
-        .invoke(Audience::Dashboard, &name, input.clone());
-    let outcome = CallCredentials::scope_of(credentials, invoked).await;
-    let duration = started.elapsed();
-    let (kind, mut answer) = match outcome {
-        Ok(output) => ("ok", json!({"ok": true, "output": output})),
-        Err(error) => (error.kind(), render::cli_failure_envelope(&error)),
-    };
-    let id = dashboard.remember(Call {
-        id: 0,
+    let call = Started {
         tool: name,
-        at,
-        duration,
-        outcome: kind,
         session: session.id,
         input,
-        result: answer.clone(),
+        started: Instant::now(),
+        at: SystemTime::now(),
+    };
+    let invoked = dashboard
+        .tools
+        .invoke_page(Audience::Dashboard, &call.tool, call.input.clone());
+    let outcome = match CallCredentials::scope_of(credentials, invoked).await {
+        Ok(mut output) => match output.events.take() {
+            Some(events) => return live_events(dashboard, call, events),
+            None => {
+                dashboard
+                    .tools
+                    .finish(Audience::Dashboard, &call.tool, output)
+                    .await
+            }
+        },
+        Err(error) => Err(error),
+    };
+    axum::Json(call.answered(&dashboard, outcome)).into_response()
+}
+
+/// A call under way: what its record will say.
+struct Started {
+    tool: String,
+    session: String,
+    input: Value,
+    started: Instant,
+    at: SystemTime,
+}
+
+impl Started {
+    /// The call's answer, `{"ok": true, "output": …}` or the CLI's failure envelope, with the
+    /// number and duration of the record it leaves among the recent calls.
+    fn answered(self, dashboard: &Dashboard, outcome: Result<Value, ToolError>) -> Value {
+        let duration = self.started.elapsed();
+        let (kind, mut answer) = match outcome {
+            Ok(output) => ("ok", json!({"ok": true, "output": output})),
+            Err(error) => (error.kind(), render::cli_failure_envelope(&error)),
+        };
+        let id = dashboard.remember(Call {
+            id: 0,
+            tool: self.tool,
+            at: self.at,
+            duration,
+            outcome: kind,
+            session: self.session,
+            input: self.input,
+            result: answer.clone(),
+        });
+        answer["call"] = json!({"id": id, "durationMs": duration.as_secs_f64() * 1000.0});
+        answer
+    }
+}
+
+/// The answer to a call whose tool returns events, as they arrive: newline-delimited JSON, one
+/// `{"event": …}` line per event (each checked, as `invoke` checks them), then the call's
+/// answer, whose output is every event (past `EventOutput::COLLECTED` a `too_large` runtime
+/// failure, as `invoke` says it), or the failure that ended them. The page shows each event as
+/// it comes.
+fn live_events(dashboard: Arc<Dashboard>, call: Started, events: EventOutput) -> Response {
+    struct Live {
+        dashboard: Arc<Dashboard>,
+        call: Started,
+        events: EventOutput,
+        kept: Vec<Value>,
+    }
+    let line = |value: Value| Ok::<_, std::convert::Infallible>(Bytes::from(format!("{value}\n")));
+    let live = Live {
+        dashboard,
+        call,
+        events,
+        kept: Vec::new(),
+    };
+    let lines = futures::stream::unfold(Some(live), move |state| async move {
+        use futures::StreamExt;
+        let mut live = state?;
+        let tools = &live.dashboard.tools;
+        let outcome = match live.events.items.next().await {
+            Some(item) => match tools.event(Audience::Dashboard, &live.call.tool, item) {
+                Ok(_) if live.kept.len() >= EventOutput::COLLECTED => Err(ToolError::Runtime {
+                    tool: live.call.tool.clone(),
+                    category: harness_gen_wire::RuntimeCategory::TooLarge,
+                }),
+                Ok(event) => {
+                    live.kept.push(event.clone());
+                    return Some((line(json!({"event": event})), Some(live)));
+                }
+                Err(error) => Err(error),
+            },
+            None => Ok(Value::Array(std::mem::take(&mut live.kept))),
+        };
+        let answer = live.call.answered(&live.dashboard, outcome);
+        Some((line(answer), None))
     });
-    answer["call"] = json!({"id": id, "durationMs": duration.as_secs_f64() * 1000.0});
-    axum::Json(answer).into_response()
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(axum::body::Body::from_stream(lines))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }

@@ -196,7 +196,20 @@ impl ToolRegistry {
         name: &str,
         input: Value,
     ) -> Result<Value, ToolError> {
-        let mut output = self.invoke_page(audience, name, input).await?;
+        let output = self.invoke_page(audience, name, input).await?;
+        self.finish(audience, name, output).await
+    }
+
+    /// The one value of an output [`ToolRegistry::invoke_page`] returned: its value, its events
+    /// collected (at most [`crate::EventOutput::COLLECTED`]), or its bytes as the base64 text
+    /// its output schema describes. For an adapter that takes the events or bytes as they come
+    /// only when it can, and the value otherwise.
+    pub async fn finish(
+        &self,
+        audience: Audience,
+        name: &str,
+        mut output: ToolOutput,
+    ) -> Result<Value, ToolError> {
         if let Some(events) = output.events.take() {
             return self.collect_events(audience, name, events).await;
         }

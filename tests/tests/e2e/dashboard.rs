@@ -28,6 +28,60 @@ async fn dashboard() -> (McpHttp, String) {
     (server, format!("{origin}/dashboard"))
 }
 
+/// A tool that returns events (the `streams` crate's `watch_ticks`): the page shows each event
+/// as it arrives, then the call's outcome with all of them.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operator_watches_a_tools_events_arrive_live() {
+    let Some((_turn, _driver, browser)) = browser().await else {
+        return;
+    };
+    let (base, _) = harness_e2e::streams::serve().await;
+    let (server, home) =
+        tokio::task::spawn_blocking(move || harness_e2e::start_streams_dashboard(&base))
+            .await
+            .unwrap();
+    open(
+        &browser,
+        &format!("{home}/tools/watch_ticks"),
+        "input[name='/every_ms']",
+    )
+    .await;
+    fill(&browser, "input[name='/every_ms']", "700").await;
+    fill(&browser, "input[name='/count']", "4").await;
+    submit(&browser).await;
+    // The first event is on the page while the stream still runs.
+    wait_for(&browser, "#events li").await;
+    let result = browser.find(Locator::Css("#result")).await.unwrap();
+    assert_eq!(
+        result.attr("data-outcome").await.unwrap().as_deref(),
+        Some("streaming")
+    );
+    let shown = browser
+        .find(Locator::Css("#events li"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(shown, r#"{"seq":0}"#);
+    screenshot(&browser, "events-live").await;
+    let text = loop {
+        let (kind, text) = outcome(&browser).await;
+        if kind != "streaming" {
+            assert_eq!(kind, "ok", "{text}");
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        raw_output(&browser).await,
+        json!([{"seq": 0}, {"seq": 1}, {"seq": 2}, {"seq": 3}]),
+        "{text}"
+    );
+    browser.close().await.unwrap();
+    drop(server);
+}
+
 /// A ChromeDriver process on a free port in a process group of its own, killed with the
 /// browsers it started when dropped (a failing test leaves no Chromium behind), and the
 /// browser's profile directory, removed then.

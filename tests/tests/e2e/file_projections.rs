@@ -229,7 +229,7 @@ async fn the_cli_streams_standard_input_named_with_at_dash_into_an_upload() {
     use std::process::{Command, Stdio};
     let (base, seen) = server::serve().await;
     // The same build (features) as the MCP program's test, so nothing compiles twice.
-    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams", "cli,mcp"))
+    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams"))
         .await
         .unwrap();
     let bytes = pattern(300_000);
@@ -430,10 +430,9 @@ async fn over_mcp_with(
 ) -> Option<Vec<(&'static str, Vec<Value>)>> {
     let python = crate::petstore_mcp::python()?;
     let (base, _) = server::serve().await;
-    let program =
-        tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp", "cli,mcp"))
-            .await
-            .unwrap();
+    let program = tokio::task::spawn_blocking(|| harness_e2e::streams_binary("streams-mcp"))
+        .await
+        .unwrap();
     let program = program.to_str().unwrap().to_string();
     let mut runs = Vec::new();
     for mode in ["legacy", "modern"] {

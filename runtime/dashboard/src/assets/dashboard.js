@@ -621,7 +621,8 @@
         body: JSON.stringify({ input, confirmed: wasConfirmed }),
       });
       status = response.status;
-      answer = await response.json();
+      const type = response.headers.get('content-type') || '';
+      answer = type.startsWith('application/x-ndjson') ? await live(response) : await response.json();
     } catch (e) {
       answer = { ok: false, error: { kind: 'unreachable', message: 'The dashboard’s server did not answer: ' + e.message } };
     } finally {
@@ -629,6 +630,41 @@
       button.removeAttribute('aria-busy');
     }
     show(answer, status);
+  }
+
+  // A tool that returns events answers one JSON line per event as it arrives, then the call's
+  // answer: each event is shown as it comes, the answer replaces them when the stream ends.
+  async function live(response) {
+    result.hidden = false;
+    result.dataset.outcome = 'streaming';
+    const list = el('ol', { class: 'events', id: 'events' });
+    resultBody.replaceChildren(el('p', { class: 'outcome', id: 'outcome', text: 'Receiving events…' }), list);
+    result.scrollIntoView({ block: 'nearest' });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let pending = '';
+    let answer = null;
+    const take = (text) => {
+      if (!text.trim()) return;
+      const line = JSON.parse(text);
+      if ('event' in line) {
+        list.append(el('li', {}, el('code', { text: JSON.stringify(line.event) })));
+      } else {
+        answer = line;
+      }
+    };
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pending += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = pending.indexOf('\n')) >= 0) {
+        take(pending.slice(0, end));
+        pending = pending.slice(end + 1);
+      }
+    }
+    take(pending + decoder.decode());
+    return answer || { ok: false, error: { kind: 'unreachable', message: 'The stream ended before the call’s answer.' } };
   }
 
   const HEADINGS = {

@@ -271,3 +271,46 @@ async fn a_dashboard_call_takes_mapped_credentials_from_its_request_only() {
         "{answer}"
     );
 }
+
+/// A tool that returns events (the `streams` crate's `watch_ticks`) answers one JSON line per
+/// event as it arrives, then the call's answer with every event as its output.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_that_returns_events_answers_each_as_a_line_as_it_arrives_then_the_call() {
+    let (base, _) = harness_e2e::streams::serve().await;
+    let (_server, home) =
+        tokio::task::spawn_blocking(move || harness_e2e::start_streams_dashboard(&base))
+            .await
+            .unwrap();
+    let http = reqwest::Client::new();
+    let (cookie, token) = session(&http, &home).await;
+    let mut response = http
+        .post(format!("{home}/tools/watch_ticks"))
+        .header("cookie", &cookie)
+        .header("x-harness-token", &token)
+        .header("content-type", "application/json")
+        .body(json!({"input": {"every_ms": 300, "count": 3}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    // The first event comes alone, long before the stream ends.
+    let first = response.chunk().await.unwrap().unwrap();
+    assert_eq!(first.as_ref(), b"{\"event\":{\"seq\":0}}\n");
+    let rest = response.text().await.unwrap();
+    let lines: Vec<Value> = rest
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(
+        lines[..2],
+        [json!({"event": {"seq": 1}}), json!({"event": {"seq": 2}})]
+    );
+    let answer = &lines[2];
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(
+        answer["output"],
+        json!([{"seq": 0}, {"seq": 1}, {"seq": 2}])
+    );
+    assert!(answer["call"]["id"].is_u64(), "{answer}");
+}
