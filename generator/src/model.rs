@@ -19,6 +19,10 @@ pub struct Api {
     pub servers: Vec<String>,
     /// Security schemes by name.
     pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// What names each scheme's environment variables (`emit::client::credential_env`).
+    pub credential_names: BTreeMap<String, CredentialName>,
+    /// The scheme the document's own `security` lists first: the API's usual credential.
+    pub usual_scheme: Option<String>,
     /// Every operation, in document order (including those not exposed as tools).
     pub operations: Vec<Operation>,
     /// Normalized component schemas by name (2020-12; references only to each other).
@@ -74,6 +78,20 @@ pub struct Operation {
     /// The groups it is compiled with (indexes into `Api::groups`, sorted): when any of them is
     /// enabled. None: always compiled.
     pub groups: Vec<usize>,
+}
+
+/// What a scheme's environment variables are named from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CredentialName {
+    /// The names its `x-harn.env` gives, exactly.
+    pub given: Option<Vec<String>>,
+    /// Whether the scheme says its credential is a key (an API-key scheme, or a bearer scheme
+    /// whose name, description or `bearerFormat` mentions a key, as OpenAI's and Stripe's do).
+    pub key: bool,
+    /// What tells it from the API's other schemes: its name's words but those that only say its
+    /// kind (`api`, `key`, `auth`, `token`, `bearer`, …), upper snake case (`ADMIN` of
+    /// `AdminApiKeyAuth`); its whole name when nothing is left.
+    pub distinct: String,
 }
 
 /// A security scheme, reduced to how credentials are sent.

@@ -177,6 +177,35 @@ pub struct DocumentExt {
     pub deep_object_arrays: Option<harness_gen_wire::binding::DeepArrays>,
 }
 
+/// A security scheme's `x-harn` (in `components.securitySchemes`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemeExt {
+    /// The environment variables the client reads the credential from, exactly: one name for a
+    /// token or key, two (user name, then password) for HTTP basic.
+    pub env: Option<OneOrMore>,
+}
+
+/// One name, or a list of them.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMore {
+    /// One.
+    One(String),
+    /// Several, in order.
+    More(Vec<String>),
+}
+
+impl OneOrMore {
+    /// The names, in order.
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            OneOrMore::One(name) => vec![name.clone()],
+            OneOrMore::More(names) => names.clone(),
+        }
+    }
+}
+
 /// `x-harn.annotationDefaults`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

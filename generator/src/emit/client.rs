@@ -13,38 +13,65 @@ use super::{Gates, OpTypes};
 use crate::model::{Api, Operation, SecurityScheme};
 
 /// Environment variables the client reads, per scheme: (scheme, variable names).
+///
+/// The rule (README, "Credentials"): `x-harn.env` names them exactly; otherwise the variable
+/// says what the credential is, after the API's prefix: `_API_KEY` for a key (an API-key
+/// scheme, or a bearer scheme that says it carries a key: `OPENAI_API_KEY`,
+/// `STRIPE_API_KEY`), `_TOKEN` for another bearer token, `_USERNAME` and `_PASSWORD` for HTTP
+/// basic. The scheme's name tells schemes apart only when several would share a name: the
+/// document's usual scheme (first of its own `security`) keeps the plain one, the others add
+/// their distinct words (`OPENAI_ADMIN_API_KEY` of `AdminApiKeyAuth`).
 pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
-    let count = |pred: &dyn Fn(&SecurityScheme) -> bool| {
-        api.security_schemes.values().filter(|s| pred(s)).count()
+    let suffixes = |name: &str, scheme: &SecurityScheme| -> Option<Vec<&'static str>> {
+        let key = api.credential_names.get(name).is_some_and(|n| n.key);
+        Some(match scheme {
+            SecurityScheme::Bearer if key => vec!["API_KEY"],
+            SecurityScheme::Bearer => vec!["TOKEN"],
+            SecurityScheme::ApiKey { .. } => vec!["API_KEY"],
+            SecurityScheme::Basic => vec!["USERNAME", "PASSWORD"],
+            SecurityScheme::Unsupported(_) => return None,
+        })
     };
-    let tokens = count(&|s| matches!(s, SecurityScheme::Bearer));
-    let basics = count(&|s| matches!(s, SecurityScheme::Basic));
-    let keys = count(&|s| matches!(s, SecurityScheme::ApiKey { .. }));
-    let scoped = |name: &str, several: bool| {
-        if several {
-            format!(
-                "{prefix}_{}",
-                crate::names::snake(name).to_ascii_uppercase()
-            )
-        } else {
-            prefix.to_string()
-        }
-    };
-    api.security_schemes
+    let plain: Vec<(&String, Vec<&str>)> = api
+        .security_schemes
         .iter()
-        .filter_map(|(name, scheme)| {
-            let vars = match scheme {
-                SecurityScheme::Bearer => vec![format!("{}_TOKEN", scoped(name, tokens > 1))],
-                SecurityScheme::Basic => {
-                    let p = scoped(name, basics > 1);
-                    vec![format!("{p}_USERNAME"), format!("{p}_PASSWORD")]
-                }
-                SecurityScheme::ApiKey { .. } => {
-                    vec![format!("{}_API_KEY", scoped(name, keys > 1))]
-                }
-                SecurityScheme::Unsupported(_) => return None,
+        .filter_map(|(name, scheme)| Some((name, suffixes(name, scheme)?)))
+        .collect();
+    plain
+        .iter()
+        .map(|(name, suffixes)| {
+            let naming = api.credential_names.get(*name);
+            if let Some(given) = naming.and_then(|n| n.given.clone()) {
+                return ((*name).clone(), given);
+            }
+            let shared = plain
+                .iter()
+                .filter(|(other, theirs)| {
+                    other != name
+                        && theirs == suffixes
+                        && !api
+                            .credential_names
+                            .get(*other)
+                            .is_some_and(|n| n.given.is_some())
+                })
+                .count()
+                > 0;
+            let usual = api.usual_scheme.as_deref() == Some(name.as_str());
+            let stem = match (shared && !usual, naming) {
+                (true, Some(naming)) => format!("{prefix}_{}", naming.distinct),
+                _ => prefix.to_string(),
             };
-            Some((name.clone(), vars))
+            // A prefix that ends in `API` (a crate named after "… API") does not say it twice.
+            let vars = suffixes
+                .iter()
+                .map(
+                    |s| match (stem.strip_suffix("_API"), s.strip_prefix("API_")) {
+                        (Some(_), Some(rest)) => format!("{stem}_{rest}"),
+                        _ => format!("{stem}_{s}"),
+                    },
+                )
+                .collect();
+            ((*name).clone(), vars)
         })
         .collect()
 }

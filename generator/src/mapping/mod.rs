@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use harness_gen_wire::binding::ParamIn;
 use serde_json::Value;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::{Document, Loc};
 use crate::model::{Api, ApiInfo, SecurityScheme};
 use crate::schemas::Normalizer;
@@ -57,9 +57,17 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
         cli_commands,
         groups,
     } = tools::build(&mut cx, &ext, &components);
+    let usual_scheme = cx
+        .default_security
+        .iter()
+        .flatten()
+        .find(|name| cx.schemes.contains_key(*name))
+        .cloned();
     Api {
         info: info(root),
         servers: servers(root),
+        credential_names: credential_names(&mut cx),
+        usual_scheme,
         security_schemes: cx.schemes,
         operations,
         components,
@@ -145,6 +153,107 @@ fn security_schemes(doc: &Document) -> BTreeMap<String, SecurityScheme> {
         out.insert(name.clone(), kind);
     }
     out
+}
+
+/// What names each resolved scheme's environment variables: its `x-harn.env`, whether it says
+/// its credential is a key, and the words that tell it from the others.
+fn credential_names(cx: &mut Cx) -> BTreeMap<String, crate::model::CredentialName> {
+    const KIND_WORDS: [&str; 10] = [
+        "api",
+        "key",
+        "keys",
+        "auth",
+        "authentication",
+        "token",
+        "bearer",
+        "basic",
+        "http",
+        "scheme",
+    ];
+    let mut out = BTreeMap::new();
+    for (name, scheme) in &cx.schemes {
+        let loc = Loc::main("/components/securitySchemes").at(name);
+        let raw = cx
+            .doc
+            .root()
+            .pointer("/components/securitySchemes")
+            .and_then(|s| s.get(name));
+        let mut quiet = Diagnostics::default();
+        let resolved = raw.and_then(|raw| cx.doc.deref(raw, &loc, &mut quiet).map(|(s, _)| s));
+        let text = |field: &str| {
+            resolved
+                .and_then(|s| s.get(field))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        };
+        let words: Vec<String> = crate::names::snake(name)
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        let mentions_key = words.iter().any(|w| w == "key" || w == "keys")
+            || ["description", "bearerFormat"].iter().any(|field| {
+                let text = text(field);
+                text.contains("api key") || text.contains("api_key") || text.contains("apikey")
+            });
+        let distinct: Vec<&str> = words
+            .iter()
+            .map(String::as_str)
+            .filter(|w| !KIND_WORDS.contains(w))
+            .collect();
+        let distinct = match distinct.is_empty() {
+            true => words.join("_"),
+            false => distinct.join("_"),
+        }
+        .to_ascii_uppercase();
+        let given = resolved
+            .and_then(|s| s.get("x-harn"))
+            .and_then(|ext| {
+                let what = format!("security scheme `{name}`");
+                xharn::parse::<xharn::SchemeExt>(ext, &loc.at("x-harn"), &what, cx.doc, cx.diags)
+            })
+            .and_then(|ext| ext.env)
+            .map(|env| env.names());
+        let wanted = match scheme {
+            SecurityScheme::Basic => 2,
+            _ => 1,
+        };
+        let given = match given {
+            Some(names) if names.len() != wanted || names.iter().any(|n| !env_name(n)) => {
+                cx.diags.push(cx.doc.diag(
+                    Code::XHarnInvalid,
+                    Severity::Error,
+                    &loc.at("x-harn").at("env"),
+                    format!(
+                        "x-harn.env of `{name}` names {wanted} environment variable(s) ({}), each of letters, digits and `_`, not starting with a digit",
+                        match wanted {
+                            2 => "the user name's, then the password's",
+                            _ => "the credential's",
+                        }
+                    ),
+                ));
+                None
+            }
+            given => given,
+        };
+        out.insert(
+            name.clone(),
+            crate::model::CredentialName {
+                given,
+                key: matches!(scheme, SecurityScheme::ApiKey { .. }) || mentions_key,
+                distinct,
+            },
+        );
+    }
+    out
+}
+
+/// Whether `name` is a portable environment variable name.
+fn env_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn component_schemas(cx: &mut Cx) -> BTreeMap<String, Value> {

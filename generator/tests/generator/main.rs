@@ -8,6 +8,7 @@ mod builder;
 mod cli_names;
 mod common;
 mod corpus;
+mod credentials;
 mod events;
 mod groups;
 mod harness_diagnostics;

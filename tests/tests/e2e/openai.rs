@@ -16,7 +16,7 @@ use harness_e2e::root;
 use serde_json::{Value, json};
 
 /// The environment variable the generated programs read the key from.
-const KEY_ENV: &str = "OPENAI_API_KEY_AUTH_TOKEN";
+const KEY_ENV: &str = "OPENAI_API_KEY";
 /// The operation groups the test compiles (the rest of the API's 288 operations are not needed).
 const FEATURES: &str = "chat,responses,files,models,cli,mcp";
 
