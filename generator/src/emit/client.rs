@@ -49,10 +49,10 @@ pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
                 .filter(|(other, theirs)| {
                     other != name
                         && theirs == suffixes
-                        && !api
+                        && api
                             .credential_names
                             .get(*other)
-                            .is_some_and(|n| n.given.is_some())
+                            .is_none_or(|n| n.given.is_none())
                 })
                 .count()
                 > 0;
