@@ -2,6 +2,8 @@
 //! (`emit::client::credential_env`): named for what the credential is, told apart by the
 //! scheme's name only when needed, or named exactly by `x-harn.env`.
 
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
 use std::path::Path;
 
 use harness_gen::diag::Diagnostics;
