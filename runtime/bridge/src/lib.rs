@@ -184,6 +184,7 @@ impl<E> fmt::Display for BridgeError<E> {
             BridgeError::Runtime { tool, category } => ToolError::Runtime {
                 tool: tool.clone(),
                 category: *category,
+                hint: None,
             },
             BridgeError::Reply {
                 tool,
@@ -600,7 +601,9 @@ impl Bridge {
                     BridgeError::InvalidInput { tool, issues }
                 }
                 ToolError::UnknownTool { name } => BridgeError::UnknownTool { name },
-                ToolError::Runtime { tool, category } => BridgeError::Runtime { tool, category },
+                ToolError::Runtime { tool, category, .. } => {
+                    BridgeError::Runtime { tool, category }
+                }
                 ToolError::Reply {
                     tool,
                     category,

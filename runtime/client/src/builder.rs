@@ -12,6 +12,9 @@ pub struct ClientBuilder {
     max_response_bytes: usize,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
+    /// The environment variables `from_env` read each scheme's credential from (named in the
+    /// error of a call that lacks them).
+    credential_env: BTreeMap<String, Vec<String>>,
     default_headers: Vec<(String, String)>,
     redirects: Redirects,
     reqwest: Option<reqwest::Client>,
@@ -77,6 +80,7 @@ impl ClientBuilder {
             max_response_bytes: BUFFERED_BYTES,
             schemes: BTreeMap::new(),
             credentials: BTreeMap::new(),
+            credential_env: BTreeMap::new(),
             default_headers: Vec::new(),
             redirects: Redirects::DEFAULT,
             reqwest: None,
@@ -164,6 +168,10 @@ impl ClientBuilder {
             self.base_url = url;
         }
         for (scheme, vars) in env {
+            self.credential_env.insert(
+                (*scheme).to_string(),
+                vars.iter().map(|v| (*v).to_string()).collect(),
+            );
             let values: Vec<String> = vars.iter().filter_map(|v| std::env::var(v).ok()).collect();
             if values.len() != vars.len() {
                 continue;
@@ -217,6 +225,7 @@ impl ClientBuilder {
                 echoes: echoes(self.credentials.values()),
                 schemes: self.schemes,
                 credentials: self.credentials,
+                credential_env: self.credential_env,
             }),
             call: CallOptions::default(),
         })

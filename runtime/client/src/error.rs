@@ -45,6 +45,14 @@ pub enum Error<E> {
     UnexpectedReply(ReplyExcerpt),
     /// A status the operation does not declare: its status, content type and first bytes.
     Status(ReplyExcerpt),
+    /// The operation needs credentials and the client has none for any of its security
+    /// alternatives: nothing was sent. Says what to configure.
+    MissingCredentials {
+        /// The schemes of each alternative the operation accepts (`["ApiKeyAuth"]`, …).
+        schemes: Vec<String>,
+        /// The environment variables `Client::from_env` reads for them (`OPENAI_API_KEY`).
+        env: Vec<String>,
+    },
 }
 
 impl<E> Error<E> {
@@ -61,6 +69,7 @@ impl<E> Error<E> {
             Error::TooLarge => RuntimeCategory::TooLarge,
             Error::UnexpectedReply(_) => RuntimeCategory::UnexpectedReply,
             Error::Status(_) => RuntimeCategory::HttpStatus,
+            Error::MissingCredentials { .. } => RuntimeCategory::MissingCredentials,
             _ => RuntimeCategory::Internal,
         }
     }
@@ -92,6 +101,17 @@ impl<E> fmt::Display for Error<E> {
                 )
             }
             Error::Status(reply) => write!(f, "a status the operation does not declare ({reply})"),
+            Error::MissingCredentials { schemes, env } => {
+                write!(
+                    f,
+                    "the operation needs credentials and none are configured (scheme {})",
+                    schemes.join(" or ")
+                )?;
+                match env.is_empty() {
+                    true => f.write_str(": set them with ClientBuilder::credential"),
+                    false => write!(f, ": set {}", env.join(" or ")),
+                }
+            }
         }
     }
 }

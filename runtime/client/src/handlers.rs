@@ -31,6 +31,10 @@ impl<E: Serialize> Error<E> {
             Error::UnexpectedReply(reply) | Error::Status(reply) => {
                 Thrown::Reply { category, reply }
             }
+            error @ Error::MissingCredentials { .. } => Thrown::Unconfigured {
+                category,
+                hint: error.to_string(),
+            },
             // The schema allowed the value but the wire cannot carry it: the caller's input.
             Error::InvalidValue { pointer, .. } => Thrown::InvalidInput(vec![Issue {
                 pointer,

@@ -83,6 +83,8 @@ struct Shared {
     credential_headers: Vec<reqwest::header::HeaderName>,
     schemes: BTreeMap<String, Scheme>,
     credentials: BTreeMap<String, Credential>,
+    /// The environment variables `from_env` read each scheme's credential from.
+    credential_env: BTreeMap<String, Vec<String>>,
     /// What [`redact`] removes from replies.
     echoes: Vec<Secret>,
 }
@@ -492,7 +494,28 @@ impl HttpClient {
             }
         }
         let Some(alternative) = usable else {
-            return Ok(());
+            // Every alternative needs a credential this client lacks (one that allows anonymous
+            // calls is an empty alternative, always usable): refused before sending, saying
+            // what to set, rather than a 401 from the server.
+            if binding.security.is_empty() {
+                return Ok(());
+            }
+            let schemes: Vec<String> = binding
+                .security
+                .iter()
+                .map(|alternative| {
+                    let names: Vec<&str> = alternative.iter().map(|n| n.as_ref()).collect();
+                    names.join(" + ")
+                })
+                .collect();
+            let env = binding
+                .security
+                .iter()
+                .flat_map(|alternative| alternative.iter())
+                .filter_map(|name| self.shared.credential_env.get(name.as_ref()))
+                .map(|vars| vars.join(" and "))
+                .collect();
+            return Err(Error::MissingCredentials { schemes, env });
         };
         for (scheme_name, credential) in &alternative {
             let Some(scheme) = self.shared.schemes.get(scheme_name.as_ref()) else {
@@ -747,6 +770,7 @@ fn retype<E>(error: Error<std::convert::Infallible>) -> Error<E> {
         Error::InvalidResponse { pointer, reason } => Error::InvalidResponse { pointer, reason },
         Error::Write(why) => Error::Write(why),
         Error::Read(why) => Error::Read(why),
+        Error::MissingCredentials { schemes, env } => Error::MissingCredentials { schemes, env },
     }
 }
 

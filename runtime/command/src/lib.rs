@@ -284,6 +284,7 @@ impl Call<'_> {
                 let error = ToolError::Runtime {
                     tool: tool.name.to_string(),
                     category,
+                    hint: None,
                 };
                 if to_file {
                     fail(&error, out, err)
@@ -420,6 +421,7 @@ impl Paginated<'_> {
                     let error = ToolError::Runtime {
                         tool: self.tool.name.to_string(),
                         category: crate::RuntimeCategory::Internal,
+                        hint: None,
                     };
                     let _ = writeln!(err, "error: {why}");
                     return fail(&error, out, err);

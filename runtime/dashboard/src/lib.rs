@@ -567,6 +567,7 @@ fn live_events(dashboard: Arc<Dashboard>, call: Started, events: EventOutput) ->
                 Ok(_) if live.kept.len() >= EventOutput::COLLECTED => Err(ToolError::Runtime {
                     tool: live.call.tool.clone(),
                     category: harness_gen_wire::RuntimeCategory::TooLarge,
+                    hint: None,
                 }),
                 Ok(event) => {
                     live.kept.push(event.clone());

@@ -642,6 +642,7 @@ async fn binary_result(name: &str, bytes: ByteOutput) -> Result<CallToolResult, 
             return failure(&ToolError::Runtime {
                 tool: name.to_string(),
                 category,
+                hint: None,
             });
         }
     };

@@ -41,6 +41,9 @@ pub enum ToolError {
         tool: String,
         /// What kind of failure.
         category: RuntimeCategory,
+        /// What to do about it, when the failure is the caller's configuration (the credential
+        /// variables to set); names only, never a value.
+        hint: Option<String>,
     },
     /// The API answered outside the operation's contract: a runtime failure (kind `runtime`)
     /// of category `http_status` (a status it does not declare) or `unexpected_reply` (a success
@@ -148,8 +151,16 @@ impl fmt::Display for ToolError {
                     None => Ok(()),
                 }
             }
-            ToolError::Runtime { tool, category } => {
-                write!(f, "tool `{tool}` failed: {}", category.as_str())
+            ToolError::Runtime {
+                tool,
+                category,
+                hint,
+            } => {
+                write!(f, "tool `{tool}` failed: {}", category.as_str())?;
+                match hint {
+                    Some(hint) => write!(f, ": {hint}"),
+                    None => Ok(()),
+                }
             }
             ToolError::Reply {
                 tool,
@@ -229,6 +240,7 @@ impl ToolRegistry {
             .map_err(|category| ToolError::Runtime {
                 tool: tool.entry.name.to_string(),
                 category,
+                hint: None,
             })?;
         use base64::Engine;
         let value = Value::String(base64::engine::general_purpose::STANDARD.encode(collected));
@@ -270,6 +282,7 @@ impl ToolRegistry {
             Err(_) => Err(ToolError::Runtime {
                 tool: tool_name(),
                 category: RuntimeCategory::Panic,
+                hint: None,
             }),
             // Bytes still to arrive are checked once collected (`invoke`), or by the adapter
             // that writes them as they come.
@@ -359,6 +372,7 @@ impl ToolRegistry {
             return Some(Err(ToolError::Runtime {
                 tool: name.to_string(),
                 category: RuntimeCategory::TooLarge,
+                hint: None,
             }));
         }
         Some(self.event(audience, name, item))
@@ -394,6 +408,12 @@ impl ToolRegistry {
             Thrown::Fault(category) => ToolError::Runtime {
                 tool: tool_name(),
                 category,
+                hint: None,
+            },
+            Thrown::Unconfigured { category, hint } => ToolError::Runtime {
+                tool: tool_name(),
+                category,
+                hint: Some(hint),
             },
             Thrown::Reply { category, reply } => ToolError::Reply {
                 tool: tool_name(),
@@ -416,6 +436,7 @@ impl ToolRegistry {
                     return ToolError::Runtime {
                         tool: tool_name(),
                         category: RuntimeCategory::UndeclaredError,
+                        hint: None,
                     };
                 }
                 match self.check(tool, Slot::Error, &value) {
@@ -476,6 +497,7 @@ fn internal(tool: &LiveTool) -> ToolError {
     ToolError::Runtime {
         tool: tool.entry.name.to_string(),
         category: RuntimeCategory::Internal,
+        hint: None,
     }
 }
 

@@ -23,6 +23,14 @@ pub enum Thrown {
     Value(Value),
     /// The handler failed without a value to show (transport, timeout, …).
     Fault(crate::RuntimeCategory),
+    /// The handler could not run as configured (an operation that needs credentials the client
+    /// lacks): a runtime failure of `category` with what to do about it (names, never values).
+    Unconfigured {
+        /// `missing_credentials`.
+        category: crate::RuntimeCategory,
+        /// What to set (`… set OPENAI_API_KEY`).
+        hint: String,
+    },
     /// The API answered outside the operation's contract (a status or a success body it does
     /// not declare): a runtime failure of `category` that shows what the reply was.
     Reply {

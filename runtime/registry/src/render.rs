@@ -50,7 +50,7 @@ pub fn cli_failure_envelope(error: &ToolError) -> Value {
             "message": error.to_string(),
             "issues": issues,
         }),
-        ToolError::Runtime { tool, category } => json!({
+        ToolError::Runtime { tool, category, .. } => json!({
             "kind": "runtime",
             "tool": tool,
             "category": category,

@@ -82,7 +82,8 @@ fn a_thrown_value_without_an_error_schema_never_appears_in_any_rendering() {
         error,
         ToolError::Runtime {
             tool: "leaky".into(),
-            category: RuntimeCategory::UndeclaredError
+            category: RuntimeCategory::UndeclaredError,
+            hint: None,
         }
     );
     for bytes in rendered(&error) {
@@ -212,7 +213,8 @@ fn a_panicking_handler_is_a_runtime_error() {
         error,
         ToolError::Runtime {
             tool: "boom".into(),
-            category: RuntimeCategory::Panic
+            category: RuntimeCategory::Panic,
+            hint: None,
         }
     );
 }

@@ -249,6 +249,9 @@ pub enum RuntimeCategory {
     UnexpectedReply,
     /// A status the operation does not declare (neither a success nor a declared error).
     HttpStatus,
+    /// The operation needs credentials and none are configured for any of its security
+    /// alternatives: nothing was sent.
+    MissingCredentials,
 }
 
 /// What a reply outside an operation's contract showed, for the failure that reports it: its
@@ -309,6 +312,7 @@ impl RuntimeCategory {
             RuntimeCategory::Internal => "internal",
             RuntimeCategory::UnexpectedReply => "unexpected_reply",
             RuntimeCategory::HttpStatus => "http_status",
+            RuntimeCategory::MissingCredentials => "missing_credentials",
         }
     }
 }

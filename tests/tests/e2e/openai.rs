@@ -356,7 +356,20 @@ async fn the_cli_streams_responses_uploads_files_and_lists_models() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_cli_reports_a_wrong_key_and_a_rate_limit_as_what_they_are() {
-    let (base, _) = openai::serve().await;
+    let (base, seen) = openai::serve().await;
+    // No key at all: refused before sending, saying what to set.
+    let cli_program = &programs().await.cli;
+    let bare = run(
+        cli_program,
+        &["models", "list"],
+        &[("OPENAI_BASE_URL", &base)],
+    );
+    assert_eq!(bare.status.code(), Some(4), "{}", text(&bare.stderr));
+    let err = text(&bare.stderr);
+    assert!(err.contains("missing_credentials"), "{err}");
+    assert!(err.contains("set OPENAI_API_KEY"), "{err}");
+    assert!(seen.chat_bodies.lock().unwrap().is_empty());
+
     let wrong = cli_with_key(&base, "sk-wrong-key-0000", &["models", "list"]).await;
     // No 401 in the description: an HTTP failure with the API's own words, not a declared error.
     assert_eq!(wrong.status.code(), Some(4), "{}", text(&wrong.stderr));

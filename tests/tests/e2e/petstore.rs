@@ -170,7 +170,8 @@ async fn the_registry_calls_the_api_through_the_invocation_path() {
         error,
         ToolError::Runtime {
             tool: "get_pet".into(),
-            category: RuntimeCategory::Timeout
+            category: RuntimeCategory::Timeout,
+            hint: None,
         }
     );
 

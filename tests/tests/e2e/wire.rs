@@ -18,7 +18,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use harness_gen_runtime::http::{CallOptions, ClientBuilder, HttpClient, Replies};
+use harness_gen_runtime::http::{
+    CallOptions, ClientBuilder, Credential, HttpClient, Replies, Scheme, Secret,
+};
 use harness_gen_runtime::{Audience, Catalog, Handler, Thrown, ToolError, ToolRegistry};
 use serde_json::{Map, Value, json};
 
@@ -210,7 +212,22 @@ pub(super) fn sending_registry(
     base: &str,
     components: &Arc<Map<String, Value>>,
 ) -> ToolRegistry {
-    let client = ClientBuilder::new(base).max_retries(0).build().unwrap();
+    // A credential for every scheme an operation names, so each call gets as far as sending
+    // (a call that needs credentials the client lacks is refused before that).
+    let mut builder = ClientBuilder::new(base).max_retries(0);
+    let schemes: std::collections::BTreeSet<String> = catalog
+        .tools
+        .iter()
+        .filter_map(|entry| entry.source.as_ref()?.openapi_binding())
+        .flat_map(|binding| binding.security.iter().flat_map(|a| a.iter()))
+        .map(|name| name.to_string())
+        .collect();
+    for name in schemes {
+        builder = builder
+            .scheme(&name, Scheme::Bearer)
+            .credential(&name, Credential::Token(Secret::new("sweep-token")));
+    }
+    let client = builder.build().unwrap();
     registry(catalog, &client, &Verdicts::default(), components, true)
 }
 

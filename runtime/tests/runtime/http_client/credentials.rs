@@ -274,3 +274,34 @@ async fn a_post_redirected_with_303_becomes_a_get_and_307_keeps_its_method_and_b
     };
     assert_eq!(seen["method"], "POST");
 }
+
+/// An operation that needs credentials the client lacks is refused before anything is sent,
+/// naming the schemes and the variables `from_env` reads; one that also allows anonymous
+/// calls goes out without.
+#[tokio::test]
+async fn a_call_that_needs_credentials_the_client_lacks_is_refused_before_sending() {
+    let (base, seen) = serve().await;
+    let bare = ClientBuilder::new(&base)
+        .scheme("token", Scheme::Bearer)
+        .from_env(
+            "HG_TEST_NEVER_SET",
+            &[("token", &["HG_TEST_NEVER_SET_API_KEY"])],
+        )
+        .build()
+        .unwrap();
+    let mut needs = binding("GET", "/busy", json!({}));
+    needs.security = vec![vec!["token".into()].into()].into();
+    let refused = bare.send(&needs, &json!({})).await.unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "the operation needs credentials and none are configured (scheme token): set HG_TEST_NEVER_SET_API_KEY"
+    );
+    assert!(matches!(refused, Error::MissingCredentials { .. }));
+    assert_eq!(seen.hits.load(Ordering::SeqCst), 0, "nothing was sent");
+    // The test binding's security also allows anonymous calls (`[]`).
+    let anonymous = bare
+        .send(&binding("GET", "/busy", json!({})), &json!({}))
+        .await;
+    assert!(anonymous.is_ok(), "{anonymous:?}");
+    assert!(seen.hits.load(Ordering::SeqCst) > 0);
+}
