@@ -237,13 +237,27 @@ pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
     built_once("harness-gen-runtime", "--example", name, features)
 }
 
+/// The target directory the tests' own builds of generated crates and programs share (the one
+/// tests run from is locked by cargo while they run).
+pub fn shared_target() -> std::path::PathBuf {
+    root().join("target/harness-typecheck/target")
+}
+
+/// `command` (a cargo, or a shell running one) building in [`shared_target`] with the flags every
+/// build there uses (warnings denied), so dependencies compile once for all of them.
+pub fn in_shared_target(command: &mut std::process::Command) -> &mut std::process::Command {
+    command
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env("RUSTFLAGS", "-D warnings")
+}
+
 /// Builds `name` (`kind` is `--bin` or `--example`) of `package` with `features`, once per test
 /// process, with warnings denied, in a target directory of its own (the one tests run from is
 /// locked by cargo while they run) that every such build shares with the same flags, so the
 /// dependencies compile once; returns the executable's path.
 fn built_once(package: &str, kind: &str, name: &str, features: &str) -> std::path::PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let target = root().join("target/harness-typecheck/target");
+    let target = shared_target();
     let path = match kind {
         "--example" => target.join("debug/examples").join(name),
         _ => target.join("debug").join(name),
@@ -251,12 +265,10 @@ fn built_once(package: &str, kind: &str, name: &str, features: &str) -> std::pat
     let key = format!("{package} {kind} {name}");
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     if !built.contains(&key) {
-        let out = std::process::Command::new(env!("CARGO"))
+        let out = in_shared_target(&mut std::process::Command::new(env!("CARGO")))
             .args(["build", "--quiet", "--offline", "-p", package])
             .args(["--features", features, kind, name])
             .current_dir(root())
-            .env("CARGO_TARGET_DIR", &target)
-            .env("RUSTFLAGS", "-D warnings")
             .output()
             .expect("cargo runs");
         assert!(

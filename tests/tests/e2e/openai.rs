@@ -59,13 +59,10 @@ fn built() -> &'static Built {
         )
         .unwrap();
         std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        let target = root().join("target/harness-typecheck/target");
-        let out = Command::new(env!("CARGO"))
+        let out = harness_e2e::in_shared_target(&mut Command::new(env!("CARGO")))
             .args(["build", "--quiet", "--offline", "--no-default-features"])
             .args(["--features", FEATURES, "--bins", "--example", "sdk"])
             .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", &target)
-            .env("RUSTFLAGS", "-D warnings")
             .output()
             .expect("cargo runs");
         assert!(
@@ -73,7 +70,7 @@ fn built() -> &'static Built {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let debug = target.join("debug");
+        let debug = harness_e2e::shared_target().join("debug");
         Built {
             cli: debug.join("openai"),
             mcp: debug.join("openai-mcp"),

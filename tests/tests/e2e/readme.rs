@@ -30,14 +30,9 @@ fn readme_commands() -> Vec<String> {
 /// Runs `command` with `sh` from the checkout's root, building in the target directory the
 /// generated-crate tests share (this test's own is locked while tests run) with their flags.
 fn sh(command: &str) -> std::process::Output {
-    Command::new("sh")
+    harness_e2e::in_shared_target(&mut Command::new("sh"))
         .args(["-c", command])
         .current_dir(root())
-        .env(
-            "CARGO_TARGET_DIR",
-            root().join("target/harness-typecheck/target"),
-        )
-        .env("RUSTFLAGS", "-D warnings")
         .output()
         .unwrap()
 }
