@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
 
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -116,21 +116,37 @@ async fn browser() -> Option<(tokio::sync::MutexGuard<'static, ()>, Driver, Clie
     let chromium =
         harness_e2e::tools::system_tool("the dashboard's browser tests", "/usr/bin/chromium", HOW)?;
     let turn = TURN.lock().await;
+    // A driver that does not answer (its port taken between our choice and its bind, a start
+    // slowed by a loaded machine) is replaced by a fresh one on another port, twice at most.
+    let mut failures = Vec::new();
+    for _ in 0..3 {
+        match session(&driver, &chromium).await {
+            Ok((driver, client)) => return Some((turn, driver, client)),
+            Err(why) => failures.push(why),
+        }
+    }
+    panic!("ChromeDriver does not start a session: {failures:#?}");
+}
+
+/// One ChromeDriver on a free port and a headless Chromium session through it, or why not
+/// (with the end of what the driver printed).
+async fn session(driver: &Path, chromium: &Path) -> Result<(Driver, Client), String> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
+    let log = root().join(format!("target/chromedriver-{port}.log"));
     let child = std::process::Command::new(driver)
         .arg(format!("--port={port}"))
         .process_group(0)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
     let profile = root().join(format!("target/dashboard-profile-{port}"));
     let _ = std::fs::remove_dir_all(&profile);
-    let driver = Driver(child, port, profile.clone());
+    let mut driver = Driver(child, port, profile.clone());
     // Headless as root in a closed network: no sandbox, no background connections.
     let args = [
         "--headless=new",
@@ -154,24 +170,31 @@ async fn browser() -> Option<(tokio::sync::MutexGuard<'static, ()>, Driver, Clie
         json!({"binary": chromium, "args": args}),
     );
     let url = format!("http://127.0.0.1:{}", driver.1);
-    let mut tries = 0;
-    let client = loop {
+    let said = |why: String| {
+        let printed = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: String = printed
+            .lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .join(" | ");
+        format!("{why}; the driver printed: {tail}")
+    };
+    for _ in 0..300 {
+        if let Ok(Some(status)) = driver.0.try_wait() {
+            return Err(said(format!("ChromeDriver exited ({status})")));
+        }
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         match ClientBuilder::new(connector)
             .capabilities(capabilities.clone())
             .connect(&url)
             .await
         {
-            Ok(client) => break client,
-            Err(error) if tries < 300 => {
-                tries += 1;
-                let _ = error;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            Err(error) => panic!("ChromeDriver does not start a session: {error}"),
+            Ok(client) => return Ok((driver, client)),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
-    };
-    Some((turn, driver, client))
+    }
+    Err(said("no answer within 30 s".into()))
 }
 
 fn screenshots() -> PathBuf {
