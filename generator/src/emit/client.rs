@@ -44,18 +44,14 @@ pub fn credential_env(api: &Api, prefix: &str) -> Vec<(String, Vec<String>)> {
             if let Some(given) = naming.and_then(|n| n.given.clone()) {
                 return ((*name).clone(), given);
             }
-            let shared = plain
-                .iter()
-                .filter(|(other, theirs)| {
-                    other != name
-                        && theirs == suffixes
-                        && api
-                            .credential_names
-                            .get(*other)
-                            .is_none_or(|n| n.given.is_none())
-                })
-                .count()
-                > 0;
+            let shared = plain.iter().any(|(other, theirs)| {
+                other != name
+                    && theirs == suffixes
+                    && api
+                        .credential_names
+                        .get(*other)
+                        .is_none_or(|n| n.given.is_none())
+            });
             let usual = api.usual_scheme.as_deref() == Some(name.as_str());
             let stem = match (shared && !usual, naming) {
                 (true, Some(naming)) => format!("{prefix}_{}", naming.distinct),

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::{Document, Loc};
-use crate::model::{Api, ApiInfo, SecurityScheme};
+use crate::model::{Api, ApiInfo, CredentialName, SecurityScheme};
 use crate::schemas::Normalizer;
 use crate::xharn::{self, DocumentExt};
 
@@ -42,11 +42,12 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
             .unwrap_or_default(),
         None => DocumentExt::default(),
     };
+    let (schemes, credential_names) = security_schemes(doc, diags);
     let mut cx = Cx {
         doc,
         diags,
         default_security: Vec::new(),
-        schemes: security_schemes(doc),
+        schemes,
     };
     if let Some(requirements) = root.get("security") {
         cx.default_security = operation::security(&mut cx, requirements, &Loc::main("/security"));
@@ -66,7 +67,7 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
     Api {
         info: info(root),
         servers: servers(root),
-        credential_names: credential_names(&mut cx),
+        credential_names,
         usual_scheme,
         security_schemes: cx.schemes,
         operations,
@@ -122,14 +123,21 @@ fn servers(root: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The security schemes that resolve. One that does not (e.g. a remote reference) is left out
-/// and reported only where an operation uses it.
-fn security_schemes(doc: &Document) -> BTreeMap<String, SecurityScheme> {
-    let mut out = BTreeMap::new();
-    let Some(Value::Object(schemes)) = doc.root().pointer("/components/securitySchemes") else {
-        return out;
+/// The security schemes that resolve, and what names each one's environment variables. One
+/// that does not resolve (e.g. a remote reference) is left out and reported only where an
+/// operation uses it; a malformed `x-harn.env` is reported here.
+fn security_schemes(
+    doc: &Document,
+    diags: &mut Diagnostics,
+) -> (
+    BTreeMap<String, SecurityScheme>,
+    BTreeMap<String, CredentialName>,
+) {
+    let (mut schemes, mut names) = (BTreeMap::new(), BTreeMap::new());
+    let Some(Value::Object(raw)) = doc.root().pointer("/components/securitySchemes") else {
+        return (schemes, names);
     };
-    for (name, raw) in schemes {
+    for (name, raw) in raw {
         let mut quiet = Diagnostics::default();
         let loc = Loc::main("/components/securitySchemes").at(name);
         let Some((scheme, _)) = doc.deref(raw, &loc, &mut quiet) else {
@@ -150,14 +158,26 @@ fn security_schemes(doc: &Document) -> BTreeMap<String, SecurityScheme> {
             },
             other => SecurityScheme::Unsupported(other.to_string()),
         };
-        out.insert(name.clone(), kind);
+        names.insert(
+            name.clone(),
+            credential_name(name, scheme, &kind, &loc, doc, diags),
+        );
+        schemes.insert(name.clone(), kind);
     }
-    out
+    (schemes, names)
 }
 
-/// What names each resolved scheme's environment variables: its `x-harn.env`, whether it says
-/// its credential is a key, and the words that tell it from the others.
-fn credential_names(cx: &mut Cx) -> BTreeMap<String, crate::model::CredentialName> {
+/// What names the environment variables of the scheme `name` (resolved: `scheme`, of `kind`):
+/// its `x-harn.env`, whether it says its credential is a key, and the words that tell it from
+/// the others.
+fn credential_name(
+    name: &str,
+    scheme: &Value,
+    kind: &SecurityScheme,
+    loc: &Loc,
+    doc: &Document,
+    diags: &mut Diagnostics,
+) -> CredentialName {
     const KIND_WORDS: [&str; 10] = [
         "api",
         "key",
@@ -170,83 +190,68 @@ fn credential_names(cx: &mut Cx) -> BTreeMap<String, crate::model::CredentialNam
         "http",
         "scheme",
     ];
-    let mut out = BTreeMap::new();
-    for (name, scheme) in &cx.schemes {
-        let loc = Loc::main("/components/securitySchemes").at(name);
-        let raw = cx
-            .doc
-            .root()
-            .pointer("/components/securitySchemes")
-            .and_then(|s| s.get(name));
-        let mut quiet = Diagnostics::default();
-        let resolved = raw.and_then(|raw| cx.doc.deref(raw, &loc, &mut quiet).map(|(s, _)| s));
-        let text = |field: &str| {
-            resolved
-                .and_then(|s| s.get(field))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_ascii_lowercase()
-        };
-        let words: Vec<String> = crate::names::snake(name)
-            .split('_')
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect();
-        let mentions_key = words.iter().any(|w| w == "key" || w == "keys")
-            || ["description", "bearerFormat"].iter().any(|field| {
-                let text = text(field);
-                text.contains("api key") || text.contains("api_key") || text.contains("apikey")
-            });
-        let distinct: Vec<&str> = words
-            .iter()
-            .map(String::as_str)
-            .filter(|w| !KIND_WORDS.contains(w))
-            .collect();
-        let distinct = match distinct.is_empty() {
-            true => words.join("_"),
-            false => distinct.join("_"),
-        }
-        .to_ascii_uppercase();
-        let given = resolved
-            .and_then(|s| s.get("x-harn"))
-            .and_then(|ext| {
-                let what = format!("security scheme `{name}`");
-                xharn::parse::<xharn::SchemeExt>(ext, &loc.at("x-harn"), &what, cx.doc, cx.diags)
-            })
-            .and_then(|ext| ext.env)
-            .map(|env| env.names());
-        let wanted = match scheme {
-            SecurityScheme::Basic => 2,
-            _ => 1,
-        };
-        let given = match given {
-            Some(names) if names.len() != wanted || names.iter().any(|n| !env_name(n)) => {
-                cx.diags.push(cx.doc.diag(
-                    Code::XHarnInvalid,
-                    Severity::Error,
-                    &loc.at("x-harn").at("env"),
-                    format!(
-                        "x-harn.env of `{name}` names {wanted} environment variable(s) ({}), each of letters, digits and `_`, not starting with a digit",
-                        match wanted {
-                            2 => "the user name's, then the password's",
-                            _ => "the credential's",
-                        }
-                    ),
-                ));
-                None
-            }
-            given => given,
-        };
-        out.insert(
-            name.clone(),
-            crate::model::CredentialName {
-                given,
-                key: matches!(scheme, SecurityScheme::ApiKey { .. }) || mentions_key,
-                distinct,
-            },
-        );
+    let text = |field: &str| {
+        scheme
+            .get(field)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    let words: Vec<String> = crate::names::snake(name)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    let mentions_key = words.iter().any(|w| w == "key" || w == "keys")
+        || ["description", "bearerFormat"].iter().any(|field| {
+            let text = text(field);
+            text.contains("api key") || text.contains("api_key") || text.contains("apikey")
+        });
+    let distinct: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !KIND_WORDS.contains(w))
+        .collect();
+    let distinct = match distinct.is_empty() {
+        true => words.join("_"),
+        false => distinct.join("_"),
     }
-    out
+    .to_ascii_uppercase();
+    let given = scheme
+        .get("x-harn")
+        .and_then(|ext| {
+            let what = format!("security scheme `{name}`");
+            xharn::parse::<xharn::SchemeExt>(ext, &loc.at("x-harn"), &what, doc, diags)
+        })
+        .and_then(|ext| ext.env)
+        .map(|env| env.names());
+    let wanted = match kind {
+        SecurityScheme::Basic => 2,
+        _ => 1,
+    };
+    let given = match given {
+        Some(names) if names.len() != wanted || names.iter().any(|n| !env_name(n)) => {
+            diags.push(doc.diag(
+                Code::XHarnInvalid,
+                Severity::Error,
+                &loc.at("x-harn").at("env"),
+                format!(
+                    "x-harn.env of `{name}` names {wanted} environment variable(s) ({}), each of letters, digits and `_`, not starting with a digit",
+                    match wanted {
+                        2 => "the user name's, then the password's",
+                        _ => "the credential's",
+                    }
+                ),
+            ));
+            None
+        }
+        given => given,
+    };
+    CredentialName {
+        given,
+        key: matches!(kind, SecurityScheme::ApiKey { .. }) || mentions_key,
+        distinct,
+    }
 }
 
 /// Whether `name` is a portable environment variable name.

@@ -559,22 +559,17 @@ fn live_events(dashboard: Arc<Dashboard>, call: Started, events: EventOutput) ->
         kept: Vec::new(),
     };
     let lines = futures::stream::unfold(Some(live), move |state| async move {
-        use futures::StreamExt;
         let mut live = state?;
-        let tools = &live.dashboard.tools;
-        let outcome = match live.events.items.next().await {
-            Some(item) => match tools.event(Audience::Dashboard, &live.call.tool, item) {
-                Ok(_) if live.kept.len() >= EventOutput::COLLECTED => Err(ToolError::Runtime {
-                    tool: live.call.tool.clone(),
-                    category: harness_gen_wire::RuntimeCategory::TooLarge,
-                    hint: None,
-                }),
-                Ok(event) => {
-                    live.kept.push(event.clone());
-                    return Some((line(json!({"event": event})), Some(live)));
-                }
-                Err(error) => Err(error),
-            },
+        let (tools, tool) = (&live.dashboard.tools, live.call.tool.as_str());
+        let next = tools
+            .next_collected(Audience::Dashboard, tool, &mut live.events, live.kept.len())
+            .await;
+        let outcome = match next {
+            Some(Ok(event)) => {
+                live.kept.push(event.clone());
+                return Some((line(json!({"event": event})), Some(live)));
+            }
+            Some(Err(error)) => Err(error),
             None => Ok(Value::Array(std::mem::take(&mut live.kept))),
         };
         let answer = live.call.answered(&live.dashboard, outcome);

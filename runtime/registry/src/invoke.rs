@@ -356,10 +356,10 @@ impl ToolRegistry {
     }
 
     /// The next event of `events` to collect, checked ([`ToolRegistry::event`]), when
-    /// `collected` were already: past [`crate::EventOutput::COLLECTED`] a `TooLarge` failure
-    /// (`invoke` returns one value; the MCP server keeps the first events within its own bounds
-    /// and says how many came instead).
-    async fn next_collected(
+    /// `collected` were already: past [`crate::EventOutput::COLLECTED`] a `TooLarge` failure.
+    /// `invoke` and the dashboard, which return every event in the end, collect through it (the
+    /// MCP server keeps the first events within its own bounds and says how many came instead).
+    pub async fn next_collected(
         &self,
         audience: Audience,
         name: &str,
