@@ -5,7 +5,11 @@
 
 MODE is `legacy` (initialize, 2025-11-25) or `modern` (server/discover, 2026-07-28). SCRIPT is a
 JSON list of steps: {"list": true} lists every page; {"call": NAME, "arguments": {...}} calls a
-tool, and with "progress": true asks for progress and records each notification. The Rust tests assert on the printed observations; this script asserts nothing itself
+tool, and with "progress": true asks for progress and records each notification;
+{"task": NAME, "arguments": {...}} calls a tool as a task (the client declares the tasks extension,
+`io.modelcontextprotocol/tasks`) and polls `tasks/get` until the task ends ("cancel": true cancels
+it after its first poll); {"getTask": ID} and {"cancelTask": ID} are one `tasks/get` and
+`tasks/cancel`. The Rust tests assert on the printed observations; this script asserts nothing itself
 except what the SDK itself checks (it validates structuredContent against outputSchema).
 """
 
@@ -14,15 +18,70 @@ import json
 import os
 import sys
 
+from typing import Any, Literal
+
+import mcp_types
 from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.extension import ResultClaim
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
+from pydantic import TypeAdapter
+
+
+TASKS = "io.modelcontextprotocol/tasks"
 
 
 def dump(model):
     return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+class TaskCreated(mcp_types.Result):
+    """What `tools/call` answers when the server runs the call as a task (`resultType: "task"`)."""
+
+    result_type: Literal["task"]
+    task_id: str
+    status: str
+
+
+async def unresolved(created, context):
+    raise RuntimeError("this script polls tasks itself")
+
+
+CLAIMS = {TASKS: [ResultClaim(result_type="task", model=TaskCreated, resolve=unresolved)]}
+
+
+class TaskRequest(mcp_types.Request[dict, str]):
+    """`tasks/get` or `tasks/cancel` of the tasks extension."""
+
+    name_param = "taskId"
+
+
+async def task_request(session, method, task_id):
+    try:
+        answer = await session.send_request(
+            TaskRequest(method=method, params={"taskId": task_id}), TypeAdapter(dict[str, Any])
+        )
+        return {"result": answer}
+    except MCPError as e:
+        return {"error": {"code": e.error.code, "message": e.error.message}}
+
+
+async def run_task(session, step):
+    created = await session.call_tool(step["task"], step.get("arguments"), allow_claimed=True)
+    if not isinstance(created, TaskCreated):
+        return {"task": step["task"], "inline": dump(created)}
+    polls = []
+    for _ in range(400):
+        seen = await task_request(session, "tasks/get", created.task_id)
+        polls.append(seen)
+        if step.get("cancel") and len(polls) == 1:
+            polls.append({"cancel": await task_request(session, "tasks/cancel", created.task_id)})
+        if "error" in seen or seen["result"].get("status") != "working":
+            break
+        await asyncio.sleep(0.05)
+    return {"task": step["task"], "taskId": created.task_id, "polls": polls, "final": polls[-1]}
 
 
 async def steps(session, mode, script):
@@ -43,6 +102,14 @@ async def steps(session, mode, script):
                 if not cursor:
                     break
             seen.append({"list": pages})
+        elif "task" in step:
+            seen.append(await run_task(session, step))
+        elif "getTask" in step:
+            seen.append({"getTask": step["getTask"], **await task_request(session, "tasks/get", step["getTask"])})
+        elif "cancelTask" in step:
+            seen.append(
+                {"cancelTask": step["cancelTask"], **await task_request(session, "tasks/cancel", step["cancelTask"])}
+            )
         else:
             notes = []
 
@@ -65,6 +132,10 @@ async def steps(session, mode, script):
 
 async def main():
     mode, script = sys.argv[1], json.loads(sys.argv[2])
+    # The tasks extension is declared only by a script that uses tasks: a server runs a tool
+    # that allows tasks as one for a client that declares it.
+    uses_tasks = any(key in step for step in script for key in ("task", "getTask", "cancelTask"))
+    tasks = {"extensions": {TASKS: {}}, "result_claims": CLAIMS} if uses_tasks else {}
     if sys.argv[3] == "--url":
         rest, headers = sys.argv[5:], {}
         while rest[:1] == ["--header"]:
@@ -73,13 +144,13 @@ async def main():
             rest = rest[2:]
         http = create_mcp_http_client(headers=headers)
         async with streamable_http_client(sys.argv[4], http_client=http) as streams:
-            async with ClientSession(streams[0], streams[1]) as session:
+            async with ClientSession(streams[0], streams[1], **tasks) as session:
                 out = await steps(session, mode, script)
     else:
         command = sys.argv[4:]
         params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
         async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
+            async with ClientSession(read, write, **tasks) as session:
                 out = await steps(session, mode, script)
     print(json.dumps(out))
 

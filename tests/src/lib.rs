@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::{Value, json};
 
+pub mod deploy;
 pub mod openai;
 pub mod pages;
 pub mod streams;
@@ -116,6 +117,14 @@ async fn create_pet(
     }
     // `Flaky` is created on the second attempt: the first gets a 503 asking to retry at once;
     // the pet's tag lists the idempotency keys of all attempts.
+    // `Slow` takes two seconds (a call under way when the server is told to stop, a task to
+    // cancel while it works).
+    if body["name"] == "Slow" {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let mut pet = body;
+        pet["id"] = json!(44);
+        return (StatusCode::CREATED, axum::Json(pet)).into_response();
+    }
     if body["name"] == "Flaky" {
         let key = headers
             .get("idempotency-key")
@@ -213,9 +222,9 @@ pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
 }
 
 /// The `petstore-mcp` server, built with every program feature (`dashboard`, which includes
-/// `mcp`) so every test runs the same binary.
+/// `mcp`, and `redis`) so every test runs the same binary.
 pub fn petstore_mcp() -> std::path::PathBuf {
-    petstore_binary("petstore-mcp", "dashboard")
+    petstore_binary("petstore-mcp", "dashboard,redis")
 }
 
 /// Builds binary `bin` of the generated `pages` crate with `feature` ([`built_once`]); returns
@@ -283,16 +292,87 @@ fn built_once(package: &str, kind: &str, name: &str, features: &str) -> std::pat
 
 /// A `petstore-mcp --http` process, killed when dropped (so a failing test leaves nothing
 /// behind holding its output pipes).
-pub struct McpHttp(Option<std::process::Child>);
+pub struct McpHttp(Option<std::process::Child>, Logs);
+
+/// What a server printed on standard error, read as it comes (a server that logs each call
+/// would otherwise stop once the pipe is full).
+#[derive(Clone, Default)]
+pub struct Logs(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Logs {
+    /// Reads `from` to its end in a thread of its own, after `first` (what was read already).
+    fn drain(first: &str, mut from: impl std::io::Read + Send + 'static) -> Logs {
+        let logs = Logs::default();
+        logs.push(first.as_bytes());
+        let kept = logs.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(n @ 1..) = from.read(&mut buffer) {
+                kept.push(&buffer[..n]);
+            }
+        });
+        logs
+    }
+
+    fn push(&self, bytes: &[u8]) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(bytes);
+    }
+
+    /// Everything printed so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned()
+    }
+}
 
 impl McpHttp {
     /// Kills the server; returns what it printed.
     pub fn stop(mut self) -> std::process::Output {
         let mut child = self.0.take().expect("the server is running");
         let _ = child.kill();
-        child
+        self.finish(child)
+    }
+
+    /// Sends the server SIGTERM and waits (at most `within`) for it to exit; returns what it
+    /// printed and how it exited.
+    pub fn terminate(mut self, within: Duration) -> std::process::Output {
+        let mut child = self.0.take().expect("the server is running");
+        let pid = child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "SIGTERM reaches the server");
+        let deadline = std::time::Instant::now() + within;
+        while child.try_wait().expect("the server can be waited for").is_none() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not exit within {within:?} of SIGTERM; it printed:\n{}",
+                self.1.text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.finish(child)
+    }
+
+    /// What the server printed on standard error so far.
+    pub fn logs(&self) -> String {
+        self.1.text()
+    }
+
+    fn finish(&self, child: std::process::Child) -> std::process::Output {
+        let mut output = child
             .wait_with_output()
-            .expect("the server can be waited for")
+            .expect("the server can be waited for");
+        // The thread reading standard error ends with the pipe; give it a moment.
+        let until = std::time::Instant::now() + Duration::from_secs(2);
+        while Arc::strong_count(&self.1.0) > 1 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        output.stderr = self.1.text().into_bytes();
+        output
     }
 }
 
@@ -365,7 +445,7 @@ fn start_http(
     stderr
         .read_line(&mut line)
         .expect("the MCP server says where it listens");
-    child.stderr = Some(stderr.into_inner());
+    let logs = Logs::drain(&line, stderr.into_inner());
     let url = line
         .trim()
         .rsplit(' ')
@@ -373,7 +453,7 @@ fn start_http(
         .unwrap_or_default()
         .to_owned();
     assert!(url.starts_with("http://"), "{line}");
-    (McpHttp(Some(child)), url)
+    (McpHttp(Some(child), logs), url)
 }
 
 /// A `petstore-mcp` process spoken to over stdio line by line, every line it printed kept.
@@ -383,6 +463,8 @@ pub struct McpStdio {
     output: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
     /// Every line read from standard output so far.
     pub transcript: String,
+    /// Standard error, read as it comes.
+    stderr: Option<tokio::task::JoinHandle<String>>,
 }
 
 impl McpStdio {
@@ -407,11 +489,20 @@ impl McpStdio {
             .expect("the MCP server starts");
         let input = child.stdin.take();
         let output = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().map(|mut err| {
+            tokio::spawn(async move {
+                use tokio::io::AsyncReadExt;
+                let mut text = String::new();
+                let _ = err.read_to_string(&mut text).await;
+                text
+            })
+        });
         McpStdio {
             child,
             input,
             output: tokio::io::BufReader::new(output).lines(),
             transcript: String::new(),
+            stderr,
         }
     }
 
@@ -486,16 +577,15 @@ impl McpStdio {
     /// end; returns whether it exited successfully, and what it printed: the rest of standard
     /// output appended to the transcript, and standard error.
     pub async fn finish(mut self) -> (bool, String, String) {
-        use tokio::io::AsyncReadExt;
         drop(self.input.take());
         while let Ok(Some(line)) = self.output.next_line().await {
             self.transcript.push_str(&line);
             self.transcript.push('\n');
         }
-        let mut stderr = String::new();
-        if let Some(mut err) = self.child.stderr.take() {
-            let _ = err.read_to_string(&mut stderr).await;
-        }
+        let stderr = match self.stderr.take() {
+            Some(reading) => reading.await.unwrap_or_default(),
+            None => String::new(),
+        };
         let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
             .await
             .expect("the server ends when its client goes away")

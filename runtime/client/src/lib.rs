@@ -23,6 +23,7 @@ mod options;
 pub mod page;
 mod per_call;
 mod redirect;
+pub mod trace;
 
 pub use body::{ByteStream, read_chunks};
 pub use builder::{ClientBuilder, RetryPolicy};
@@ -282,7 +283,9 @@ impl HttpClient {
                 binding.retryable() && request.repeatable() && attempt < policy.max_retries;
             // Only a failed attempt asks the system for randomness.
             let backoff = || policy.backoff(attempt, jitter());
+            let sent = std::time::Instant::now();
             let outcome = self.following(&request, first_byte).await?;
+            trace::attempt(binding, attempt, sent.elapsed(), &outcome);
             let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
                 Err(error) if error.is_connect() && retries_left => Some(backoff())

@@ -50,7 +50,18 @@ pub struct Program<'a> {
 /// Runs the program with the process arguments and standard streams; the exit code says how
 /// it ended (0 success, 2 usage or invalid input, 3 application error, 4 runtime error,
 /// 5 contract violation).
+///
+/// Logs (see `harness_gen_registry::logs`) go to standard error only when `RUST_LOG` asks for
+/// them: the program's own output already says how each call ended.
 pub fn main(program: &Program<'_>) -> ExitCode {
+    use harness_gen_registry::logs;
+    match logs::LogFormat::from_env() {
+        Ok(format) => logs::install("error", format, None),
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let is_tty = std::io::IsTerminal::is_terminal(&stdout);

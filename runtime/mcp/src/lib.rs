@@ -11,6 +11,7 @@
 
 mod cut;
 mod discovery;
+pub mod observe;
 mod select;
 mod serve;
 mod stdio;
@@ -54,7 +55,9 @@ pub use rmcp;
 pub use select::Selection;
 pub use serve::{Options, Program, Transport, main, main_with, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
-pub use tasks::TASK_TTL_MS;
+pub use tasks::{MemoryStore, StoreError, Stored, TASK_TTL_MS, TaskStore};
+#[cfg(feature = "redis")]
+pub use tasks::RedisStore;
 
 /// How long a client may reuse a `tools/list` page: the tools never change while the
 /// process runs.
@@ -78,6 +81,10 @@ pub struct McpServer {
     max_result: Option<usize>,
     /// The most events a call's result keeps of a stream (every one is still sent as progress).
     max_events: usize,
+    /// The tasks, shared by every server made from this one (`over`).
+    tasks: Arc<tasks::Tasks>,
+    /// The calls and tasks under way, which a graceful stop waits for.
+    activity: Arc<observe::Activity>,
 }
 
 struct Inner {
@@ -87,7 +94,6 @@ struct Inner {
     /// What `initialize` / `server/discover` answer; fixed for the process.
     config: ServerConfig,
     listing: OnceLock<Result<Listing, String>>,
-    tasks: tasks::Tasks,
 }
 
 /// How the listing shows tools, fixed when it is prepared.
@@ -151,7 +157,6 @@ impl McpServer {
                 shape: Shape::default(),
                 config,
                 listing: OnceLock::new(),
-                tasks: tasks::Tasks::default(),
             }),
             page_size: usize::MAX,
             credential_headers: Arc::default(),
@@ -159,7 +164,31 @@ impl McpServer {
             discovery: None,
             max_result: Some(DEFAULT_MAX_RESULT_BYTES),
             max_events: DEFAULT_MAX_EVENTS,
+            tasks: Arc::default(),
+            activity: Arc::default(),
         }
+    }
+
+    /// The same server keeping its tasks in `store` (replicas that share one see each other's
+    /// tasks; see [`TaskStore`]).
+    pub fn with_task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.tasks = Arc::new(tasks::Tasks::new(store));
+        self
+    }
+
+    /// The calls and tasks under way.
+    pub fn activity(&self) -> &observe::Activity {
+        &self.activity
+    }
+
+    /// The task store.
+    pub fn task_store(&self) -> &dyn TaskStore {
+        self.tasks.store()
+    }
+
+    /// How many tasks this process is running.
+    pub fn running_tasks(&self) -> usize {
+        self.tasks.running()
     }
 
     /// The same server with `page_size` tools per `tools/list` page (at least 1).
@@ -229,7 +258,6 @@ impl McpServer {
                 shape,
                 config: inner.config.clone(),
                 listing: OnceLock::new(),
-                tasks: tasks::Tasks::default(),
             }),
             ..self
         }
@@ -272,6 +300,8 @@ impl McpServer {
             .shaped(self.inner.shape);
         server.credential_headers = Arc::clone(&self.credential_headers);
         server.scopes = Arc::clone(&self.scopes);
+        server.tasks = Arc::clone(&self.tasks);
+        server.activity = Arc::clone(&self.activity);
         // Pinned tools the narrower choice left out are not listed.
         server.discovery = self.discovery.as_ref().map(|pinned| {
             pinned
@@ -806,11 +836,13 @@ impl ServerHandler for McpServer {
                     credentials,
                     self.owner(&context),
                 )
+                .await
                 .map(Into::into),
             (TaskSupport::Required, false) => Err(McpError::missing_required_client_capability(
                 ClientCapabilities::builder().enable_tasks().build(),
             )),
             _ => {
+                let _busy = self.activity.busy();
                 let progress = context
                     .meta
                     .get_progress_token()
@@ -828,7 +860,7 @@ impl ServerHandler for McpServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        McpServer::get_task(self, &request.task_id, &self.owner(&context))
+        McpServer::get_task(self, &request.task_id, &self.owner(&context)).await
     }
 
     async fn cancel_task(
@@ -836,7 +868,7 @@ impl ServerHandler for McpServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        McpServer::cancel_task(self, &request.task_id, &self.owner(&context))
+        McpServer::cancel_task(self, &request.task_id, &self.owner(&context)).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

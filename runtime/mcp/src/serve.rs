@@ -8,6 +8,8 @@ use clap::{Arg, ArgAction, Command, value_parser};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::observe::{self, Gauges, Metrics, Operated};
+use super::{MemoryStore, TaskStore};
 use super::{
     Access, ClientAuth, CredentialHeaders, Gate, Limits, McpServer, Mount, SchemaProfile,
     ScopeRules, Selection, Site,
@@ -82,6 +84,16 @@ pub struct Options {
     pub max_result_bytes: Option<usize>,
     /// The most events of a tool's stream a call result keeps.
     pub max_events: usize,
+    /// How logs are written (`--log-format`).
+    pub log_format: harness_gen_registry::logs::LogFormat,
+    /// Where tasks are kept: `memory`, or a `redis://` URL (`--task-store`).
+    pub task_store: String,
+    /// Where `/metrics` is served instead of beside `/mcp` (`--metrics-addr`).
+    pub metrics_addr: Option<SocketAddr>,
+    /// How long a stop waits for the calls and tasks under way (`--shutdown-grace`).
+    pub shutdown_grace: std::time::Duration,
+    /// The metrics `/metrics` shows, fed by the log subscriber [`main`] installs.
+    pub metrics: Arc<Metrics>,
     /// The pages served beside `/mcp` (HTTP only): those of the program's [`Mount`]s whose
     /// option the command line gave (`--dashboard`).
     pub mounts: Vec<&'static dyn Mount>,
@@ -97,6 +109,73 @@ fn exposed(addr: SocketAddr, options: &Options) -> Option<String> {
     open.then(|| format!(
         "listening on {addr} reaches beyond this machine, and anyone who can connect would call the API with this server's credentials: make clients authenticate (HARNESS_MCP_AUTH_TOKEN or --auth-token-file FILE with a long random token, or --auth-issuer URL for OAuth JWTs), take credentials from each request (--credential-header), listen on 127.0.0.1, or say --allow-unauthenticated"
     ))
+}
+
+/// What is logged when `RUST_LOG` is unset: each tool call and failed upstream request of
+/// harness-gen's, and the warnings of the libraries beneath.
+pub const DEFAULT_LOG_FILTER: &str = "warn,harness_gen=info";
+
+/// The store `--task-store` names for the server `name`: `memory`, or Redis (keys under
+/// `harness:NAME:`).
+fn task_store(choice: &str, name: &str) -> Result<Arc<dyn TaskStore>, String> {
+    if choice == "memory" {
+        return Ok(Arc::new(MemoryStore::default()));
+    }
+    if !(choice.starts_with("redis://") || choice.starts_with("rediss://")) {
+        return Err(format!(
+            "--task-store `{choice}` is neither `memory` nor a redis:// URL"
+        ));
+    }
+    #[cfg(feature = "redis")]
+    {
+        let store = crate::RedisStore::open(choice, &format!("harness:{name}:"))?;
+        Ok(Arc::new(store))
+    }
+    #[cfg(not(feature = "redis"))]
+    {
+        let _ = name;
+        Err("--task-store redis://… needs a server built with Redis: build it with the crate's feature `redis` (cargo build --features mcp,redis)".into())
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// After a stop signal: waits for `server`'s calls and tasks under way, at most `grace`; the
+/// tasks still running then are recorded as failed (a shared store keeps them for the client).
+async fn drain(server: &McpServer, grace: std::time::Duration) {
+    let activity = server.activity();
+    activity.drain();
+    let under_way = activity.under_way();
+    tracing::info!(target: "harness_gen::serve", under_way, grace_s = grace.as_secs(), "stopping: no new connections; waiting for the calls and tasks under way");
+    if tokio::time::timeout(grace, activity.idle()).await.is_err() {
+        let cut = activity.under_way();
+        tracing::warn!(target: "harness_gen::serve", cut, "stopping: the grace period ended with calls or tasks under way");
+        server.abandon_tasks().await;
+    } else {
+        tracing::info!(target: "harness_gen::serve", "stopped: nothing was under way");
+    }
 }
 
 /// Runs the MCP server program with the process arguments until its transport closes.
@@ -117,6 +196,11 @@ pub fn main_with(program: &Program<'_>, mounts: &[&'static dyn Mount]) -> ExitCo
             return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
         }
     };
+    harness_gen_registry::logs::install(
+        DEFAULT_LOG_FILTER,
+        options.log_format,
+        Some(Metrics::layer(Arc::clone(&options.metrics))),
+    );
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -156,7 +240,9 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
         auth.scopes()
             .check(&registry.entries().collect::<Vec<_>>())?;
     }
+    let store = task_store(&options.task_store, name)?;
     let server = McpServer::new(&registry, name, version)
+        .with_task_store(Arc::clone(&store))
         .with_page_size_of(options.page_size)
         .with_max_tool_name(options.max_tool_name)
         .with_max_result_bytes(options.max_result_bytes)
@@ -194,10 +280,26 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 .with_allowed_hosts(access.hosts().to_vec())
                 .with_allowed_origins(access.origins().to_vec())
                 .enforce_origin_validation();
-            let connections = Connections::new(registry, server, config, options.limits);
+            let served = server.clone();
+            let connections = Arc::new(Connections::new(registry, server, config, options.limits));
+            let operated = {
+                let connections = Arc::clone(&connections);
+                let served = served.clone();
+                Operated {
+                    metrics: Arc::clone(&options.metrics),
+                    activity: Arc::clone(&served.activity),
+                    store: Arc::clone(&store),
+                    gauges: Arc::new(move || Gauges {
+                        sessions: connections.open_sessions(),
+                        tasks: served.running_tasks(),
+                        in_flight: served.activity().under_way(),
+                    }),
+                    with_metrics: options.metrics_addr.is_none(),
+                }
+            };
             let mut router = axum::Router::new()
                 .route("/mcp", axum::routing::any(connection))
-                .with_state(Arc::new(connections));
+                .with_state(Arc::clone(&connections));
             // Pages mounted beside `/mcp` see every tool the program built (each projects
             // it for its own audience: the selection options choose MCP tools).
             for mount in &options.mounts {
@@ -223,7 +325,10 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 auth: options.auth.clone(),
                 public_url: options.public_url.clone(),
             };
-            let router = Arc::new(gate).guard(router);
+            // The operator's endpoints answer without client authentication.
+            let router = Arc::new(gate)
+                .guard(router)
+                .merge(observe::routes(operated.clone()));
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -250,7 +355,28 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
                 ),
                 None => {}
             }
-            harness_gen_serve::listen::serve(listener, router, options.limits).await;
+            if let Some(metrics_addr) = options.metrics_addr {
+                let listener = tokio::net::TcpListener::bind(metrics_addr)
+                    .await
+                    .map_err(|e| format!("cannot listen on {metrics_addr} for /metrics: {e}"))?;
+                let bound = listener.local_addr().map_err(|e| e.to_string())?;
+                eprintln!("serving metrics at http://{bound}/metrics");
+                let router = observe::metrics_routes(operated);
+                tokio::spawn(harness_gen_serve::listen::serve(
+                    listener,
+                    router,
+                    options.limits,
+                    std::future::pending(),
+                ));
+            }
+            if store.shared()
+                && let Err(error) = store.ping().await
+            {
+                tracing::warn!(target: "harness_gen::serve", %error, "the task store does not answer yet: /readyz says so until it does");
+            }
+            harness_gen_serve::listen::serve(listener, router, options.limits, stop_signal())
+                .await;
+            drain(&served, options.shutdown_grace).await;
             Ok(())
         }
     }

@@ -8,24 +8,37 @@
 //! from their creation (a task still working then is stopped) and at most
 //! [`MAX_TASKS_PER_OWNER`] per owner and [`MAX_TASKS`] in all: a new task past a cap makes the
 //! oldest finished one give its place, and is refused when every one is still working.
+//!
+//! Their state lives in a [`TaskStore`]: this process's memory by default, or Redis for
+//! replicas behind one load balancer, where a task started through one replica is read and
+//! cancelled through any other (the replica running it watches the store for that cancel).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
-use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{
-    CreateTaskResult, DetailedTask, GetTaskResult, JsonObject, Task, TaskPayload, TaskStatus,
-};
+use rmcp::model::{CreateTaskResult, GetTaskResult, JsonObject, Task, TaskPayload, TaskStatus};
 use serde_json::{Map, Value};
 
 use super::McpServer;
 use harness_gen_client::CallCredentials;
 
+#[cfg(feature = "redis")]
+mod redis_store;
+mod store;
+
+#[cfg(feature = "redis")]
+pub use redis_store::RedisStore;
+pub use store::{MemoryStore, StoreError, Stored, TaskStore};
+
 /// How long a finished task's result is kept, and the polling interval suggested to clients.
 pub const TASK_TTL_MS: u64 = 3_600_000;
 const POLL_INTERVAL_MS: u64 = 100;
+
+/// How often the process running a task looks in a shared store for a cancel made elsewhere.
+const CANCEL_WATCH: Duration = Duration::from_millis(250);
 
 /// The most tasks one owner has kept at once.
 pub const MAX_TASKS_PER_OWNER: usize = 256;
@@ -33,181 +46,178 @@ pub const MAX_TASKS_PER_OWNER: usize = 256;
 /// The most tasks one server keeps at once.
 pub const MAX_TASKS: usize = 10_000;
 
-/// Tasks of one server, by id.
-#[derive(Default)]
+/// The tasks of one server: their store, and those this process runs.
 pub(super) struct Tasks {
-    entries: Mutex<HashMap<String, Entry>>,
+    store: Arc<dyn TaskStore>,
+    running: Mutex<HashMap<String, tokio::task::AbortHandle>>,
     ids: RandomState,
 }
 
-struct Entry {
-    task: Task,
-    payload: TaskPayload,
-    abort: Option<tokio::task::AbortHandle>,
-    /// Whose it is (`McpServer::owner`).
-    owner: String,
-    created: Instant,
-}
-
-impl Entry {
-    fn expired(&self, now: Instant) -> bool {
-        now.saturating_duration_since(self.created) > Duration::from_millis(TASK_TTL_MS)
+impl Default for Tasks {
+    fn default() -> Self {
+        Self::new(Arc::new(MemoryStore::default()))
     }
 }
 
 impl Tasks {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
-        // A poisoned map still holds consistent entries: every update is one insert.
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    pub(super) fn new(store: Arc<dyn TaskStore>) -> Self {
+        Self {
+            store,
+            running: Mutex::default(),
+            ids: RandomState::new(),
+        }
     }
 
-    /// Forgets the tasks past their time (stopping those still working), then makes room for
-    /// one more task of `owner`: `Err` when every task in the way is still working.
-    fn make_room(
-        entries: &mut HashMap<String, Entry>,
-        owner: &str,
-        now: Instant,
-    ) -> Result<(), McpError> {
-        entries.retain(|_, entry| {
-            let keep = !entry.expired(now);
-            if !keep && let Some(abort) = &entry.abort {
-                abort.abort();
-            }
-            keep
-        });
-        let theirs = entries.values().filter(|e| e.owner == owner).count();
-        for (mine, cap) in [(true, MAX_TASKS_PER_OWNER), (false, MAX_TASKS)] {
-            let count = if mine { theirs } else { entries.len() };
-            if count < cap {
-                continue;
-            }
-            let oldest_finished = entries
-                .iter()
-                .filter(|(_, e)| e.abort.is_none() && (!mine || e.owner == owner))
-                .min_by_key(|(_, e)| e.created)
-                .map(|(id, _)| id.clone());
-            match oldest_finished {
-                Some(id) => {
-                    entries.remove(&id);
-                }
-                None => {
-                    return Err(McpError::invalid_request(
-                        format!(
-                            "too many tasks are still working ({cap}): wait for some to finish, or cancel some"
-                        ),
-                        None,
-                    ));
-                }
-            }
-        }
-        Ok(())
+    /// The store.
+    pub(super) fn store(&self) -> &dyn TaskStore {
+        &*self.store
+    }
+
+    /// How many tasks this process is running.
+    pub(super) fn running(&self) -> usize {
+        self.lock_running().len()
+    }
+
+    fn lock_running(&self) -> std::sync::MutexGuard<'_, HashMap<String, tokio::task::AbortHandle>> {
+        // A poisoned map still holds consistent entries: every update is one insert or removal.
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// An id nobody can guess from another one (128 bits from the process's random keys).
-    fn new_id(&self, seed: usize) -> String {
+    fn new_id(&self) -> String {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
+        let seed = self.lock_running().len();
         let a = self.ids.hash_one((seed, now, 1u8));
         let b = self.ids.hash_one((seed, now, 2u8));
         format!("task-{a:016x}{b:016x}")
     }
 }
 
+fn store_error(error: StoreError) -> McpError {
+    match error {
+        StoreError::Full { .. } => McpError::invalid_request(error.to_string(), None),
+        StoreError::Unavailable(_) => McpError::internal_error(error.to_string(), None),
+    }
+}
+
 impl McpServer {
     /// Starts `name` as a task of `owner` and answers at once with its id.
-    pub(super) fn start_task(
+    pub(super) async fn start_task(
         &self,
         name: String,
         arguments: Option<Map<String, Value>>,
         credentials: Option<CallCredentials>,
         owner: String,
     ) -> Result<CreateTaskResult, McpError> {
-        let tasks = &self.inner.tasks;
-        let now = timestamp(SystemTime::now());
-        let mut entries = tasks.lock();
-        Tasks::make_room(&mut entries, &owner, Instant::now())?;
-        let id = tasks.new_id(entries.len());
-        let task = Task::new(id.clone(), TaskStatus::Working, now.clone(), now)
+        let tasks = Arc::clone(&self.tasks);
+        let at = now();
+        let id = tasks.new_id();
+        let task = Task::new(id.clone(), TaskStatus::Working, at.clone(), at)
             .with_ttl_ms(TASK_TTL_MS)
             .with_poll_interval_ms(POLL_INTERVAL_MS);
+        tasks
+            .store
+            .create(&owner, &task)
+            .await
+            .map_err(store_error)?;
         let server = self.clone();
         let task_id = id.clone();
+        let mut running = tasks.lock_running();
         let handle = tokio::spawn(async move {
-            // The task runs with the credentials of the request that started it.
+            let _busy = server.activity.busy();
+            // The task runs with the credentials of the request that started it, until its
+            // time is up, or until a cancel made through another process shows in the store.
             let call = server.call(&name, arguments);
-            let payload = match CallCredentials::scope_of(credentials, call).await {
-                Ok(result) => TaskPayload::Completed {
-                    result: to_object(&result),
+            let call = CallCredentials::scope_of(credentials, call);
+            let payload = tokio::select! {
+                outcome = tokio::time::timeout(Duration::from_millis(TASK_TTL_MS), call) => match outcome {
+                    Ok(Ok(result)) => Some(TaskPayload::Completed { result: to_object(&result) }),
+                    Ok(Err(error)) => Some(TaskPayload::Failed { error: to_object(&error) }),
+                    Err(_) => None,
                 },
-                Err(error) => TaskPayload::Failed {
-                    error: to_object(&error),
-                },
+                () = cancelled_elsewhere(&*server.tasks.store, &task_id) => None,
             };
-            server.finish(&task_id, payload);
+            if let Some(payload) = payload
+                && let Err(error) = server.tasks.store.finish(&task_id, &payload).await
+            {
+                tracing::error!(target: "harness_gen::tasks", task = %task_id, %error, "a task's outcome could not be kept");
+            }
+            server.tasks.lock_running().remove(&task_id);
         });
-        entries.insert(
-            id,
-            Entry {
-                task: task.clone(),
-                payload: TaskPayload::Working,
-                abort: Some(handle.abort_handle()),
-                owner,
-                created: Instant::now(),
-            },
-        );
+        running.insert(id, handle.abort_handle());
         Ok(CreateTaskResult::new(task))
     }
 
-    fn finish(&self, id: &str, payload: TaskPayload) {
-        let mut entries = self.inner.tasks.lock();
-        if let Some(entry) = entries.get_mut(id) {
-            if entry.payload.status().is_terminal() {
-                return;
-            }
-            entry.task.status = payload.status();
-            entry.task.last_updated_at = timestamp(SystemTime::now());
-            entry.payload = payload;
-            entry.abort = None;
+    /// `tasks/get` of `owner` (another owner's task does not exist for it).
+    pub async fn get_task(&self, id: &str, owner: &str) -> Result<GetTaskResult, McpError> {
+        match self.tasks.store.get(id, owner).await {
+            Ok(Some(task)) => Ok(GetTaskResult::new(task)),
+            Ok(None) => Err(unknown_task(id)),
+            Err(error) => Err(store_error(error)),
         }
     }
 
-    /// `tasks/get` of `owner` (another owner's task does not exist for it).
-    pub fn get_task(&self, id: &str, owner: &str) -> Result<GetTaskResult, McpError> {
-        let entries = self.inner.tasks.lock();
-        let entry = owned(&entries, id, owner)?;
-        Ok(GetTaskResult::new(DetailedTask::new(
-            entry.task.clone(),
-            entry.payload.clone(),
-        )))
-    }
-
     /// `tasks/cancel` of `owner`: stops a working task; a finished one keeps its outcome.
-    pub fn cancel_task(&self, id: &str, owner: &str) -> Result<(), McpError> {
-        let abort = {
-            let entries = self.inner.tasks.lock();
-            let entry = owned(&entries, id, owner)?;
-            entry.abort.clone()
-        };
-        if let Some(abort) = abort {
+    pub async fn cancel_task(&self, id: &str, owner: &str) -> Result<(), McpError> {
+        let store = &*self.tasks.store;
+        match store.get(id, owner).await {
+            Ok(Some(_)) => {}
+            Ok(None) => return Err(unknown_task(id)),
+            Err(error) => return Err(store_error(error)),
+        }
+        store
+            .finish(id, &TaskPayload::Cancelled)
+            .await
+            .map_err(store_error)?;
+        // Here when this process runs it; otherwise the one that does sees the cancel.
+        if let Some(abort) = self.tasks.lock_running().remove(id) {
             abort.abort();
-            self.finish(id, TaskPayload::Cancelled);
         }
         Ok(())
     }
 }
 
-/// The task `id` if `owner`'s and not past its time; otherwise exactly what an unknown id gets.
-fn owned<'a>(
-    entries: &'a HashMap<String, Entry>,
-    id: &str,
-    owner: &str,
-) -> Result<&'a Entry, McpError> {
-    entries
-        .get(id)
-        .filter(|entry| harness_gen_serve::same(entry.owner.as_bytes(), owner.as_bytes()))
-        .filter(|entry| !entry.expired(Instant::now()))
-        .ok_or_else(|| unknown_task(id))
+impl McpServer {
+    /// Stops the tasks this process runs and records them as failed: the server is stopping
+    /// and will not finish them (in a shared store, the client reads that through any replica).
+    pub(super) async fn abandon_tasks(&self) {
+        let stopped: Vec<String> = self
+            .tasks
+            .lock_running()
+            .drain()
+            .map(|(id, abort)| {
+                abort.abort();
+                id
+            })
+            .collect();
+        let error = McpError::internal_error(
+            "the server stopped before the task finished: start it again",
+            None,
+        );
+        let failed = TaskPayload::Failed {
+            error: to_object(&error),
+        };
+        for id in stopped {
+            let _ = self.tasks.store.finish(&id, &failed).await;
+        }
+    }
+}
+
+/// Resolves when task `id` has ended or is gone in a shared store (never for a store of this
+/// process alone, where a cancel stops the task itself).
+async fn cancelled_elsewhere(store: &dyn TaskStore, id: &str) {
+    if !store.shared() {
+        return std::future::pending().await;
+    }
+    loop {
+        tokio::time::sleep(CANCEL_WATCH).await;
+        match store.status(id).await {
+            Ok(Some(TaskStatus::Working)) | Err(_) => {}
+            Ok(_) => return,
+        }
+    }
 }
 
 fn unknown_task(id: &str) -> McpError {
@@ -219,6 +229,11 @@ fn to_object(value: &impl serde::Serialize) -> JsonObject {
         Ok(Value::Object(map)) => map,
         _ => JsonObject::new(),
     }
+}
+
+/// Now, as task timestamps say it.
+pub(crate) fn now() -> String {
+    timestamp(SystemTime::now())
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
@@ -248,52 +263,6 @@ fn timestamp(time: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
-
-    fn entry(owner: &str, working: bool, created: Instant) -> Entry {
-        let task = Task::new(
-            "t".to_string(),
-            TaskStatus::Working,
-            String::new(),
-            String::new(),
-        );
-        let abort = working.then(|| {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .build()
-                .unwrap();
-            runtime.block_on(async { tokio::spawn(async {}).abort_handle() })
-        });
-        Entry {
-            task,
-            payload: TaskPayload::Working,
-            abort,
-            owner: owner.into(),
-            created,
-        }
-    }
-
-    #[test]
-    fn a_task_flood_is_capped_per_owner_and_finished_tasks_give_their_place() {
-        let start = Instant::now();
-        let at = |secs: u64| start + Duration::from_secs(secs);
-        let mut entries: HashMap<String, Entry> = (0..MAX_TASKS_PER_OWNER)
-            .map(|i| (format!("a{i}"), entry("a", true, at(10))))
-            .collect();
-        // Every task of `a` still works: a new one is refused, another owner's is not.
-        assert!(Tasks::make_room(&mut entries, "a", at(20)).is_err());
-        assert!(Tasks::make_room(&mut entries, "b", at(20)).is_ok());
-        // A finished one gives its place (the oldest finished first).
-        entries.insert("a0".into(), entry("a", false, at(1)));
-        entries.insert("a1".into(), entry("a", false, at(5)));
-        assert!(Tasks::make_room(&mut entries, "a", at(20)).is_ok());
-        assert!(!entries.contains_key("a0") && entries.contains_key("a1"));
-        // Tasks past their time are gone, working or not.
-        entries.insert("a2".into(), entry("a", true, at(0)));
-        entries.insert("b0".into(), entry("b", false, at(0)));
-        let later = start + Duration::from_millis(TASK_TTL_MS) + Duration::from_secs(1);
-        assert!(Tasks::make_room(&mut entries, "b", later).is_ok());
-        assert!(!entries.contains_key("a2") && !entries.contains_key("b0"));
-    }
 
     #[test]
     fn timestamps_are_iso_8601_utc() {

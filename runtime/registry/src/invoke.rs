@@ -12,6 +12,9 @@ use crate::registry::{LiveTool, Thrown, ToolOutput, ToolRegistry};
 use harness_gen_wire::ReplyExcerpt;
 use harness_gen_wire::error::RuntimeCategory;
 
+/// The target of the tool-call spans and events (a `RUST_LOG` directive can name it).
+pub const CALL: &str = "harness_gen::call";
+
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolError {
@@ -251,7 +254,40 @@ impl ToolRegistry {
     /// [`ToolRegistry::invoke`], keeping what a tool that lists in pages says about the next
     /// page: the input properties to change, typed by the input schema (a page number read
     /// from a link is a number where the schema says so).
+    ///
+    /// Each call is a `tool_call` span (target [`CALL`]: the tool and the audience), which the
+    /// client's upstream events nest in, ended by one event saying its outcome (`ok` or the
+    /// failure's [`ToolError::kind`]) and how long it took; never an argument or a result.
     pub async fn invoke_page(
+        &self,
+        audience: Audience,
+        name: &str,
+        input: Value,
+    ) -> Result<ToolOutput, ToolError> {
+        use tracing::Instrument;
+        let span = tracing::info_span!(target: CALL, "tool_call", tool = name, audience = audience.as_str());
+        let started = std::time::Instant::now();
+        let outcome = self
+            .call_checked(audience, name, input)
+            .instrument(span.clone())
+            .await;
+        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let _entered = span.enter();
+        match &outcome {
+            Ok(_) => tracing::info!(target: CALL, outcome = "ok", duration_ms, "tool call finished"),
+            Err(error) => {
+                let category = match error {
+                    ToolError::Runtime { category, .. } => category.as_str(),
+                    _ => "",
+                };
+                tracing::warn!(target: CALL, outcome = error.kind(), category, duration_ms, error = %error, "tool call failed")
+            }
+        }
+        outcome
+    }
+
+    /// [`ToolRegistry::invoke_page`] without its span.
+    async fn call_checked(
         &self,
         audience: Audience,
         name: &str,

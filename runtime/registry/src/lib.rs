@@ -34,6 +34,8 @@
 
 mod agent;
 mod invoke;
+#[cfg(feature = "logs")]
+pub mod logs;
 mod registry;
 pub mod render;
 
@@ -42,7 +44,7 @@ use harness_gen_contract::{catalog, harness, schema};
 use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory};
 
 pub use agent::Provider;
-pub use invoke::{Issue, Phase, ToolError, mismatch_issue};
+pub use invoke::{CALL, Issue, Phase, ToolError, mismatch_issue};
 pub use registry::{
     ByteOutput, EventOutput, Factory, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,
     ToolRegistry,

@@ -57,12 +57,24 @@ impl Default for Limits {
 /// What a connection over the cap is told before it is closed.
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: 1\r\ncontent-type: text/plain\r\ncontent-length: 42\r\n\r\nthe server has too many connections open\r\n";
 
-/// Serves `router` on `listener` within `limits` until the process stops.
-pub async fn serve(listener: tokio::net::TcpListener, router: Router, limits: Limits) {
+/// Serves `router` on `listener` within `limits` until `stop` resolves; then accepts no more
+/// connections and returns, while the connections already open go on being served by their own
+/// tasks (a caller that waits for their work before leaving stops gracefully).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    limits: Limits,
+    stop: impl std::future::Future<Output = ()>,
+) {
     let router = router.layer(axum::middleware::from_fn_with_state(limits, bounded_body));
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    tokio::pin!(stop);
     loop {
-        let stream = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stop => return,
+        };
+        let stream = match accepted {
             Ok((stream, _)) => stream,
             // Out of file descriptors or a connection reset before it was accepted: the
             // listener still works, so wait a moment rather than spin or stop.

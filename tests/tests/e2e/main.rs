@@ -8,6 +8,7 @@ mod crash_sweep;
 mod dashboard;
 mod file_projections;
 mod openai;
+mod operated;
 mod pages;
 mod petstore;
 mod petstore_bin;

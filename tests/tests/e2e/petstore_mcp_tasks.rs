@@ -16,7 +16,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
-async fn connect(url: &str, tasks: bool) -> RunningService<RoleClient, ClientConfig> {
+pub(crate) async fn connect(url: &str, tasks: bool) -> RunningService<RoleClient, ClientConfig> {
     let capabilities = if tasks {
         ClientCapabilities::builder().enable_tasks().build()
     } else {

@@ -132,6 +132,34 @@ fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Command 
                 .help("Keep at most N events of a tool's event stream in the call's result (each event is also sent as progress as it comes; the result says how many came) [env: HARNESS_MCP_MAX_EVENTS] [default: 10000]"),
         )
         .arg(
+            Arg::new("log-format")
+                .long("log-format")
+                .value_name("FORMAT")
+                .value_parser(["text", "json"])
+                .help("Write logs on standard error as text or as one JSON object per line; RUST_LOG chooses what is logged [env: HARNESS_LOG_FORMAT] [default: text; RUST_LOG default: warn,harness_gen=info]"),
+        )
+        .arg(
+            Arg::new("task-store")
+                .long("task-store")
+                .value_name("URL")
+                .help("Where MCP tasks are kept: `memory` (this process; lost when it stops) or redis://[:PASSWORD@]HOST[:PORT][/DB] (shared by replicas, kept across restarts; the server must be built with the feature `redis`) [env: HARNESS_MCP_TASK_STORE] [default: memory]"),
+        )
+        .arg(
+            Arg::new("metrics-addr")
+                .long("metrics-addr")
+                .value_name("ADDR")
+                .value_parser(value_parser!(SocketAddr))
+                .requires("http")
+                .help("Serve /metrics on this address instead of beside /mcp (e.g. a port only the operator's network reaches) [env: HARNESS_MCP_METRICS_ADDR]"),
+        )
+        .arg(
+            Arg::new("shutdown-grace")
+                .long("shutdown-grace")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(u64))
+                .help("On SIGTERM or SIGINT, stop accepting connections and let calls and tasks under way finish for at most this long, then exit 0 [env: HARNESS_MCP_SHUTDOWN_GRACE] [default: 30]"),
+        )
+        .arg(
             Arg::new("credential-header")
                 .long("credential-header")
                 .value_name("SCHEME=HEADER")
@@ -286,6 +314,20 @@ pub(super) fn options(
             ));
         }
     };
+    let log_format = match setting("log-format", harness_gen_registry::logs::FORMAT_ENV) {
+        None => harness_gen_registry::logs::LogFormat::Text,
+        Some(text) => harness_gen_registry::logs::LogFormat::parse(&text)
+            .map_err(|_| refused(harness_gen_registry::logs::FORMAT_ENV, &text, "text or json"))?,
+    };
+    let metrics_addr = match matches.get_one::<SocketAddr>("metrics-addr") {
+        Some(addr) => Some(*addr),
+        None => match setting("metrics-addr", "HARNESS_MCP_METRICS_ADDR") {
+            Some(text) => Some(text.parse().map_err(|_| {
+                refused("HARNESS_MCP_METRICS_ADDR", &text, "an address such as 127.0.0.1:9090")
+            })?),
+            None => None,
+        },
+    };
     let public_url = setting("public-url", "HARNESS_MCP_PUBLIC_URL");
     let auth = client_auth(&matches, &strings, &setting, public_url.as_deref())
         .map_err(|why| command().error(clap::error::ErrorKind::ValueValidation, why))?;
@@ -337,6 +379,14 @@ pub(super) fn options(
             Some(0) => None,
             Some(n) => Some(n),
         },
+        log_format,
+        task_store: setting("task-store", "HARNESS_MCP_TASK_STORE")
+            .unwrap_or_else(|| "memory".into()),
+        metrics_addr,
+        metrics: Arc::default(),
+        shutdown_grace: std::time::Duration::from_secs(
+            number(&matches, "shutdown-grace", "HARNESS_MCP_SHUTDOWN_GRACE").unwrap_or(30),
+        ),
         max_events: number(&matches, "max-events", "HARNESS_MCP_MAX_EVENTS")
             .filter(|&n| n > 0)
             .unwrap_or(crate::DEFAULT_MAX_EVENTS),

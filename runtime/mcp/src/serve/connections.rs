@@ -158,6 +158,17 @@ impl Connections {
         }
     }
 
+    /// How many MCP sessions are open (the `initialize` era's), over every choice of tools.
+    pub(super) fn open_sessions(&self) -> usize {
+        let Ok(services) = self.services.lock() else {
+            return 0;
+        };
+        services
+            .values()
+            .map(|service| service.sessions.sessions.try_read().map_or(0, |s| s.len()))
+            .sum()
+    }
+
     /// Notes a request of session `id` of `manager`'s.
     fn seen(&self, id: &str, manager: &Arc<LocalSessionManager>) {
         if let Ok(mut sessions) = self.sessions.lock() {
@@ -180,6 +191,15 @@ pub(super) async fn connection(
     request: axum::extract::Request,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
+    if connections.server.activity().draining() {
+        // Stopping: a request on a connection kept alive goes to another replica.
+        return (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            [(axum::http::header::CONNECTION, "close")],
+            "the server is stopping: try again",
+        )
+            .into_response();
+    }
     let service = match connections.service(request.uri()) {
         Ok(service) => service,
         Err(why) => return (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
@@ -192,7 +212,20 @@ pub(super) async fn connection(
     if named.is_none() && request.method() == axum::http::Method::POST {
         connections.make_room().await;
     }
-    let response = service.http.handle(request).await.into_response();
+    // A POST is under way until its whole answer is written (a stop waits for it); a GET is a
+    // client's stream of server messages, which may stay open for as long as it likes.
+    let busy = (request.method() == axum::http::Method::POST)
+        .then(|| connections.server.activity.busy());
+    let mut response = service.http.handle(request).await.into_response();
+    if let Some(busy) = busy {
+        use futures::StreamExt;
+        response = response.map(|body| {
+            axum::body::Body::from_stream(body.into_data_stream().map(move |chunk| {
+                let _written_with = &busy;
+                chunk
+            }))
+        });
+    }
     let opened = response
         .headers()
         .get(SESSION_HEADER)

@@ -1,0 +1,256 @@
+//! The generated MCP server as an operator runs it (issue 41): two replicas sharing their tasks
+//! through a real Redis behind a round-robin proxy, driven by the official Python client in the
+//! stateless (2026-07-28) era; health, readiness and Prometheus metrics; logs; and a graceful
+//! stop on SIGTERM.
+
+#![allow(clippy::unwrap_used)] // Tests state their expectations with unwrap.
+
+use std::time::Duration;
+
+use harness_e2e::deploy::{Proxy, redis};
+use harness_e2e::{McpHttp, serve, start_mcp_http_with};
+use serde_json::{Value, json};
+
+use crate::petstore_mcp::{drive, python, steps};
+
+/// A replica of the pet store's MCP server on a free port, its tasks in `store`.
+fn replica(base: &str, store: &str) -> (McpHttp, String) {
+    start_mcp_http_with(base, &["--task-store", store], &[])
+}
+
+fn origin(url: &str) -> String {
+    url.trim_end_matches("/mcp").to_owned()
+}
+
+fn create(name: &str) -> Value {
+    json!({"task": "pets.create", "arguments": {"body": {"name": name, "species": "cat"}}})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn replicas_on_one_redis_share_tasks_across_a_round_robin_proxy_and_a_restart() {
+    let Some(python) = python() else { return };
+    let Some(redis) = redis() else { return };
+    let base = serve().await;
+    let (first, first_url) = replica(&base, &redis.url);
+    let (second, second_url) = replica(&base, &redis.url);
+    let mut replicas = [Some(first), Some(second)];
+    let (proxy, url) = Proxy::start(vec![origin(&first_url), origin(&second_url)]).await;
+
+    // A task started through one replica is polled to its end through both.
+    let seen = drive(&python, "modern", &json!([create("Kit")]), &["--url", &url], &[]);
+    let step = &steps(&seen)[0];
+    let id = step["taskId"].as_str().unwrap_or_else(|| panic!("a task: {step}"));
+    let last = &step["final"]["result"];
+    assert_eq!(last["status"], "completed", "{step}");
+    assert_eq!(last["result"]["structuredContent"]["id"], 42, "{step}");
+    let routed = proxy.seen();
+    let ran_on = routed
+        .iter()
+        .find(|(method, _)| method == "tools/call")
+        .map(|(_, replica)| *replica)
+        .unwrap();
+    let polled: Vec<usize> = routed
+        .iter()
+        .filter(|(method, _)| method == "tasks/get")
+        .map(|(_, replica)| *replica)
+        .collect();
+    assert!(
+        polled.iter().any(|r| *r != ran_on),
+        "some tasks/get reached the replica that did not run the task: {routed:?}"
+    );
+
+    // The replica that ran it stops (gracefully) and starts again: the result is still there,
+    // through either replica.
+    let stopped = replicas[ran_on].take().unwrap().terminate(Duration::from_secs(10));
+    assert!(stopped.status.success(), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let (restarted, restarted_url) = replica(&base, &redis.url);
+    proxy.replace(ran_on, origin(&restarted_url));
+    replicas[ran_on] = Some(restarted);
+    let script = json!([{"getTask": id}, {"getTask": id}]);
+    let seen = drive(&python, "modern", &script, &["--url", &url], &[]);
+    for step in steps(&seen) {
+        assert_eq!(step["result"]["status"], "completed", "{step}");
+        assert_eq!(step["result"]["taskId"], id, "{step}");
+        assert_eq!(step["result"]["result"]["structuredContent"]["id"], 42, "{step}");
+    }
+
+    // A working task is cancelled through whichever replica the proxy picks; the replica that
+    // runs it stops it, and its later result does not overwrite the cancel.
+    let mut slow = create("Slow");
+    slow["cancel"] = json!(true);
+    let seen = drive(&python, "modern", &json!([slow]), &["--url", &url], &[]);
+    let step = &steps(&seen)[0];
+    assert_eq!(step["final"]["result"]["status"], "cancelled", "{step}");
+    let id = step["taskId"].as_str().unwrap();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let seen = drive(&python, "modern", &json!([{"getTask": id}, {"getTask": id}]), &["--url", &url], &[]);
+    for step in steps(&seen) {
+        assert_eq!(step["result"]["status"], "cancelled", "{step}");
+    }
+
+    // In the `initialize` era a task is its session's (the owner includes the session, which
+    // lives in one replica: that era needs a balancer that keeps a session on its replica), so
+    // another session does not see it.
+    let seen = drive(&python, "legacy", &json!([{"getTask": id}]), &["--url", &restarted_url], &[]);
+    assert!(steps(&seen)[0]["error"]["message"].as_str().unwrap().contains("unknown task"), "{seen}");
+}
+
+/// The value of the sample `name{labels}` in Prometheus text, if present.
+fn sample(metrics: &str, name: &str, labels: &str) -> Option<f64> {
+    let wanted = format!("{name}{{{labels}}} ");
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(&wanted))
+        .and_then(|value| value.trim().parse().ok())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn health_readiness_and_metrics_answer_and_count_each_call() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let (server, url) = replica(&base, "memory");
+    let origin = origin(&url);
+    let http = reqwest::Client::new();
+    let get = |path: &str| {
+        let request = http.get(format!("{origin}{path}"));
+        async move {
+            let reply = request.send().await.unwrap();
+            (reply.status().as_u16(), reply.text().await.unwrap())
+        }
+    };
+    assert_eq!(get("/healthz").await, (200, "ok\n".into()));
+    assert_eq!(get("/readyz").await, (200, "ready\n".into()));
+
+    let ten: Vec<Value> = (0..10)
+        .map(|_| json!({"call": "get_pet_name", "arguments": {"pet_id": 1}}))
+        .chain([json!({"call": "get_pet", "arguments": {"pet_id": 3}})])
+        .collect();
+    let seen = drive(&python, "modern", &Value::Array(ten), &["--url", &url], &[]);
+    assert_eq!(steps(&seen).len(), 11);
+    let (status, metrics) = get("/metrics").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        sample(&metrics, "harness_tool_calls_total", "tool=\"get_pet_name\",outcome=\"ok\""),
+        Some(10.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        sample(&metrics, "harness_tool_calls_total", "tool=\"get_pet\",outcome=\"application\""),
+        Some(1.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        sample(&metrics, "harness_tool_call_duration_seconds_count", "tool=\"get_pet_name\""),
+        Some(10.0),
+        "{metrics}"
+    );
+    assert_eq!(sample(&metrics, "harness_upstream_responses_total", "class=\"2xx\""), Some(10.0), "{metrics}");
+    assert_eq!(sample(&metrics, "harness_upstream_responses_total", "class=\"4xx\""), Some(1.0), "{metrics}");
+    assert!(metrics.contains("harness_mcp_tasks_running 0"), "{metrics}");
+    assert!(metrics.contains("harness_mcp_sessions_open"), "{metrics}");
+
+    // Each call is logged with its tool and outcome; no credential is.
+    let logs = server.logs();
+    assert!(logs.contains("tool call finished"), "{logs}");
+    assert!(logs.contains("get_pet_name"), "{logs}");
+    assert!(!logs.contains(harness_e2e::TOKEN), "{logs}");
+    drop(server);
+
+    // A task store that does not answer: up, but not ready, saying why.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let (unready, url) = replica(&base, &format!("redis://127.0.0.1:{port}"));
+    let origin = self::origin(&url);
+    let reply = http.get(format!("{origin}/readyz")).send().await.unwrap();
+    assert_eq!(reply.status().as_u16(), 503);
+    assert!(reply.text().await.unwrap().contains("task store"));
+    drop(unready);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_logs_and_metrics_on_their_own_address() {
+    let base = serve().await;
+    let metrics_port = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap().port()
+    };
+    let metrics_addr = format!("127.0.0.1:{metrics_port}");
+    let (server, url) = start_mcp_http_with(
+        &base,
+        &["--metrics-addr", &metrics_addr, "--log-format", "json"],
+        &[("RUST_LOG", "harness_gen=debug")],
+    );
+    let origin = origin(&url);
+    let http = reqwest::Client::new();
+    // Not beside /mcp any more, but on its own address.
+    let beside = http.get(format!("{origin}/metrics")).send().await.unwrap();
+    assert_eq!(beside.status().as_u16(), 404);
+    let mut own = None;
+    for _ in 0..100 {
+        if let Ok(reply) = http.get(format!("http://{metrics_addr}/metrics")).send().await {
+            own = Some(reply);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(own.unwrap().status().as_u16(), 200);
+
+    // One call through rmcp's client; the logs are JSON lines, the upstream reply among them.
+    let client = crate::petstore_mcp_tasks::connect(&url, false).await;
+    let call = rmcp::model::CallToolRequestParams::new("get_pet_name")
+        .with_arguments(json!({"pet_id": 1}).as_object().unwrap().clone());
+    client.peer().call_tool_once(call).await.unwrap();
+    let output = server.stop();
+    let logs = String::from_utf8_lossy(&output.stderr);
+    let events: Vec<Value> = logs
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    let upstream = events
+        .iter()
+        .find(|e| e["target"] == "harness_gen::upstream")
+        .unwrap_or_else(|| panic!("an upstream event: {logs}"));
+    assert_eq!(upstream["fields"]["status"], 200, "{upstream}");
+    assert_eq!(upstream["fields"]["path"], "/pets/{petId}/name", "{upstream}");
+    assert_eq!(upstream["fields"]["method"], "GET", "{upstream}");
+    assert_eq!(upstream["span"]["tool"], "get_pet_name", "{upstream}");
+    let finished = events
+        .iter()
+        .find(|e| e["fields"]["message"] == "tool call finished")
+        .unwrap_or_else(|| panic!("a finished call: {logs}"));
+    assert_eq!(finished["fields"]["outcome"], "ok", "{finished}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_lets_the_call_under_way_finish_then_exits_0() {
+    let base = serve().await;
+    let (server, url) = start_mcp_http_with(&base, &["--shutdown-grace", "20"], &[]);
+    let origin = origin(&url);
+    let client = crate::petstore_mcp_tasks::connect(&url, false).await;
+    let call = rmcp::model::CallToolRequestParams::new("pets.create").with_arguments(
+        json!({"body": {"name": "Slow", "species": "cat"}}).as_object().unwrap().clone(),
+    );
+    let under_way = tokio::spawn(async move { client.peer().call_tool_once(call).await });
+    // Wait until the server has the call (its upstream request takes two seconds).
+    let http = reqwest::Client::new();
+    for _ in 0..200 {
+        let metrics = http.get(format!("{origin}/metrics")).send().await.unwrap().text().await.unwrap();
+        if metrics.contains("harness_mcp_calls_in_flight 1") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let stopped = tokio::task::spawn_blocking(move || server.terminate(Duration::from_secs(15)));
+    let result = under_way.await.unwrap().expect("the call under way is answered");
+    match result {
+        rmcp::model::CallToolResponse::Complete(result) => {
+            assert_eq!(result.structured_content.unwrap()["id"], 44)
+        }
+        other => panic!("an inline result: {other:?}"),
+    }
+    let output = stopped.await.unwrap();
+    let logs = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{logs}");
+    assert!(logs.contains("stopping"), "{logs}");
+}
