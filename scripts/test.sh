@@ -3,8 +3,9 @@
 # checkout — TypeScript, Stoplight Prism and VS Code's TextMate engine from npm (tools/*/node_modules), the official MCP SDK
 # from PyPI (target/mcp-venv) — each only when missing or when its lock file changed, then runs
 # every test of the workspace. Arguments go to `cargo test` (e.g. `scripts/test.sh -p harness-gen`).
-# Headless Chromium and ChromeDriver are system packages: this script installs them with apt-get
-# when it can (root, or sudo without a password), and otherwise says the command that would.
+# Headless Chromium and ChromeDriver (the dashboard's browser tests) and Redis (the replicated
+# MCP task store's tests) are system packages: this script installs them with apt-get when it can
+# (root, or sudo without a password), and otherwise says the command that would.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,9 +18,12 @@ need() {
 need cargo "install Rust from https://rustup.rs"
 need npm "install Node.js 18 or later with npm (Debian: apt-get install nodejs npm)"
 need python3 "install Python 3.10 or later with venv (Debian: apt-get install python3 python3-venv)"
-# Chromium and ChromeDriver: installed here when this user can (root, or sudo without a
-# password, with apt-get); otherwise the one command that would.
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+# System packages: installed here when this user can (root, or sudo without a password, with
+# apt-get); otherwise the one command that would.
+missing=()
+{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || missing+=(chromium chromium-driver)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
   as_root=""
   if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
@@ -29,14 +33,14 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     fi
   fi
   if [ "$as_root" != "none" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "== installing Chromium and ChromeDriver (Debian's chromium, chromium-driver) for the dashboard's browser tests"
+    echo "== installing ${missing[*]} (Debian's packages) for the dashboard's browser tests and the replicated task store's tests"
     $as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends chromium chromium-driver
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
 fi
-for program in /usr/bin/chromium /usr/bin/chromedriver; do
+for program in /usr/bin/chromium /usr/bin/chromedriver /usr/bin/redis-server; do
   if [ ! -x "$program" ]; then
-    echo "error: the dashboard's browser tests need $program, which is not installed and this script cannot install it (it needs root or sudo without a password, and apt-get): run \`sudo apt-get install chromium chromium-driver\`, then this script again" >&2
+    echo "error: the tests need $program, which is not installed and this script cannot install it (it needs root or sudo without a password, and apt-get): run \`sudo apt-get install chromium chromium-driver redis-server\`, then this script again" >&2
     exit 2
   fi
 done

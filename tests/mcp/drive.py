@@ -8,7 +8,7 @@ JSON list of steps: {"list": true} lists every page; {"call": NAME, "arguments":
 tool, and with "progress": true asks for progress and records each notification;
 {"task": NAME, "arguments": {...}} calls a tool as a task (the client declares the tasks extension,
 `io.modelcontextprotocol/tasks`) and polls `tasks/get` until the task ends ("cancel": true cancels
-it after its first poll); {"getTask": ID} and {"cancelTask": ID} are one `tasks/get` and
+it first); {"getTask": ID} and {"cancelTask": ID} are one `tasks/get` and
 `tasks/cancel`. The Rust tests assert on the printed observations; this script asserts nothing itself
 except what the SDK itself checks (it validates structuredContent against outputSchema).
 """
@@ -73,11 +73,11 @@ async def run_task(session, step):
     if not isinstance(created, TaskCreated):
         return {"task": step["task"], "inline": dump(created)}
     polls = []
+    if step.get("cancel"):
+        polls.append({"cancel": await task_request(session, "tasks/cancel", created.task_id)})
     for _ in range(400):
         seen = await task_request(session, "tasks/get", created.task_id)
         polls.append(seen)
-        if step.get("cancel") and len(polls) == 1:
-            polls.append({"cancel": await task_request(session, "tasks/cancel", created.task_id)})
         if "error" in seen or seen["result"].get("status") != "working":
             break
         await asyncio.sleep(0.05)

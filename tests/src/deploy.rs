@@ -137,7 +137,9 @@ async fn forward(State(proxy): State<Proxy>, request: Request) -> Response {
     };
     let mut response = Response::builder().status(reply.status());
     for (name, value) in reply.headers() {
-        if name != axum::http::header::CONTENT_LENGTH && name != axum::http::header::TRANSFER_ENCODING {
+        if name != axum::http::header::CONTENT_LENGTH
+            && name != axum::http::header::TRANSFER_ENCODING
+        {
             response = response.header(name, value);
         }
     }

@@ -346,7 +346,11 @@ impl McpHttp {
             .expect("kill runs");
         assert!(sent.success(), "SIGTERM reaches the server");
         let deadline = std::time::Instant::now() + within;
-        while child.try_wait().expect("the server can be waited for").is_none() {
+        while child
+            .try_wait()
+            .expect("the server can be waited for")
+            .is_none()
+        {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the server did not exit within {within:?} of SIGTERM; it printed:\n{}",

@@ -55,9 +55,9 @@ pub use rmcp;
 pub use select::Selection;
 pub use serve::{Options, Program, Transport, main, main_with, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
-pub use tasks::{MemoryStore, StoreError, Stored, TASK_TTL_MS, TaskStore};
 #[cfg(feature = "redis")]
 pub use tasks::RedisStore;
+pub use tasks::{MemoryStore, StoreError, Stored, TASK_TTL_MS, TaskStore};
 
 /// How long a client may reuse a `tools/list` page: the tools never change while the
 /// process runs.

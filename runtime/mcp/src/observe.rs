@@ -15,8 +15,8 @@
 //! | `harness_mcp_tasks_running` | gauge | |
 //! | `harness_mcp_calls_in_flight` | gauge | |
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -112,7 +112,8 @@ impl Default for Metrics {
     fn default() -> Self {
         let mut registry = MetricRegistry::default();
         let calls = Family::<Labels, Counter>::default();
-        let call_seconds = Family::<Labels, Histogram, fn() -> Histogram>::new_with_constructor(seconds);
+        let call_seconds =
+            Family::<Labels, Histogram, fn() -> Histogram>::new_with_constructor(seconds);
         let upstream = Family::<Labels, Counter>::default();
         let upstream_seconds = seconds();
         let (sessions, tasks, in_flight) = (Gauge::default(), Gauge::default(), Gauge::default());
@@ -136,7 +137,11 @@ impl Default for Metrics {
             "Time from an upstream request to its reply's head",
             upstream_seconds.clone(),
         );
-        registry.register("harness_mcp_sessions_open", "Open MCP sessions", sessions.clone());
+        registry.register(
+            "harness_mcp_sessions_open",
+            "Open MCP sessions",
+            sessions.clone(),
+        );
         registry.register(
             "harness_mcp_tasks_running",
             "MCP tasks this process runs",
@@ -272,7 +277,10 @@ where
                 (None, Some(failure)) => failure,
                 (None, None) => return,
             };
-            metrics.upstream.get_or_create(&vec![("class", class)]).inc();
+            metrics
+                .upstream
+                .get_or_create(&vec![("class", class)])
+                .inc();
             metrics.upstream_seconds.observe(seconds);
             return;
         }

@@ -9,11 +9,11 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::observe::{self, Gauges, Metrics, Operated};
-use super::{MemoryStore, TaskStore};
 use super::{
     Access, ClientAuth, CredentialHeaders, Gate, Limits, McpServer, Mount, SchemaProfile,
     ScopeRules, Selection, Site,
 };
+use super::{MemoryStore, TaskStore};
 use crate::cli_names::BASE_URL;
 use harness_gen_registry::{Factory, ToolRegistry};
 
@@ -374,8 +374,7 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
             {
                 tracing::warn!(target: "harness_gen::serve", %error, "the task store does not answer yet: /readyz says so until it does");
             }
-            harness_gen_serve::listen::serve(listener, router, options.limits, stop_signal())
-                .await;
+            harness_gen_serve::listen::serve(listener, router, options.limits, stop_signal()).await;
             drain(&served, options.shutdown_grace).await;
             Ok(())
         }

@@ -135,9 +135,15 @@ impl McpServer {
                 outcome = tokio::time::timeout(Duration::from_millis(TASK_TTL_MS), call) => match outcome {
                     Ok(Ok(result)) => Some(TaskPayload::Completed { result: to_object(&result) }),
                     Ok(Err(error)) => Some(TaskPayload::Failed { error: to_object(&error) }),
-                    Err(_) => None,
+                    Err(_) => {
+                        tracing::warn!(target: "harness_gen::tasks", task = %task_id, "task stopped: its time is up");
+                        None
+                    }
                 },
-                () = cancelled_elsewhere(&*server.tasks.store, &task_id) => None,
+                () = cancelled_elsewhere(&*server.tasks.store, &task_id) => {
+                    tracing::info!(target: "harness_gen::tasks", task = %task_id, "task stopped: it ended elsewhere (cancelled through another replica, or expired)");
+                    None
+                }
             };
             if let Some(payload) = payload
                 && let Err(error) = server.tasks.store.finish(&task_id, &payload).await

@@ -274,7 +274,9 @@ impl ToolRegistry {
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         let _entered = span.enter();
         match &outcome {
-            Ok(_) => tracing::info!(target: CALL, outcome = "ok", duration_ms, "tool call finished"),
+            Ok(_) => {
+                tracing::info!(target: CALL, outcome = "ok", duration_ms, "tool call finished")
+            }
             Err(error) => {
                 let category = match error {
                     ToolError::Runtime { category, .. } => category.as_str(),

@@ -56,7 +56,9 @@ pub type Observer = Box<dyn Layer<Registry> + Send + Sync>;
 pub fn install(default: &str, format: LogFormat, observer: Option<Observer>) {
     let filter = match std::env::var("RUST_LOG") {
         Ok(text) => EnvFilter::try_new(&text).unwrap_or_else(|error| {
-            eprintln!("warning: RUST_LOG={text:?} is not a log filter ({error}); using `{default}`");
+            eprintln!(
+                "warning: RUST_LOG={text:?} is not a log filter ({error}); using `{default}`"
+            );
             EnvFilter::new(default)
         }),
         Err(_) => EnvFilter::new(default),
@@ -75,7 +77,8 @@ pub fn install(default: &str, format: LogFormat, observer: Option<Observer>) {
             .boxed(),
     };
     // The observer sees the events of harness-gen's targets only, whatever the filter prints.
-    let ours = tracing_subscriber::filter::filter_fn(|meta| meta.target().starts_with("harness_gen"));
+    let ours =
+        tracing_subscriber::filter::filter_fn(|meta| meta.target().starts_with("harness_gen"));
     let _ = tracing_subscriber::registry()
         .with(observer.map(|observer| observer.with_filter(ours)))
         .with(output.with_filter(filter))

@@ -37,9 +37,17 @@ async fn replicas_on_one_redis_share_tasks_across_a_round_robin_proxy_and_a_rest
     let (proxy, url) = Proxy::start(vec![origin(&first_url), origin(&second_url)]).await;
 
     // A task started through one replica is polled to its end through both.
-    let seen = drive(&python, "modern", &json!([create("Kit")]), &["--url", &url], &[]);
+    let seen = drive(
+        &python,
+        "modern",
+        &json!([create("Kit")]),
+        &["--url", &url],
+        &[],
+    );
     let step = &steps(&seen)[0];
-    let id = step["taskId"].as_str().unwrap_or_else(|| panic!("a task: {step}"));
+    let id = step["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {step}"));
     let last = &step["final"]["result"];
     assert_eq!(last["status"], "completed", "{step}");
     assert_eq!(last["result"]["structuredContent"]["id"], 42, "{step}");
@@ -61,8 +69,15 @@ async fn replicas_on_one_redis_share_tasks_across_a_round_robin_proxy_and_a_rest
 
     // The replica that ran it stops (gracefully) and starts again: the result is still there,
     // through either replica.
-    let stopped = replicas[ran_on].take().unwrap().terminate(Duration::from_secs(10));
-    assert!(stopped.status.success(), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let stopped = replicas[ran_on]
+        .take()
+        .unwrap()
+        .terminate(Duration::from_secs(10));
+    assert!(
+        stopped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&stopped.stderr)
+    );
     let (restarted, restarted_url) = replica(&base, &redis.url);
     proxy.replace(ran_on, origin(&restarted_url));
     replicas[ran_on] = Some(restarted);
@@ -71,7 +86,10 @@ async fn replicas_on_one_redis_share_tasks_across_a_round_robin_proxy_and_a_rest
     for step in steps(&seen) {
         assert_eq!(step["result"]["status"], "completed", "{step}");
         assert_eq!(step["result"]["taskId"], id, "{step}");
-        assert_eq!(step["result"]["result"]["structuredContent"]["id"], 42, "{step}");
+        assert_eq!(
+            step["result"]["result"]["structuredContent"]["id"], 42,
+            "{step}"
+        );
     }
 
     // A working task is cancelled through whichever replica the proxy picks; the replica that
@@ -82,17 +100,37 @@ async fn replicas_on_one_redis_share_tasks_across_a_round_robin_proxy_and_a_rest
     let step = &steps(&seen)[0];
     assert_eq!(step["final"]["result"]["status"], "cancelled", "{step}");
     let id = step["taskId"].as_str().unwrap();
+    let routed = &proxy.seen()[routed.len()..];
+    let replica_of = |wanted: &str| {
+        routed
+            .iter()
+            .find(|(method, _)| method == wanted)
+            .map(|(_, replica)| *replica)
+            .unwrap()
+    };
+    let runner = replica_of("tools/call");
+    assert_ne!(runner, replica_of("tasks/cancel"), "{routed:?}");
+    let runner = replicas[runner].as_ref().unwrap();
+    let mut stopped = false;
+    for _ in 0..100 {
+        stopped = runner.logs().contains("task stopped: it ended elsewhere");
+        if stopped {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stopped, "the runner stops the task: {}", runner.logs());
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let seen = drive(&python, "modern", &json!([{"getTask": id}, {"getTask": id}]), &["--url", &url], &[]);
+    let seen = drive(
+        &python,
+        "modern",
+        &json!([{"getTask": id}, {"getTask": id}]),
+        &["--url", &url],
+        &[],
+    );
     for step in steps(&seen) {
         assert_eq!(step["result"]["status"], "cancelled", "{step}");
     }
-
-    // In the `initialize` era a task is its session's (the owner includes the session, which
-    // lives in one replica: that era needs a balancer that keeps a session on its replica), so
-    // another session does not see it.
-    let seen = drive(&python, "legacy", &json!([{"getTask": id}]), &["--url", &restarted_url], &[]);
-    assert!(steps(&seen)[0]["error"]["message"].as_str().unwrap().contains("unknown task"), "{seen}");
 }
 
 /// The value of the sample `name{labels}` in Prometheus text, if present.
@@ -130,22 +168,50 @@ async fn health_readiness_and_metrics_answer_and_count_each_call() {
     let (status, metrics) = get("/metrics").await;
     assert_eq!(status, 200);
     assert_eq!(
-        sample(&metrics, "harness_tool_calls_total", "tool=\"get_pet_name\",outcome=\"ok\""),
+        sample(
+            &metrics,
+            "harness_tool_calls_total",
+            "tool=\"get_pet_name\",outcome=\"ok\""
+        ),
         Some(10.0),
         "{metrics}"
     );
     assert_eq!(
-        sample(&metrics, "harness_tool_calls_total", "tool=\"get_pet\",outcome=\"application\""),
+        sample(
+            &metrics,
+            "harness_tool_calls_total",
+            "tool=\"get_pet\",outcome=\"application\""
+        ),
         Some(1.0),
         "{metrics}"
     );
     assert_eq!(
-        sample(&metrics, "harness_tool_call_duration_seconds_count", "tool=\"get_pet_name\""),
+        sample(
+            &metrics,
+            "harness_tool_call_duration_seconds_count",
+            "tool=\"get_pet_name\""
+        ),
         Some(10.0),
         "{metrics}"
     );
-    assert_eq!(sample(&metrics, "harness_upstream_responses_total", "class=\"2xx\""), Some(10.0), "{metrics}");
-    assert_eq!(sample(&metrics, "harness_upstream_responses_total", "class=\"4xx\""), Some(1.0), "{metrics}");
+    assert_eq!(
+        sample(
+            &metrics,
+            "harness_upstream_responses_total",
+            "class=\"2xx\""
+        ),
+        Some(10.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        sample(
+            &metrics,
+            "harness_upstream_responses_total",
+            "class=\"4xx\""
+        ),
+        Some(1.0),
+        "{metrics}"
+    );
     assert!(metrics.contains("harness_mcp_tasks_running 0"), "{metrics}");
     assert!(metrics.contains("harness_mcp_sessions_open"), "{metrics}");
 
@@ -188,7 +254,11 @@ async fn json_logs_and_metrics_on_their_own_address() {
     assert_eq!(beside.status().as_u16(), 404);
     let mut own = None;
     for _ in 0..100 {
-        if let Ok(reply) = http.get(format!("http://{metrics_addr}/metrics")).send().await {
+        if let Ok(reply) = http
+            .get(format!("http://{metrics_addr}/metrics"))
+            .send()
+            .await
+        {
             own = Some(reply);
             break;
         }
@@ -212,7 +282,10 @@ async fn json_logs_and_metrics_on_their_own_address() {
         .find(|e| e["target"] == "harness_gen::upstream")
         .unwrap_or_else(|| panic!("an upstream event: {logs}"));
     assert_eq!(upstream["fields"]["status"], 200, "{upstream}");
-    assert_eq!(upstream["fields"]["path"], "/pets/{petId}/name", "{upstream}");
+    assert_eq!(
+        upstream["fields"]["path"], "/pets/{petId}/name",
+        "{upstream}"
+    );
     assert_eq!(upstream["fields"]["method"], "GET", "{upstream}");
     assert_eq!(upstream["span"]["tool"], "get_pet_name", "{upstream}");
     let finished = events
@@ -229,20 +302,33 @@ async fn sigterm_lets_the_call_under_way_finish_then_exits_0() {
     let origin = origin(&url);
     let client = crate::petstore_mcp_tasks::connect(&url, false).await;
     let call = rmcp::model::CallToolRequestParams::new("pets.create").with_arguments(
-        json!({"body": {"name": "Slow", "species": "cat"}}).as_object().unwrap().clone(),
+        json!({"body": {"name": "Slow", "species": "cat"}})
+            .as_object()
+            .unwrap()
+            .clone(),
     );
     let under_way = tokio::spawn(async move { client.peer().call_tool_once(call).await });
     // Wait until the server has the call (its upstream request takes two seconds).
     let http = reqwest::Client::new();
     for _ in 0..200 {
-        let metrics = http.get(format!("{origin}/metrics")).send().await.unwrap().text().await.unwrap();
+        let metrics = http
+            .get(format!("{origin}/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
         if metrics.contains("harness_mcp_calls_in_flight 1") {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let stopped = tokio::task::spawn_blocking(move || server.terminate(Duration::from_secs(15)));
-    let result = under_way.await.unwrap().expect("the call under way is answered");
+    let result = under_way
+        .await
+        .unwrap()
+        .expect("the call under way is answered");
     match result {
         rmcp::model::CallToolResponse::Complete(result) => {
             assert_eq!(result.structured_content.unwrap()["id"], 44)

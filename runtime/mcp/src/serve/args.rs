@@ -316,14 +316,23 @@ pub(super) fn options(
     };
     let log_format = match setting("log-format", harness_gen_registry::logs::FORMAT_ENV) {
         None => harness_gen_registry::logs::LogFormat::Text,
-        Some(text) => harness_gen_registry::logs::LogFormat::parse(&text)
-            .map_err(|_| refused(harness_gen_registry::logs::FORMAT_ENV, &text, "text or json"))?,
+        Some(text) => harness_gen_registry::logs::LogFormat::parse(&text).map_err(|_| {
+            refused(
+                harness_gen_registry::logs::FORMAT_ENV,
+                &text,
+                "text or json",
+            )
+        })?,
     };
     let metrics_addr = match matches.get_one::<SocketAddr>("metrics-addr") {
         Some(addr) => Some(*addr),
         None => match setting("metrics-addr", "HARNESS_MCP_METRICS_ADDR") {
             Some(text) => Some(text.parse().map_err(|_| {
-                refused("HARNESS_MCP_METRICS_ADDR", &text, "an address such as 127.0.0.1:9090")
+                refused(
+                    "HARNESS_MCP_METRICS_ADDR",
+                    &text,
+                    "an address such as 127.0.0.1:9090",
+                )
             })?),
             None => None,
         },

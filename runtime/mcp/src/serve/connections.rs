@@ -214,8 +214,8 @@ pub(super) async fn connection(
     }
     // A POST is under way until its whole answer is written (a stop waits for it); a GET is a
     // client's stream of server messages, which may stay open for as long as it likes.
-    let busy = (request.method() == axum::http::Method::POST)
-        .then(|| connections.server.activity.busy());
+    let busy =
+        (request.method() == axum::http::Method::POST).then(|| connections.server.activity.busy());
     let mut response = service.http.handle(request).await.into_response();
     if let Some(busy) = busy {
         use futures::StreamExt;

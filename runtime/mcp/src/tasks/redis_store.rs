@@ -152,11 +152,9 @@ impl TaskStore for RedisStore {
             let (owner_key, all_key) = (self.owner_key(owner), self.all_key());
             self.make_room(&owner_key, MAX_TASKS_PER_OWNER, now).await?;
             self.make_room(&all_key, MAX_TASKS, now).await?;
-            let record = serde_json::to_string(&DetailedTask::new(
-                task.clone(),
-                TaskPayload::Working,
-            ))
-            .map_err(unreadable)?;
+            let record =
+                serde_json::to_string(&DetailedTask::new(task.clone(), TaskPayload::Working))
+                    .map_err(unreadable)?;
             let key = self.task_key(&task.task_id);
             let ttl = TASK_TTL_MS;
             redis::pipe()
