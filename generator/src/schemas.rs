@@ -79,6 +79,22 @@ impl<'a> Normalizer<'a> {
             self.dialect(&dialect, &loc.at("$schema"));
         }
         let nullable = matches!(map.remove("nullable"), Some(Value::Bool(true)));
+        // `required` naming a property twice (invalid 2020-12) means it once.
+        if let Some(Value::Array(names)) = map.get_mut("required") {
+            let mut seen = std::collections::HashSet::new();
+            names.retain(|name| seen.insert(name.clone()));
+        }
+        // The nullable-reference idiom of 3.0 documents, `allOf: [{$ref: X}, {nullable: true}]`:
+        // OpenAPI 3.0.3 gives such a `nullable` no effect (it has no `type` beside it), but every
+        // document that writes it means "X or null", and APIs send the null.
+        let null_part = match map.get_mut("allOf") {
+            Some(Value::Array(parts)) => {
+                let before = parts.len();
+                parts.retain(|part| !only_nullable(part));
+                parts.len() < before && !parts.is_empty()
+            }
+            _ => false,
+        };
         for (exclusive, inclusive) in [
             ("exclusiveMinimum", "minimum"),
             ("exclusiveMaximum", "maximum"),
@@ -122,6 +138,9 @@ impl<'a> Normalizer<'a> {
                 let child = std::mem::take(slot);
                 *slot = self.convert(child, &child_loc, depth + 1);
             }
+        }
+        if null_part {
+            return or_null(map);
         }
         let mut out = Value::Object(map);
         if nullable {
@@ -299,6 +318,47 @@ impl<'a> Normalizer<'a> {
         }
         *schema = json!({});
     }
+}
+
+/// The keywords that say nothing of which values a schema accepts.
+const ANNOTATIONS: [&str; 9] = [
+    "description",
+    "title",
+    "example",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+];
+
+/// Whether `part` says only `nullable: true` (and annotations).
+fn only_nullable(part: &Value) -> bool {
+    part.as_object().is_some_and(|part| {
+        part.get("nullable") == Some(&Value::Bool(true))
+            && part
+                .keys()
+                .all(|k| k == "nullable" || ANNOTATIONS.contains(&k.as_str()))
+    })
+}
+
+/// `map` or `null`: `{anyOf: [map's constraints, {type: null}]}` with its annotations beside
+/// (an `allOf` of one part left is that part).
+fn or_null(map: Map<String, Value>) -> Value {
+    let (mut outer, mut inner): (Map<String, Value>, Map<String, Value>) = map
+        .into_iter()
+        .partition(|(k, _)| ANNOTATIONS.contains(&k.as_str()));
+    let inner = match inner.remove("allOf") {
+        Some(Value::Array(mut parts)) if parts.len() == 1 && inner.is_empty() => parts.remove(0),
+        Some(parts) => {
+            inner.insert("allOf".to_string(), parts);
+            Value::Object(inner)
+        }
+        None => Value::Object(inner),
+    };
+    outer.insert("anyOf".to_string(), json!([inner, {"type": "null"}]));
+    Value::Object(outer)
 }
 
 /// Lets `schema` also accept `null`.

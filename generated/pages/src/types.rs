@@ -173,17 +173,24 @@ impl serde::Serialize for ListCustomersOutputObject {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for ListCustomersOutputObject {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "list" => Self::List,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for ListCustomersOutputObject {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListCustomersOutputObject {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "list" => Self::List,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 #[derive(Debug, Clone)]

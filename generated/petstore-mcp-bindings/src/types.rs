@@ -97,19 +97,26 @@ impl serde::Serialize for Species {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for Species {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "dog" => Self::Dog,
+            "cat" => Self::Cat,
+            "bird" => Self::Bird,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for Species {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for Species {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "dog" => Self::Dog,
-                "cat" => Self::Cat,
-                "bird" => Self::Bird,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 /// (Abbreviated.)
@@ -191,17 +198,24 @@ impl serde::Serialize for ListPetsAppErrorHttpDefaultKind {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for ListPetsAppErrorHttpDefaultKind {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "http_default" => Self::HttpDefault,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for ListPetsAppErrorHttpDefaultKind {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPetsAppErrorHttpDefaultKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "http_default" => Self::HttpDefault,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
@@ -241,17 +255,24 @@ impl serde::Serialize for ListPetsAppErrorUpstreamErrorKind {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for ListPetsAppErrorUpstreamErrorKind {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "upstream_error" => Self::UpstreamError,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for ListPetsAppErrorUpstreamErrorKind {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for ListPetsAppErrorUpstreamErrorKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "upstream_error" => Self::UpstreamError,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 #[derive(Debug, Clone)]
@@ -322,17 +343,24 @@ impl serde::Serialize for PetsCreateAppErrorHttp409Kind {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for PetsCreateAppErrorHttp409Kind {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "http_409" => Self::Http409,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for PetsCreateAppErrorHttp409Kind {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp409Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "http_409" => Self::Http409,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 #[derive(Debug, Clone)]
@@ -371,17 +399,24 @@ impl serde::Serialize for PetsCreateAppErrorHttp4xxKind {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for PetsCreateAppErrorHttp4xxKind {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "http_4XX" => Self::Http4xx,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for PetsCreateAppErrorHttp4xxKind {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp4xxKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "http_4XX" => Self::Http4xx,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
@@ -455,17 +490,24 @@ impl serde::Serialize for GetPetAppErrorHttp404Kind {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for GetPetAppErrorHttp404Kind {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "http_404" => Self::Http404,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for GetPetAppErrorHttp404Kind {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for GetPetAppErrorHttp404Kind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "http_404" => Self::Http404,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).

@@ -112,19 +112,26 @@ mod pets {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for Species {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "dog" => Self::Dog,
+                "cat" => Self::Cat,
+                "bird" => Self::Bird,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for Species {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for Species {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "dog" => Self::Dog,
-                    "cat" => Self::Cat,
-                    "bird" => Self::Bird,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     #[derive(Debug, Clone)]

@@ -224,19 +224,26 @@ impl serde::Serialize for MessageRole {
         serializer.serialize_str(self.as_str())
     }
 }
+impl From<String> for MessageRole {
+    fn from(value: String) -> Self {
+        match value.as_str() {
+            "system" => Self::System,
+            "user" => Self::User,
+            "assistant" => Self::Assistant,
+            _ => Self::Other(value),
+        }
+    }
+}
+impl From<&str> for MessageRole {
+    fn from(value: &str) -> Self {
+        Self::from(value.to_owned())
+    }
+}
 impl<'de> serde::Deserialize<'de> for MessageRole {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = String::deserialize(deserializer)?;
-        Ok(
-            match value.as_str() {
-                "system" => Self::System,
-                "user" => Self::User,
-                "assistant" => Self::Assistant,
-                _ => Self::Other(value),
-            },
-        )
+        String::deserialize(deserializer).map(Self::from)
     }
 }
 #[derive(Debug, Clone)]

@@ -341,24 +341,31 @@ mod payments {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for BookingPaymentCurrency {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "bam" => Self::Bam,
+                "bgn" => Self::Bgn,
+                "chf" => Self::Chf,
+                "eur" => Self::Eur,
+                "gbp" => Self::Gbp,
+                "nok" => Self::Nok,
+                "sek" => Self::Sek,
+                "try" => Self::Try,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for BookingPaymentCurrency {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "bam" => Self::Bam,
-                    "bgn" => Self::Bgn,
-                    "chf" => Self::Chf,
-                    "eur" => Self::Eur,
-                    "gbp" => Self::Gbp,
-                    "nok" => Self::Nok,
-                    "sek" => Self::Sek,
-                    "try" => Self::Try,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
@@ -462,17 +469,24 @@ mod payments {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for BookingPaymentSourceCardObject {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "card" => Self::Card,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for BookingPaymentSourceCardObject {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCardObject {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "card" => Self::Card,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     /// Bank Account
@@ -547,17 +561,24 @@ mod payments {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for BookingPaymentSourceBankAccountObject {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "bank_account" => Self::BankAccount,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for BookingPaymentSourceBankAccountObject {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountObject {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "bank_account" => Self::BankAccount,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     /// The type of entity that holds the account. This can be either `individual` or `company`.
@@ -589,18 +610,25 @@ mod payments {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for BookingPaymentSourceBankAccountAccountType {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "individual" => Self::Individual,
+                "company" => Self::Company,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for BookingPaymentSourceBankAccountAccountType {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "individual" => Self::Individual,
-                    "company" => Self::Company,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
@@ -635,19 +663,26 @@ mod payments {
             serializer.serialize_str(self.as_str())
         }
     }
+    impl From<String> for BookingPaymentStatus {
+        fn from(value: String) -> Self {
+            match value.as_str() {
+                "pending" => Self::Pending,
+                "succeeded" => Self::Succeeded,
+                "failed" => Self::Failed,
+                _ => Self::Other(value),
+            }
+        }
+    }
+    impl From<&str> for BookingPaymentStatus {
+        fn from(value: &str) -> Self {
+            Self::from(value.to_owned())
+        }
+    }
     impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
         ) -> Result<Self, D::Error> {
-            let value = String::deserialize(deserializer)?;
-            Ok(
-                match value.as_str() {
-                    "pending" => Self::Pending,
-                    "succeeded" => Self::Succeeded,
-                    "failed" => Self::Failed,
-                    _ => Self::Other(value),
-                },
-            )
+            String::deserialize(deserializer).map(Self::from)
         }
     }
     #[derive(Debug, Clone)]

@@ -164,7 +164,7 @@ fn members_that_each_pin_one_property_make_a_tagged_union_without_a_discriminato
 "#,
     );
     assert!(
-        types.contains(r#"harness_gen_runtime::tagged! { Item "type" { Message("message"), Call("tool_call"), } }"#),
+        types.contains(r#"harness_gen_runtime::tagged! { Item "type" { Message("message"), ToolCall("tool_call"), } }"#),
         "{types}"
     );
 }
@@ -346,4 +346,212 @@ fn a_schema_named_like_a_public_type_of_another_module_takes_a_name_of_its_own()
     assert!(types.contains("pub struct Client2 "), "{types}");
     assert!(types.contains("pub struct Pages2 "), "{types}");
     assert!(types.contains("pub type Download2 "), "{types}");
+}
+
+#[test]
+fn members_are_named_by_their_tag_before_their_component_or_title() {
+    // The discriminator's values name the members, as `role` does in OpenAI's messages.
+    let types = types_of(
+        "messages.yaml",
+        r#"    ChatMessage:
+      oneOf:
+        - $ref: '#/components/schemas/ChatUserMessage'
+        - $ref: '#/components/schemas/ChatAssistantMessage'
+      discriminator:
+        propertyName: role
+        mapping: {user: '#/components/schemas/ChatUserMessage', assistant: '#/components/schemas/ChatAssistantMessage'}
+    ChatUserMessage:
+      type: object
+      title: From the user
+      required: [role]
+      properties:
+        role: {type: string, enum: [user]}
+    ChatAssistantMessage:
+      type: object
+      required: [role]
+      properties:
+        role: {type: string, enum: [assistant]}
+"#,
+    );
+    assert!(
+        types.contains(
+            "pub enum ChatMessage { User(ChatUserMessage), Assistant(ChatAssistantMessage),"
+        ),
+        "{types}"
+    );
+}
+
+#[test]
+fn a_components_name_drops_the_words_it_shares_with_the_union_and_the_other_members() {
+    let types = types_of(
+        "formats.yaml",
+        r#"    ResponseFormatOption:
+      oneOf:
+        - {type: string, enum: [auto]}
+        - $ref: '#/components/schemas/ResponseFormatText'
+        - $ref: '#/components/schemas/ResponseFormatJsonSchema'
+    ResponseFormatText:
+      type: object
+      properties:
+        text: {type: string}
+    ResponseFormatJsonSchema:
+      type: object
+      properties:
+        schema: {type: object}
+"#,
+    );
+    assert!(types.contains("Auto(ResponseFormatOptionAuto)"), "{types}");
+    assert!(types.contains("Text(ResponseFormatText)"), "{types}");
+    assert!(
+        types.contains("JsonSchema(ResponseFormatJsonSchema)"),
+        "{types}"
+    );
+    assert!(!types.contains("Variant"), "{types}");
+}
+
+#[test]
+fn members_without_names_are_named_by_what_tells_them_apart_then_by_type() {
+    let types = types_of(
+        "inputs.yaml",
+        r#"    ModerationInput:
+      oneOf:
+        - type: string
+        - type: array
+          items: {type: string}
+        - type: array
+          items: {$ref: '#/components/schemas/ImageUrl'}
+        - type: integer
+    ImageUrl:
+      type: object
+      properties:
+        url: {type: string}
+    Rule:
+      anyOf:
+        - type: object
+          properties:
+            id: {type: integer}
+            wait_timer: {type: integer}
+        - type: object
+          properties:
+            id: {type: integer}
+            reviewers: {type: array, items: {type: string}}
+"#,
+    );
+    for name in [
+        "String(String)",
+        "StringList(Vec<String>)",
+        "ImageUrlList(Vec<ImageUrl>)",
+        "Integer(i64)",
+        "WaitTimer(RuleWaitTimer)",
+        "Reviewers(RuleReviewers)",
+    ] {
+        assert!(types.contains(name), "{name}: {types}");
+    }
+    assert!(!types.contains("Variant"), "{types}");
+}
+
+#[test]
+fn any_string_beside_known_strings_is_one_enum_with_other() {
+    // OpenAI's model ids and Stripe's "" for unset: an open enum, not a union.
+    let types = types_of(
+        "models.yaml",
+        r#"    ModelId:
+      anyOf:
+        - type: string
+        - type: string
+          enum: [gpt-4o, gpt-4o-mini]
+    SupportUrl:
+      anyOf:
+        - {type: string, maxLength: 5000}
+        - {type: string, enum: [""]}
+"#,
+    );
+    assert!(
+        types.contains("pub enum ModelId { /// `gpt-4o` Gpt4o, /// `gpt-4o-mini` Gpt4oMini, /// A value this version of the API description does not list. Other(String), }"),
+        "{types}"
+    );
+    assert!(
+        types.contains("pub enum SupportUrl { /// `` Empty,"),
+        "{types}"
+    );
+    assert!(types.contains("impl From<&str> for ModelId"), "{types}");
+}
+
+#[test]
+fn a_union_that_only_says_which_properties_are_required_is_the_object() {
+    // OpenAI's "file_ids or files", GitHub's "at least one of these settings".
+    let types = types_of(
+        "batch.yaml",
+        r#"    Batch:
+      type: object
+      properties:
+        file_ids: {type: array, items: {type: string}}
+        files: {type: array, items: {type: string}}
+      anyOf:
+        - required: [file_ids]
+        - required: [files]
+"#,
+    );
+    assert!(
+        types.contains(
+            "pub struct Batch { pub file_ids: Option<Vec<String>>, pub files: Option<Vec<String>>,"
+        ),
+        "{types}"
+    );
+}
+
+#[test]
+fn the_nullable_reference_idiom_is_an_option_and_a_doubled_required_name_counts_once() {
+    let text = format!(
+        "{HEADER}paths: {{}}\ncomponents:\n  schemas:\n{}",
+        r#"    Run:
+      type: object
+      required: [id, tool_choice, id]
+      properties:
+        id: {type: string}
+        tool_choice:
+          allOf:
+            - $ref: '#/components/schemas/Choice'
+            - nullable: true
+    Choice:
+      type: object
+      properties:
+        name: {type: string}
+"#
+    )
+    .replace("openapi: 3.1.0", "openapi: 3.0.3");
+    let types = types_of_document("run.yaml", &text);
+    assert!(types.fallbacks.is_empty(), "{:?}", types.fallbacks);
+    let types = flat(&types.file());
+    assert!(
+        types.contains("pub struct Run { pub id: String, pub tool_choice: Option<Choice>,"),
+        "{types}"
+    );
+}
+
+/// The distinct identifiers built on a positional `VariantN` in `code`.
+fn positional_names(code: &str) -> std::collections::BTreeSet<String> {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|word| {
+            word.match_indices("Variant")
+                .any(|(i, _)| word[i + "Variant".len()..].starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_large_apis_name_every_union_member_by_what_it_means() {
+    // Before names from meaning: OpenAI 80 distinct `VariantN` names, Stripe 657, GHES 34.
+    for (document, at_most) in [
+        ("openai.openapi.2026-08-21.json", 0),
+        ("spec3.2023-09-12.yaml", 0),
+        ("ghes-3.6.descriptions-next.2023-03-08.json", 0),
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/corpus/large")
+            .join(document);
+        let names = positional_names(&crate::common::types_from(&path).file());
+        assert!(names.len() <= at_most, "{document}: {names:?}");
+    }
 }

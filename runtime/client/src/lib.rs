@@ -267,7 +267,23 @@ impl HttpClient {
     /// Sends `request` until a reply that is not retried (see [`RetryPolicy`]) and returns it;
     /// `first_byte` bounds each attempt's wait for the reply's head (a streaming request has
     /// no whole-request timeout).
+    ///
+    /// The attempts are one `upstream_request` span (target [`trace::UPSTREAM`]: method and path
+    /// template), each attempt an event in it.
     async fn attempts(
+        &self,
+        binding: &Binding,
+        request: Outgoing,
+        first_byte: Option<Duration>,
+    ) -> Result<reqwest::Response, Error<std::convert::Infallible>> {
+        use tracing::Instrument;
+        let span = trace::request_span(binding);
+        self.attempts_in_span(binding, request, first_byte)
+            .instrument(span)
+            .await
+    }
+
+    async fn attempts_in_span(
         &self,
         binding: &Binding,
         request: Outgoing,

@@ -1,5 +1,5 @@
-//! What the client tells a `tracing` subscriber: one event per attempt of an upstream request
-//! (target [`UPSTREAM`]), with the method, the path template, the attempt number, the status or
+//! What the client tells a `tracing` subscriber: one span per upstream request
+//! (`upstream_request`, at `debug`) and one event per attempt in it (target [`UPSTREAM`]), with the method, the path template, the attempt number, the status or
 //! what failed, the time it took and the request id the server gave. Never a URL (its query may
 //! carry an API key), a header or a value: the path is the template, not the filled-in path.
 //!
@@ -20,6 +20,12 @@ pub(crate) fn request_id(headers: &reqwest::header::HeaderMap) -> Option<&str> {
     REQUEST_ID_HEADERS
         .iter()
         .find_map(|name| headers.get(*name)?.to_str().ok())
+}
+
+/// The span of one upstream request and its attempts.
+pub(crate) fn request_span(binding: &Binding) -> tracing::Span {
+    let path: &str = &binding.path;
+    tracing::debug_span!(target: UPSTREAM, "upstream_request", method = binding.method.as_str(), path)
 }
 
 /// Tells the subscriber how attempt `attempt` (0 for the first) of `binding`'s request went.

@@ -287,7 +287,8 @@ async fn json_logs_and_metrics_on_their_own_address() {
         "{upstream}"
     );
     assert_eq!(upstream["fields"]["method"], "GET", "{upstream}");
-    assert_eq!(upstream["span"]["tool"], "get_pet_name", "{upstream}");
+    assert_eq!(upstream["span"]["name"], "upstream_request", "{upstream}");
+    assert_eq!(upstream["spans"][0]["tool"], "get_pet_name", "{upstream}");
     let finished = events
         .iter()
         .find(|e| e["fields"]["message"] == "tool call finished")

@@ -84,7 +84,9 @@ impl<'a> TypeSpace<'a> {
             None => {}
         }
         for keyword in ["oneOf", "anyOf"] {
-            if let Some(Value::Array(variants)) = map.get(keyword) {
+            if let Some(Value::Array(variants)) = map.get(keyword)
+                && !members::only_required(variants, map)
+            {
                 return self.union(variants, map, target, hint, pointer, keyword, depth);
             }
         }
@@ -254,6 +256,13 @@ impl<'a> TypeSpace<'a> {
         if variants.is_empty() {
             return Ty::Value;
         }
+        // Any string, some of them known: one string enum, whose `Other` holds the rest.
+        if let Some(values) = members::open_enum(variants) {
+            let mut own = map.clone();
+            own.remove(keyword);
+            own.insert("type".into(), Value::String("string".into()));
+            return self.enumeration(&values, &own, target, hint);
+        }
         let nullable_variant = variants
             .iter()
             .any(|v| v.get("type").is_some_and(|t| t == "null"));
@@ -264,6 +273,8 @@ impl<'a> TypeSpace<'a> {
         let mut out = Vec::new();
         let mut components = Vec::new();
         let mut nullable = false;
+        let union_name = self.defs[id].name.clone();
+        let names = self.member_names(&union_name, variants, map, pointer);
         for (i, variant) in variants.iter().enumerate() {
             if variant.get("type").is_some_and(|t| t == "null") {
                 nullable = true;
@@ -278,19 +289,7 @@ impl<'a> TypeSpace<'a> {
                     _ => None,
                 }
             });
-            let base = variant
-                .get("title")
-                .and_then(Value::as_str)
-                .map(type_name)
-                .or_else(|| {
-                    variant
-                        .get("$ref")
-                        .and_then(Value::as_str)
-                        .and_then(|r| r.rsplit('/').next())
-                        .map(|n| type_name(&harness_gen_contract::schema::unescape(n)))
-                })
-                .or_else(|| pinned_value(variant).map(variant_name))
-                .unwrap_or_else(|| format!("Variant{i}"));
+            let base = names[i].clone().unwrap_or_else(|| format!("Variant{i}"));
             components.push(component);
             let ident = idents.claim(&base, "");
             let variant_hint = format!("{}{}", self.defs[id].name, ident);
@@ -375,7 +374,15 @@ impl<'a> TypeSpace<'a> {
             if let Some(extra) = object.get("additionalProperties").filter(|v| v.is_object()) {
                 open = Some(extra.clone());
             }
-            for keyword in ["oneOf", "anyOf", "enum", "items"] {
+            for keyword in ["oneOf", "anyOf"] {
+                if object.contains_key(keyword) {
+                    return self.fallback(
+                        pointer,
+                        "allOf joins a union (oneOf/anyOf) with other parts, so each member takes their properties too, which this generator does not type yet",
+                    );
+                }
+            }
+            for keyword in ["enum", "items"] {
                 if object.contains_key(keyword) {
                     return self.fallback(pointer, "allOf mixes objects with other shapes");
                 }
@@ -610,21 +617,4 @@ fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -
         }
     }
     Value::Object(reference)
-}
-
-/// The string an inline union member pins in its first property that has one value only
-/// (`const`, or an `enum` of one): what tells the member apart (`"kind": {"const":
-/// "http_404"}`), so it names the variant (`Http404`) where the member has no title.
-fn pinned_value(variant: &Value) -> Option<&str> {
-    variant
-        .get("properties")?
-        .as_object()?
-        .values()
-        .find_map(|property| match property.get("const") {
-            Some(value) => value.as_str(),
-            None => match property.get("enum")?.as_array()?.as_slice() {
-                [one] => one.as_str(),
-                _ => None,
-            },
-        })
 }

@@ -11,6 +11,7 @@
 
 mod convert;
 mod cycles;
+mod members;
 mod merge;
 mod print;
 mod reach;

@@ -268,7 +268,8 @@ impl TypeSpace<'_> {
         }
     }
 
-    /// A string enum with its `Other(String)` fallback, written and read as its wire string.
+    /// A string enum with its `Other(String)` fallback, written and read as its wire string,
+    /// and made from one (`"gpt-4o".into()`: a value the description lists is its variant).
     fn string_enum_item(
         doc: &TokenStream,
         cfg: &TokenStream,
@@ -312,13 +313,26 @@ impl TypeSpace<'_> {
             }
 
             #cfg
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    let value = String::deserialize(deserializer)?;
-                    Ok(match value.as_str() {
+            impl From<String> for #name {
+                fn from(value: String) -> Self {
+                    match value.as_str() {
                         #( #wires => Self::#idents, )*
                         _ => Self::Other(value),
-                    })
+                    }
+                }
+            }
+
+            #cfg
+            impl From<&str> for #name {
+                fn from(value: &str) -> Self {
+                    Self::from(value.to_owned())
+                }
+            }
+
+            #cfg
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    String::deserialize(deserializer).map(Self::from)
                 }
             }
         }
