@@ -110,9 +110,22 @@ struct Readme<'a> {
     uploads: Option<(String, usize)>,
 }
 
-/// A valid crate name from `text`: kebab-case, starting with a letter.
+/// A valid crate name from `text` (the document's title): its words lowercased as they are
+/// written (`OpenAI` stays one word), without a last `API` or `REST API` (every title of an
+/// API description would end so), joined by `-` and starting with a letter: "OpenAI API" is
+/// `openai`, so its key is `OPENAI_API_KEY`; "Stripe API" is `stripe`.
 pub fn crate_name(text: &str) -> String {
-    let name = crate::names::kebab(text);
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    for generic in ["api", "rest"] {
+        if words.len() > 1 && words.last().is_some_and(|w| w == generic) {
+            words.pop();
+        }
+    }
+    let name = crate::names::kebab(&words.join(" "));
     if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name
     } else {
@@ -632,6 +645,20 @@ fn lib_rs(api: &Api, name: &str, with_harness: bool) -> proc_macro2::TokenStream
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_crate_is_named_by_its_titles_words_without_api() {
+        for (title, name) in [
+            ("OpenAI API", "openai"),
+            ("Stripe API", "stripe"),
+            ("GitHub v3 REST API", "github-v3"),
+            ("Swagger Petstore", "swagger-petstore"),
+            ("API", "api"),
+            ("3D Printing API", "api-3d-printing"),
+        ] {
+            assert_eq!(super::crate_name(title), name, "{title}");
+        }
+    }
+
     #[test]
     fn toml_strings_escape_every_control_character_toml_refuses() {
         assert_eq!(

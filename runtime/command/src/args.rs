@@ -27,6 +27,8 @@ const ASSIGN_ID: &str = "=";
 
 /// The heading the body's options are listed under in `--help`.
 const BODY_HEADING: &str = "Body fields";
+/// The id of `--body-file`.
+const BODY_FILE_ID: &str = "__body_file";
 
 /// The property's schema with a top-level component reference followed.
 fn schema_of<'a>(schema: &'a Value, registry: &'a ToolRegistry) -> &'a Value {
@@ -132,6 +134,19 @@ pub fn leaf(name: &str, entry: &Entry, registry: &ToolRegistry) -> Command {
                 registry,
             );
             command = command.arg(arg.help_heading(BODY_HEADING));
+        }
+        if let Some(long) = fields.file_long() {
+            command = command.arg(
+                Arg::new(BODY_FILE_ID)
+                    .long(long)
+                    .value_name("FILE")
+                    .conflicts_with(id(fields.options.property))
+                    .help(format!(
+                        "The whole --{} as JSON from FILE (- for standard input); the body's options and assignments change its fields",
+                        fields.body_long
+                    ))
+                    .help_heading(BODY_HEADING),
+            );
         }
         command = command.arg(
             Arg::new(ASSIGN_ID)
@@ -376,6 +391,14 @@ fn value_of(
 }
 
 impl BodyFields<'_> {
+    /// `--body-file` (after the body's own option), unless a field's option has that name.
+    fn file_long(&self) -> Option<String> {
+        let long = format!("{}-file", self.body_long);
+        let taken = self.options.longs.iter().any(|(l, _)| *l == long)
+            || self.options.assign == long;
+        (!taken).then_some(long)
+    }
+
     /// Puts the fields and assignments given into the body's value in `out` (made an object
     /// when `--body` gave none).
     fn gather(
@@ -384,6 +407,15 @@ impl BodyFields<'_> {
         registry: &ToolRegistry,
         out: &mut Vec<(String, Value)>,
     ) -> Result<(), String> {
+        if let Some(file) = matches.get_one::<String>(BODY_FILE_ID) {
+            let long = self.file_long().unwrap_or_default();
+            let source = if file == "-" { "-".to_string() } else { format!("@{file}") };
+            let text = super::read_json_source(&source).map_err(|why| format!("--{long}: {why}"))?;
+            let value = serde_json::from_str(&text)
+                .map_err(|e| format!("--{long}: {file} is not JSON ({e})"))?;
+            out.retain(|(p, _)| p != self.options.property);
+            out.push((self.options.property.to_string(), value));
+        }
         let mut given = Vec::new();
         for (field, spec) in self.specs(registry) {
             let id = field_id(field.name);

@@ -258,6 +258,33 @@ fn openais_chat_command_takes_its_body_fields_as_options_with_the_required_marke
         ],
     );
     assert_eq!(code, 4, "{out}");
+    // The whole body from a file, a field changed by its option; not with --body too.
+    assert!(help.contains("--body-file <FILE>"), "{help}");
+    let file = std::env::temp_dir().join(format!("chat-body-{}.json", std::process::id()));
+    std::fs::write(&file, r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}"#)
+        .unwrap();
+    let path = file.to_str().unwrap().to_string();
+    let (code, out) = run(
+        &registry,
+        &words,
+        &["--body-file".into(), path.clone(), "--model".into(), "gpt-4o-mini".into()],
+    );
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("transport"), "{out}");
+    let (code, out) = run(
+        &registry,
+        &words,
+        &["--body-file".into(), path, "--body".into(), "{}".into()],
+    );
+    assert_eq!(code, 2, "{out}");
+    let (code, out) = run(
+        &registry,
+        &words,
+        &["--body-file".into(), "/nonexistent/body.json".into()],
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--body-file") && out.contains("/nonexistent/body.json"), "{out}");
+    let _ = std::fs::remove_file(file);
 }
 
 #[test]
