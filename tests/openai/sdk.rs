@@ -47,8 +47,10 @@ async fn main() {
     let key = std::env::var("STANDIN_KEY").expect("the test sets STANDIN_KEY");
     let api = client(&key);
 
+    // The client by resource, as the CLI groups the operations (`chat create-completion`).
     let reply = api
-        .create_chat_completion(&CreateChatCompletionInput::new(chat_request(
+        .chat()
+        .create_completion(&CreateChatCompletionInput::new(chat_request(
             "gpt-4o", false,
         )))
         .await
@@ -60,7 +62,8 @@ async fn main() {
     );
 
     let mut events = api
-        .create_chat_completion_events(&CreateChatCompletionInput::new(chat_request(
+        .chat()
+        .create_completion_events(&CreateChatCompletionInput::new(chat_request(
             "gpt-4o", true,
         )))
         .await
@@ -84,7 +87,8 @@ async fn main() {
     }))
     .expect("the request is one the description allows");
     let mut events = api
-        .create_response_events(&CreateResponseInput::new(request))
+        .responses()
+        .create_events(&CreateResponseInput::new(request))
         .await
         .expect("the response stream starts");
     let mut names = Vec::new();
@@ -99,7 +103,8 @@ async fn main() {
         .content_type("application/jsonl");
     let body: CreateFileRequest = CreateFileRequest::new(file, CreateFileRequestPurpose::FineTune);
     let uploaded = api
-        .create_file(&CreateFileInput::new(body))
+        .files()
+        .create(&CreateFileInput::new(body))
         .await
         .expect("the upload is taken");
     say(
@@ -107,10 +112,11 @@ async fn main() {
         json!({"id": uploaded.id, "bytes": uploaded.bytes, "filename": uploaded.filename}),
     );
 
-    let models = api.list_models().await.expect("models are listed");
+    let models = api.models().list().await.expect("models are listed");
     let ids: Vec<&str> = models.data.iter().map(|m| m.id.as_str()).collect();
     say("models", json!({"ids": ids}));
 
+    // The flat methods stay, one index for generic code.
     let wrong = client("sk-wrong-key-0000").list_models().await;
     say("wrong key", failure(&wrong.expect_err("a wrong key is refused")));
 

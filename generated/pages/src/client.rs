@@ -160,6 +160,170 @@ impl Client {
         self.http.call(&bindings::LIST_HISTORY, input).await
     }
 }
+impl Client {
+    /// The `catalogue` operations, as the command-line program groups them: `client.catalogue().list_toys(…)`.
+    pub fn catalogue(&self) -> resources::Catalogue<'_> {
+        resources::Catalogue {
+            client: self,
+        }
+    }
+}
+/// The operations by resource (`client.models().list()`): each group of the
+/// command-line program is a resource, each command a method that calls the flat one.
+pub mod resources {
+    #[allow(unused_imports)]
+    use super::*;
+    /// The `catalogue` operations (see [`Client::catalogue`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Catalogue<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Catalogue<'_> {
+        /// `GET /toys`: List toys, a page at a time by the Link header
+        ///
+        /// The same as [`Client::list_toys`].
+        pub fn list_toys(
+            &self,
+            input: &ListToysInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListToysOutput, Error<ListToysError>>,
+        > {
+            self.client.list_toys(input)
+        }
+        /// `GET /toys`: List toys, a page at a time by the Link header
+        ///
+        /// The same as [`Client::list_toys_pages`].
+        pub fn list_toys_pages(
+            &self,
+            input: &ListToysInput,
+        ) -> Pages<ListToysOutput, super::super::types::Toy, ListToysError> {
+            self.client.list_toys_pages(input)
+        }
+        /// `GET /customers`: List customers after a given one
+        ///
+        /// The same as [`Client::list_customers`].
+        pub fn list_customers(
+            &self,
+            input: &ListCustomersInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListCustomersOutput, Error<ListCustomersError>>,
+        > {
+            self.client.list_customers(input)
+        }
+        /// `GET /customers`: List customers after a given one
+        ///
+        /// The same as [`Client::list_customers_pages`].
+        pub fn list_customers_pages(
+            &self,
+            input: &ListCustomersInput,
+        ) -> Pages<
+            ListCustomersOutput,
+            super::super::types::Customer,
+            ListCustomersError,
+        > {
+            self.client.list_customers_pages(input)
+        }
+        /// `GET /files`: List files after a given one
+        ///
+        /// The same as [`Client::list_files`].
+        pub fn list_files(
+            &self,
+            input: &ListFilesInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListFilesOutput, Error<ListFilesError>>,
+        > {
+            self.client.list_files(input)
+        }
+        /// `GET /files`: List files after a given one
+        ///
+        /// The same as [`Client::list_files_pages`].
+        pub fn list_files_pages(
+            &self,
+            input: &ListFilesInput,
+        ) -> Pages<
+            ListFilesOutput,
+            super::super::types::FileListDataItem,
+            ListFilesError,
+        > {
+            self.client.list_files_pages(input)
+        }
+        /// `GET /reports`: List reports by page token
+        ///
+        /// The same as [`Client::list_reports`].
+        pub fn list_reports(
+            &self,
+            input: &ListReportsInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListReportsOutput, Error<ListReportsError>>,
+        > {
+            self.client.list_reports(input)
+        }
+        /// `GET /reports`: List reports by page token
+        ///
+        /// The same as [`Client::list_reports_pages`].
+        pub fn list_reports_pages(
+            &self,
+            input: &ListReportsInput,
+        ) -> Pages<ListReportsOutput, String, ListReportsError> {
+            self.client.list_reports_pages(input)
+        }
+        /// `GET /events`: List events from an offset
+        ///
+        /// The same as [`Client::list_events`].
+        pub fn list_events(
+            &self,
+            input: &ListEventsInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListEventsOutput, Error<ListEventsError>>,
+        > {
+            self.client.list_events(input)
+        }
+        /// `GET /events`: List events from an offset
+        ///
+        /// The same as [`Client::list_events_pages`].
+        pub fn list_events_pages(
+            &self,
+            input: &ListEventsInput,
+        ) -> Pages<ListEventsOutput, super::super::types::Event, ListEventsError> {
+            self.client.list_events_pages(input)
+        }
+        /// `GET /messages`: List messages by iterator until done
+        ///
+        /// The same as [`Client::list_messages`].
+        pub fn list_messages(
+            &self,
+            input: &ListMessagesInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListMessagesOutput, Error<ListMessagesError>>,
+        > {
+            self.client.list_messages(input)
+        }
+        /// `GET /messages`: List messages by iterator until done
+        ///
+        /// The same as [`Client::list_messages_pages`].
+        pub fn list_messages_pages(
+            &self,
+            input: &ListMessagesInput,
+        ) -> Pages<
+            ListMessagesOutput,
+            super::super::types::ListMessagesOutputDataItem,
+            ListMessagesError,
+        > {
+            self.client.list_messages_pages(input)
+        }
+        /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
+        ///
+        /// The same as [`Client::list_history`].
+        pub fn list_history(
+            &self,
+            input: &ListHistoryInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListHistoryOutput, Error<ListHistoryError>>,
+        > {
+            self.client.list_history(input)
+        }
+    }
+}
 /// How each operation travels: its wire binding, as the runtime's typed record.
 mod bindings {
     #[allow(unused_imports)]

@@ -141,6 +141,128 @@ impl Client {
         self.http.call(&bindings::STORE_REPORT, &StoreReportInput::default()).await
     }
 }
+impl Client {
+    /// The `pets` operations, as the command-line program groups them: `client.pets().list(…)`.
+    pub fn pets(&self) -> resources::Pets<'_> {
+        resources::Pets { client: self }
+    }
+    /// The `store` operations, as the command-line program groups them: `client.store().get_inventory(…)`.
+    pub fn store(&self) -> resources::Store<'_> {
+        resources::Store { client: self }
+    }
+}
+/// The operations by resource (`client.models().list()`): each group of the
+/// command-line program is a resource, each command a method that calls the flat one.
+pub mod resources {
+    #[allow(unused_imports)]
+    use super::*;
+    /// The `pets` operations (see [`Client::pets`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Pets<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Pets<'_> {
+        /// `GET /pets`: List the pets
+        ///
+        /// The same as [`Client::list_pets`].
+        #[cfg(feature = "pets")]
+        pub fn list(
+            &self,
+            input: &ListPetsInput,
+        ) -> impl std::future::Future<
+            Output = Result<ListPetsOutput, Error<ListPetsError>>,
+        > {
+            self.client.list_pets(input)
+        }
+        /// `POST /pets`: Add a pet
+        ///
+        /// The same as [`Client::pets_create`].
+        #[cfg(feature = "pets")]
+        pub fn add(
+            &self,
+            input: &PetsCreateInput,
+        ) -> impl std::future::Future<
+            Output = Result<PetsCreateOutput, Error<PetsCreateError>>,
+        > {
+            self.client.pets_create(input)
+        }
+        /// `GET /pets/{petId}`: Get a pet
+        ///
+        /// The same as [`Client::get_pet`].
+        #[cfg(feature = "pets")]
+        pub fn get(
+            &self,
+            input: &GetPetInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetPetOutput, Error<GetPetError>>,
+        > {
+            self.client.get_pet(input)
+        }
+        /// `DELETE /pets/{petId}`: Delete a pet
+        ///
+        /// The same as [`Client::delete_pet`].
+        #[cfg(feature = "pets")]
+        pub fn delete(
+            &self,
+            input: &DeletePetInput,
+        ) -> impl std::future::Future<Output = Result<(), Error<DeletePetError>>> {
+            self.client.delete_pet(input)
+        }
+        /// `PUT /pets/{petId}/photo`: Upload a photo
+        ///
+        /// The same as [`Client::put_pets_pet_id_photo`].
+        #[cfg(feature = "pets")]
+        pub fn put_pet_id_photo(
+            &self,
+            input: &PutPetsPetIdPhotoInput,
+        ) -> impl std::future::Future<
+            Output = Result<(), Error<PutPetsPetIdPhotoError>>,
+        > {
+            self.client.put_pets_pet_id_photo(input)
+        }
+        /// `GET /pets/{petId}/name`: Get a pet's name
+        ///
+        /// The same as [`Client::get_pet_name`].
+        #[cfg(feature = "pets")]
+        pub fn get_name(
+            &self,
+            input: &GetPetNameInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetPetNameOutput, Error<GetPetNameError>>,
+        > {
+            self.client.get_pet_name(input)
+        }
+    }
+    /// The `store` operations (see [`Client::store`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Store<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Store<'_> {
+        /// `GET /store/inventory`: Inventory counts by status
+        ///
+        /// The same as [`Client::get_inventory`].
+        #[cfg(feature = "shop")]
+        pub fn get_inventory(
+            &self,
+        ) -> impl std::future::Future<
+            Output = Result<GetInventoryOutput, Error<GetInventoryError>>,
+        > {
+            self.client.get_inventory()
+        }
+        /// `GET /store/report`: A plain-text report
+        ///
+        /// The same as [`Client::store_report`].
+        #[cfg(feature = "shop")]
+        pub fn report(
+            &self,
+        ) -> impl std::future::Future<
+            Output = Result<StoreReportOutput, Error<StoreReportError>>,
+        > {
+            self.client.store_report()
+        }
+    }
+}
 /// How each operation travels: its wire binding, as the runtime's typed record.
 mod bindings {
     #[allow(unused_imports)]

@@ -115,6 +115,108 @@ impl Client {
         self.http.download(&bindings::DOWNLOAD_FILE, input).await
     }
 }
+impl Client {
+    /// The `chat` operations, as the command-line program groups them: `client.chat().create_completion(…)`.
+    pub fn chat(&self) -> resources::Chat<'_> {
+        resources::Chat { client: self }
+    }
+}
+/// The operations by resource (`client.models().list()`): each group of the
+/// command-line program is a resource, each command a method that calls the flat one.
+pub mod resources {
+    #[allow(unused_imports)]
+    use super::*;
+    /// The `chat` operations (see [`Client::chat`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Chat<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Chat<'_> {
+        /// `POST /chat/completions`: Answer a conversation
+        ///
+        /// The same as [`Client::create_completion`].
+        pub fn create_completion(
+            &self,
+            input: &CreateCompletionInput,
+        ) -> impl std::future::Future<
+            Output = Result<CreateCompletionOutput, Error<CreateCompletionError>>,
+        > {
+            self.client.create_completion(input)
+        }
+        /// `POST /chat/completions`: Answer a conversation
+        ///
+        /// The same as [`Client::create_completion_events`].
+        pub fn create_completion_events(
+            &self,
+            input: &CreateCompletionInput,
+        ) -> impl std::future::Future<
+            Output = Result<
+                Events<CreateCompletionEvent, CreateCompletionError>,
+                Error<CreateCompletionError>,
+            >,
+        > {
+            self.client.create_completion_events(input)
+        }
+        /// `GET /ticks`: Tick until the client hangs up
+        ///
+        /// The same as [`Client::watch_ticks_events`].
+        pub fn watch_ticks_events(
+            &self,
+            input: &WatchTicksInput,
+        ) -> impl std::future::Future<
+            Output = Result<
+                Events<WatchTicksEvent, WatchTicksError>,
+                Error<WatchTicksError>,
+            >,
+        > {
+            self.client.watch_ticks_events(input)
+        }
+        /// `POST /files`: Upload files with a purpose
+        ///
+        /// The same as [`Client::upload_file`].
+        pub fn upload_file(
+            &self,
+            input: &UploadFileInput,
+        ) -> impl std::future::Future<
+            Output = Result<UploadFileOutput, Error<UploadFileError>>,
+        > {
+            self.client.upload_file(input)
+        }
+        /// `PUT /files/{file_id}/raw`: Replace a file's bytes
+        ///
+        /// The same as [`Client::put_file_bytes`].
+        pub fn put_file_bytes(
+            &self,
+            input: &PutFileBytesInput,
+        ) -> impl std::future::Future<
+            Output = Result<PutFileBytesOutput, Error<PutFileBytesError>>,
+        > {
+            self.client.put_file_bytes(input)
+        }
+        /// `GET /files/{file_id}/content`: A file's content
+        ///
+        /// The same as [`Client::download_file`].
+        pub fn download_file(
+            &self,
+            input: &DownloadFileInput,
+        ) -> impl std::future::Future<
+            Output = Result<DownloadFileOutput, Error<DownloadFileError>>,
+        > {
+            self.client.download_file(input)
+        }
+        /// `GET /files/{file_id}/content`: A file's content
+        ///
+        /// The same as [`Client::download_file_stream`].
+        pub fn download_file_stream(
+            &self,
+            input: &DownloadFileInput,
+        ) -> impl std::future::Future<
+            Output = Result<Download, Error<DownloadFileError>>,
+        > {
+            self.client.download_file_stream(input)
+        }
+    }
+}
 /// How each operation travels: its wire binding, as the runtime's typed record.
 mod bindings {
     #[allow(unused_imports)]

@@ -122,6 +122,146 @@ impl Client {
         self.http.call(&bindings::CREATE_BOOKING_PAYMENT, input).await
     }
 }
+impl Client {
+    /// The `bookings` operations, as the command-line program groups them: `client.bookings().get(…)`.
+    pub fn bookings(&self) -> resources::Bookings<'_> {
+        resources::Bookings {
+            client: self,
+        }
+    }
+    /// The `payments` operations, as the command-line program groups them: `client.payments().create_booking_payment(…)`.
+    pub fn payments(&self) -> resources::Payments<'_> {
+        resources::Payments {
+            client: self,
+        }
+    }
+    /// The `stations` operations, as the command-line program groups them: `client.stations().get(…)`.
+    pub fn stations(&self) -> resources::Stations<'_> {
+        resources::Stations {
+            client: self,
+        }
+    }
+    /// The `trips` operations, as the command-line program groups them: `client.trips().get(…)`.
+    pub fn trips(&self) -> resources::Trips<'_> {
+        resources::Trips { client: self }
+    }
+}
+/// The operations by resource (`client.models().list()`): each group of the
+/// command-line program is a resource, each command a method that calls the flat one.
+pub mod resources {
+    #[allow(unused_imports)]
+    use super::*;
+    /// The `bookings` operations (see [`Client::bookings`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Bookings<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Bookings<'_> {
+        /// `GET /bookings`: List existing bookings
+        ///
+        /// The same as [`Client::get_bookings`].
+        #[cfg(feature = "bookings")]
+        pub fn get(
+            &self,
+            input: &GetBookingsInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetBookingsOutput, Error<GetBookingsError>>,
+        > {
+            self.client.get_bookings(input)
+        }
+        /// `POST /bookings`: Create a booking
+        ///
+        /// The same as [`Client::create_booking`].
+        #[cfg(feature = "bookings")]
+        pub fn create(
+            &self,
+            input: &CreateBookingInput,
+        ) -> impl std::future::Future<
+            Output = Result<CreateBookingOutput, Error<CreateBookingError>>,
+        > {
+            self.client.create_booking(input)
+        }
+        /// `GET /bookings/{bookingId}`: Get a booking
+        ///
+        /// The same as [`Client::get_booking`].
+        #[cfg(feature = "bookings")]
+        pub fn get_booking(
+            &self,
+            input: &GetBookingInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetBookingOutput, Error<GetBookingError>>,
+        > {
+            self.client.get_booking(input)
+        }
+        /// `DELETE /bookings/{bookingId}`: Delete a booking
+        ///
+        /// The same as [`Client::delete_booking`].
+        #[cfg(feature = "bookings")]
+        pub fn delete(
+            &self,
+            input: &DeleteBookingInput,
+        ) -> impl std::future::Future<Output = Result<(), Error<DeleteBookingError>>> {
+            self.client.delete_booking(input)
+        }
+    }
+    /// The `payments` operations (see [`Client::payments`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Payments<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Payments<'_> {
+        /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
+        ///
+        /// The same as [`Client::create_booking_payment`].
+        #[cfg(feature = "payments")]
+        pub fn create_booking_payment(
+            &self,
+            input: &CreateBookingPaymentInput,
+        ) -> impl std::future::Future<
+            Output = Result<CreateBookingPaymentOutput, Error<CreateBookingPaymentError>>,
+        > {
+            self.client.create_booking_payment(input)
+        }
+    }
+    /// The `stations` operations (see [`Client::stations`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Stations<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Stations<'_> {
+        /// `GET /stations`: Get a list of train stations
+        ///
+        /// The same as [`Client::get_stations`].
+        #[cfg(feature = "stations")]
+        pub fn get(
+            &self,
+            input: &GetStationsInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetStationsOutput, Error<GetStationsError>>,
+        > {
+            self.client.get_stations(input)
+        }
+    }
+    /// The `trips` operations (see [`Client::trips`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Trips<'a> {
+        pub(super) client: &'a Client,
+    }
+    impl Trips<'_> {
+        /// `GET /trips`: Get available train trips
+        ///
+        /// The same as [`Client::get_trips`].
+        #[cfg(feature = "trips")]
+        pub fn get(
+            &self,
+            input: &GetTripsInput,
+        ) -> impl std::future::Future<
+            Output = Result<GetTripsOutput, Error<GetTripsError>>,
+        > {
+            self.client.get_trips(input)
+        }
+    }
+}
 /// How each operation travels: its wire binding, as the runtime's typed record.
 mod bindings {
     #[allow(unused_imports)]

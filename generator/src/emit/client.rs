@@ -102,6 +102,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
             pub(super) static #name: Binding = #binding;
         }
     });
+    let resources = super::resources::resources(api, ops, &gates);
     let methods = api
         .operations
         .iter()
@@ -167,6 +168,8 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
 
             #(#methods)*
         }
+
+        #resources
 
         /// How each operation travels: its wire binding, as the runtime's typed record.
         mod bindings {

@@ -7,6 +7,7 @@ pub mod index;
 pub mod krate;
 pub mod layout;
 pub mod registry;
+mod resources;
 pub mod types;
 
 use std::collections::hash_map::Entry;
