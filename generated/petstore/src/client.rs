@@ -143,10 +143,12 @@ impl Client {
 }
 impl Client {
     /// The `pets` operations, as the command-line program groups them: `client.pets().list(…)`.
+    #[cfg(feature = "pets")]
     pub fn pets(&self) -> resources::Pets<'_> {
         resources::Pets { client: self }
     }
     /// The `store` operations, as the command-line program groups them: `client.store().get_inventory(…)`.
+    #[cfg(feature = "shop")]
     pub fn store(&self) -> resources::Store<'_> {
         resources::Store { client: self }
     }
@@ -157,10 +159,12 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     /// The `pets` operations (see [`Client::pets`]).
+    #[cfg(feature = "pets")]
     #[derive(Clone, Copy, Debug)]
     pub struct Pets<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "pets")]
     impl Pets<'_> {
         /// `GET /pets`: List the pets
         ///
@@ -234,10 +238,12 @@ pub mod resources {
         }
     }
     /// The `store` operations (see [`Client::store`]).
+    #[cfg(feature = "shop")]
     #[derive(Clone, Copy, Debug)]
     pub struct Store<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "shop")]
     impl Store<'_> {
         /// `GET /store/inventory`: Inventory counts by status
         ///

@@ -124,24 +124,28 @@ impl Client {
 }
 impl Client {
     /// The `bookings` operations, as the command-line program groups them: `client.bookings().get(…)`.
+    #[cfg(feature = "bookings")]
     pub fn bookings(&self) -> resources::Bookings<'_> {
         resources::Bookings {
             client: self,
         }
     }
     /// The `payments` operations, as the command-line program groups them: `client.payments().create_booking_payment(…)`.
+    #[cfg(feature = "payments")]
     pub fn payments(&self) -> resources::Payments<'_> {
         resources::Payments {
             client: self,
         }
     }
     /// The `stations` operations, as the command-line program groups them: `client.stations().get(…)`.
+    #[cfg(feature = "stations")]
     pub fn stations(&self) -> resources::Stations<'_> {
         resources::Stations {
             client: self,
         }
     }
     /// The `trips` operations, as the command-line program groups them: `client.trips().get(…)`.
+    #[cfg(feature = "trips")]
     pub fn trips(&self) -> resources::Trips<'_> {
         resources::Trips { client: self }
     }
@@ -152,10 +156,12 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     /// The `bookings` operations (see [`Client::bookings`]).
+    #[cfg(feature = "bookings")]
     #[derive(Clone, Copy, Debug)]
     pub struct Bookings<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "bookings")]
     impl Bookings<'_> {
         /// `GET /bookings`: List existing bookings
         ///
@@ -205,10 +211,12 @@ pub mod resources {
         }
     }
     /// The `payments` operations (see [`Client::payments`]).
+    #[cfg(feature = "payments")]
     #[derive(Clone, Copy, Debug)]
     pub struct Payments<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "payments")]
     impl Payments<'_> {
         /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
         ///
@@ -224,10 +232,12 @@ pub mod resources {
         }
     }
     /// The `stations` operations (see [`Client::stations`]).
+    #[cfg(feature = "stations")]
     #[derive(Clone, Copy, Debug)]
     pub struct Stations<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "stations")]
     impl Stations<'_> {
         /// `GET /stations`: Get a list of train stations
         ///
@@ -243,10 +253,12 @@ pub mod resources {
         }
     }
     /// The `trips` operations (see [`Client::trips`]).
+    #[cfg(feature = "trips")]
     #[derive(Clone, Copy, Debug)]
     pub struct Trips<'a> {
         pub(super) client: &'a Client,
     }
+    #[cfg(feature = "trips")]
     impl Trips<'_> {
         /// `GET /trips`: Get available train trips
         ///

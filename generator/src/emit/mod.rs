@@ -141,6 +141,17 @@ impl<'a> Gates<'a> {
 
     /// `#[cfg(any(feature = …))]` over `groups`; nothing when there are no features, when
     /// `always`, or when the set is every group (any enabled group compiles it).
+    /// The attribute of what operations `ops` all use: compiled when any of them is.
+    pub fn operations<'o>(&self, ops: impl Iterator<Item = &'o Operation>) -> TokenStream {
+        let mut always = false;
+        let mut groups = std::collections::BTreeSet::new();
+        for op in ops {
+            always |= op.groups.is_empty();
+            groups.extend(op.groups.iter().copied());
+        }
+        self.any_of(groups.into_iter(), always)
+    }
+
     fn any_of(&self, groups: impl ExactSizeIterator<Item = usize>, always: bool) -> TokenStream {
         match self.predicate(groups, always) {
             Some(predicate) => quote!(#[cfg(#predicate)]),

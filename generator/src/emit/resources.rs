@@ -34,13 +34,16 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
     let flat: BTreeSet<&str> = ops
         .iter()
         .flat_map(|t| {
-            [Some(t.method.as_str()), t.pages.as_ref().map(|p| p.0.as_str())]
-                .into_iter()
-                .chain([
-                    t.events.as_ref().map(|e| e.0.as_str()),
-                    t.download.as_deref(),
-                ])
-                .flatten()
+            [
+                Some(t.method.as_str()),
+                t.pages.as_ref().map(|p| p.0.as_str()),
+            ]
+            .into_iter()
+            .chain([
+                t.events.as_ref().map(|e| e.0.as_str()),
+                t.download.as_deref(),
+            ])
+            .flatten()
         })
         .chain(CLIENT_OWN)
         .collect();
@@ -75,8 +78,12 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         let doc = format!(
             " The `{group}` operations, as the command-line program groups them: `client.{group}().{first}(…)`."
         );
+        // Compiled with any of its operations (a resource none of the features asks for would
+        // be a struct never read).
+        let cfg = gates.operations(methods.iter().map(|m| m.op));
         accessors.push(quote! {
             #[doc = #doc]
+            #cfg
             pub fn #accessor(&self) -> resources::#resource<'_> {
                 resources::#resource { client: self }
             }
@@ -86,11 +93,13 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         let struct_doc = format!(" The `{group}` operations (see [`Client::{group}`]).");
         structs.push(quote! {
             #[doc = #struct_doc]
+            #cfg
             #[derive(Clone, Copy, Debug)]
             pub struct #resource<'a> {
                 pub(super) client: &'a Client,
             }
 
+            #cfg
             impl #resource<'_> {
                 #(#bodies)*
             }
@@ -141,21 +150,24 @@ fn method(m: &Method, gates: &Gates, taken: &mut BTreeSet<String>) -> TokenStrea
         Some(format!("{}{suffix}", m.name))
     };
     let mut out = TokenStream::new();
-    let mut add = |name: String, flat: &str, tokens: &dyn Fn(&proc_macro2::Ident, &proc_macro2::Ident) -> TokenStream| {
-        if !taken.insert(name.clone()) {
-            return;
-        }
-        let (name, flat_ident) = (format_ident!("{}", name), format_ident!("{}", flat));
-        let see = format!(" The same as [`Client::{flat}`].");
-        let body = tokens(&name, &flat_ident);
-        out.extend(quote! {
-            #[doc = #head]
-            #[doc = ""]
-            #[doc = #see]
-            #cfg
-            #body
-        });
-    };
+    let mut add =
+        |name: String,
+         flat: &str,
+         tokens: &dyn Fn(&proc_macro2::Ident, &proc_macro2::Ident) -> TokenStream| {
+            if !taken.insert(name.clone()) {
+                return;
+            }
+            let (name, flat_ident) = (format_ident!("{}", name), format_ident!("{}", flat));
+            let see = format!(" The same as [`Client::{flat}`].");
+            let body = tokens(&name, &flat_ident);
+            out.extend(quote! {
+                #[doc = #head]
+                #[doc = ""]
+                #[doc = #see]
+                #cfg
+                #body
+            });
+        };
     if !types.events_only {
         add(m.name.clone(), &types.method, &|name, flat| {
             quote! {

@@ -394,8 +394,8 @@ impl BodyFields<'_> {
     /// `--body-file` (after the body's own option), unless a field's option has that name.
     fn file_long(&self) -> Option<String> {
         let long = format!("{}-file", self.body_long);
-        let taken = self.options.longs.iter().any(|(l, _)| *l == long)
-            || self.options.assign == long;
+        let taken =
+            self.options.longs.iter().any(|(l, _)| *l == long) || self.options.assign == long;
         (!taken).then_some(long)
     }
 
@@ -409,8 +409,13 @@ impl BodyFields<'_> {
     ) -> Result<(), String> {
         if let Some(file) = matches.get_one::<String>(BODY_FILE_ID) {
             let long = self.file_long().unwrap_or_default();
-            let source = if file == "-" { "-".to_string() } else { format!("@{file}") };
-            let text = super::read_json_source(&source).map_err(|why| format!("--{long}: {why}"))?;
+            let source = if file == "-" {
+                "-".to_string()
+            } else {
+                format!("@{file}")
+            };
+            let text =
+                super::read_json_source(&source).map_err(|why| format!("--{long}: {why}"))?;
             let value = serde_json::from_str(&text)
                 .map_err(|e| format!("--{long}: {file} is not JSON ({e})"))?;
             out.retain(|(p, _)| p != self.options.property);

@@ -261,13 +261,21 @@ fn openais_chat_command_takes_its_body_fields_as_options_with_the_required_marke
     // The whole body from a file, a field changed by its option; not with --body too.
     assert!(help.contains("--body-file <FILE>"), "{help}");
     let file = std::env::temp_dir().join(format!("chat-body-{}.json", std::process::id()));
-    std::fs::write(&file, r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}"#)
-        .unwrap();
+    std::fs::write(
+        &file,
+        r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}"#,
+    )
+    .unwrap();
     let path = file.to_str().unwrap().to_string();
     let (code, out) = run(
         &registry,
         &words,
-        &["--body-file".into(), path.clone(), "--model".into(), "gpt-4o-mini".into()],
+        &[
+            "--body-file".into(),
+            path.clone(),
+            "--model".into(),
+            "gpt-4o-mini".into(),
+        ],
     );
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("transport"), "{out}");
@@ -283,7 +291,10 @@ fn openais_chat_command_takes_its_body_fields_as_options_with_the_required_marke
         &["--body-file".into(), "/nonexistent/body.json".into()],
     );
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("--body-file") && out.contains("/nonexistent/body.json"), "{out}");
+    assert!(
+        out.contains("--body-file") && out.contains("/nonexistent/body.json"),
+        "{out}"
+    );
     let _ = std::fs::remove_file(file);
 }
 

@@ -55,12 +55,18 @@ async fn the_client_by_resource_calls_what_the_flat_methods_do() {
     assert_eq!(pets[0].name, "Rex");
     let added = client
         .pets()
-        .add(&PetsCreateInput::new(NewPet::new("Kit", Species::from("cat"))))
+        .add(&PetsCreateInput::new(NewPet::new(
+            "Kit",
+            Species::from("cat"),
+        )))
         .await
         .unwrap();
     assert_eq!(added.id, 42);
     let error = client.pets().get(&GetPetInput::new(5)).await.unwrap_err();
-    assert!(matches!(error, Error::Api(GetPetError::Http404 { .. })), "{error:?}");
+    assert!(
+        matches!(error, Error::Api(GetPetError::Http404 { .. })),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]

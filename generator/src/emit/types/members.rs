@@ -325,9 +325,7 @@ pub(super) fn open_enum(variants: &[Value]) -> Option<Vec<Value>> {
     let mut values = Vec::new();
     let (mut plain, mut known) = (false, false);
     for member in variants {
-        let Some(map) = member.as_object() else {
-            return None;
-        };
+        let map = member.as_object()?;
         if map.get("type").is_some_and(|t| t == "null") {
             values.push(Value::Null);
             continue;
