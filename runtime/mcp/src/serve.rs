@@ -174,7 +174,7 @@ async fn drain(server: &McpServer, grace: std::time::Duration) {
         tracing::warn!(target: "harness_gen::serve", cut, "stopping: the grace period ended with calls or tasks under way");
         server.abandon_tasks().await;
     } else {
-        tracing::info!(target: "harness_gen::serve", "stopped: nothing was under way");
+        tracing::info!(target: "harness_gen::serve", "stopped: every call and task under way finished");
     }
 }
 
