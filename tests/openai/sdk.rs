@@ -50,9 +50,7 @@ async fn main() {
     // The client by resource, as the CLI groups the operations (`chat create-completion`).
     let reply = api
         .chat()
-        .create_completion(&CreateChatCompletionInput::new(chat_request(
-            "gpt-4o", false,
-        )))
+        .create_completion(chat_request("gpt-4o", false))
         .await
         .expect("chat answers");
     let message = &reply.choices[0].message;
@@ -63,9 +61,8 @@ async fn main() {
 
     let mut events = api
         .chat()
-        .create_completion_events(&CreateChatCompletionInput::new(chat_request(
-            "gpt-4o", true,
-        )))
+        .create_completion(chat_request("gpt-4o", true))
+        .events()
         .await
         .expect("the chat stream starts");
     let (mut text, mut usage, mut chunks) = (String::new(), None, 0);
@@ -88,7 +85,8 @@ async fn main() {
     .expect("the request is one the description allows");
     let mut events = api
         .responses()
-        .create_events(&CreateResponseInput::new(request))
+        .create(request)
+        .events()
         .await
         .expect("the response stream starts");
     let mut names = Vec::new();
@@ -104,7 +102,7 @@ async fn main() {
     let body: CreateFileRequest = CreateFileRequest::new(file, CreateFileRequestPurpose::FineTune);
     let uploaded = api
         .files()
-        .create(&CreateFileInput::new(body))
+        .create(body)
         .await
         .expect("the upload is taken");
     say(

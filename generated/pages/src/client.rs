@@ -168,159 +168,562 @@ impl Client {
         }
     }
 }
-/// The operations by resource (`client.models().list()`): each group of the
-/// command-line program is a resource, each command a method that calls the flat one.
+/// The operations by resource: each group of the command-line program is a resource
+/// (`client.issues()`), each of its commands a method that takes the call's required
+/// values and returns a [`Request`] to set the optional ones on and send
+/// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    use super::super::types;
+    use std::future::{Future, IntoFuture};
+    use std::marker::PhantomData;
+    use std::pin::Pin;
+    /// One call being built: its input so far, and the operation it goes to. The
+    /// optional values are set by its setters (named as the input's fields); `.send()`
+    /// or `.await` makes the call, `.pages()`, `.events()` and `.download()` its other
+    /// forms where the operation has them.
+    #[must_use = "a request does nothing until it is sent (`.send().await` or `.await`)"]
+    pub struct Request<'a, I, Op> {
+        client: &'a Client,
+        input: I,
+        operation: PhantomData<fn() -> Op>,
+    }
+    impl<'a, I, Op> Request<'a, I, Op> {
+        fn new(client: &'a Client, input: I) -> Self {
+            Self {
+                client,
+                input,
+                operation: PhantomData,
+            }
+        }
+        /// The input as built so far.
+        pub fn input(&self) -> &I {
+            &self.input
+        }
+        /// The input as built so far, for the flat method or another request.
+        pub fn into_input(self) -> I {
+            self.input
+        }
+        /// This request with its input changed by `change` (for what has no setter:
+        /// `.map(|mut input| { input.extra.insert(…); input })`).
+        pub fn map(self, change: impl FnOnce(I) -> I) -> Self {
+            Self {
+                input: change(self.input),
+                ..self
+            }
+        }
+    }
+    impl<I: std::fmt::Debug, Op> std::fmt::Debug for Request<'_, I, Op> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
+        }
+    }
+    impl<Op: Call> Request<'_, Op::Input, Op> {
+        /// Makes the call: the reply's typed body, or why there is none.
+        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
+            Op::call(self.client, &self.input).await
+        }
+    }
+    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
+        type Output = Result<Op::Output, Error<Op::Error>>;
+        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        fn into_future(self) -> Self::IntoFuture {
+            Box::pin(self.send())
+        }
+    }
+    impl<Op: Paged> Request<'_, Op::Input, Op> {
+        /// Every page of the call, each fetched when read (`.items()` streams their
+        /// items).
+        pub fn pages(self) -> Pages<Op::Output, Op::Item, Op::Error> {
+            Op::pages(self.client, &self.input)
+        }
+        /// Every item of every page, in order, as a stream (each page fetched when
+        /// its items are read).
+        pub fn items(
+            self,
+        ) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
+            self.pages().items()
+        }
+    }
+    impl<Op: Streamed> Request<'_, Op::Input, Op> {
+        /// Makes the call and streams the server-sent events it answers with, each
+        /// read as it arrives (dropping the stream closes the connection).
+        pub async fn events(
+            self,
+        ) -> Result<Events<Op::Event, Op::Error>, Error<Op::Error>> {
+            Op::events(self.client, &self.input).await
+        }
+    }
+    impl<Op: Downloaded> Request<'_, Op::Input, Op> {
+        /// Makes the call and hands back the reply's bytes as they arrive.
+        pub async fn download(self) -> Result<Download, Error<Op::Error>> {
+            Op::download(self.client, &self.input).await
+        }
+    }
+    /// What a call comes back with: the reply, or why there is none.
+    pub type Reply<T, E> = Result<T, Error<E>>;
+    /// An operation a [`Request`] goes to: its input and declared-error types.
+    pub trait Operation: 'static {
+        /// What the call takes.
+        type Input: Send + Sync + 'static;
+        /// The errors the API declares for it.
+        type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+    }
+    /// An operation that answers with one reply ([`Request::send`]).
+    pub trait Call: Operation {
+        /// The reply's body.
+        type Output: Send + 'static;
+        /// Calls the operation's flat method.
+        fn call<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+    }
+    /// An operation that lists in pages ([`Request::pages`]).
+    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+        /// One item of a page.
+        type Item: serde::de::DeserializeOwned;
+        /// Calls the operation's flat `_pages` method.
+        fn pages(
+            client: &Client,
+            input: &Self::Input,
+        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+    }
+    /// An operation that streams server-sent events ([`Request::events`]).
+    pub trait Streamed: Operation {
+        /// One event's data.
+        type Event: Send + 'static;
+        /// Calls the operation's flat `_events` method.
+        fn events<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<
+            Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
+        > + Send + 'a;
+    }
+    /// An operation whose reply is bytes ([`Request::download`]).
+    pub trait Downloaded: Operation {
+        /// Calls the operation's flat `_stream` method.
+        fn download<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+    }
+    /// The operations, one type each (named as their flat methods), for
+    /// [`Request`]'s type.
+    pub mod operations {
+        #[allow(unused_imports)]
+        use super::*;
+        /// `GET /toys` ([`Client::list_toys`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListToys;
+        const _: () = {
+            impl Operation for ListToys {
+                type Input = types::ListToysInput;
+                type Error = types::ListToysError;
+            }
+            impl Call for ListToys {
+                type Output = types::ListToysOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListToysInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListToysOutput, types::ListToysError>,
+                > + Send + 'a {
+                    client.list_toys(input)
+                }
+            }
+            impl Paged for ListToys {
+                type Item = types::Toy;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListToysInput,
+                ) -> Pages<types::ListToysOutput, types::Toy, types::ListToysError> {
+                    client.list_toys_pages(input)
+                }
+            }
+        };
+        /// `GET /customers` ([`Client::list_customers`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListCustomers;
+        const _: () = {
+            impl Operation for ListCustomers {
+                type Input = types::ListCustomersInput;
+                type Error = types::ListCustomersError;
+            }
+            impl Call for ListCustomers {
+                type Output = types::ListCustomersOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListCustomersInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListCustomersOutput, types::ListCustomersError>,
+                > + Send + 'a {
+                    client.list_customers(input)
+                }
+            }
+            impl Paged for ListCustomers {
+                type Item = types::Customer;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListCustomersInput,
+                ) -> Pages<
+                    types::ListCustomersOutput,
+                    types::Customer,
+                    types::ListCustomersError,
+                > {
+                    client.list_customers_pages(input)
+                }
+            }
+        };
+        /// `GET /files` ([`Client::list_files`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListFiles;
+        const _: () = {
+            impl Operation for ListFiles {
+                type Input = types::ListFilesInput;
+                type Error = types::ListFilesError;
+            }
+            impl Call for ListFiles {
+                type Output = types::ListFilesOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListFilesInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListFilesOutput, types::ListFilesError>,
+                > + Send + 'a {
+                    client.list_files(input)
+                }
+            }
+            impl Paged for ListFiles {
+                type Item = types::FileListDataItem;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListFilesInput,
+                ) -> Pages<
+                    types::ListFilesOutput,
+                    types::FileListDataItem,
+                    types::ListFilesError,
+                > {
+                    client.list_files_pages(input)
+                }
+            }
+        };
+        /// `GET /reports` ([`Client::list_reports`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListReports;
+        const _: () = {
+            impl Operation for ListReports {
+                type Input = types::ListReportsInput;
+                type Error = types::ListReportsError;
+            }
+            impl Call for ListReports {
+                type Output = types::ListReportsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListReportsInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListReportsOutput, types::ListReportsError>,
+                > + Send + 'a {
+                    client.list_reports(input)
+                }
+            }
+            impl Paged for ListReports {
+                type Item = String;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListReportsInput,
+                ) -> Pages<types::ListReportsOutput, String, types::ListReportsError> {
+                    client.list_reports_pages(input)
+                }
+            }
+        };
+        /// `GET /events` ([`Client::list_events`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListEvents;
+        const _: () = {
+            impl Operation for ListEvents {
+                type Input = types::ListEventsInput;
+                type Error = types::ListEventsError;
+            }
+            impl Call for ListEvents {
+                type Output = types::ListEventsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListEventsInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListEventsOutput, types::ListEventsError>,
+                > + Send + 'a {
+                    client.list_events(input)
+                }
+            }
+            impl Paged for ListEvents {
+                type Item = types::Event;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListEventsInput,
+                ) -> Pages<
+                    types::ListEventsOutput,
+                    types::Event,
+                    types::ListEventsError,
+                > {
+                    client.list_events_pages(input)
+                }
+            }
+        };
+        /// `GET /messages` ([`Client::list_messages`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListMessages;
+        const _: () = {
+            impl Operation for ListMessages {
+                type Input = types::ListMessagesInput;
+                type Error = types::ListMessagesError;
+            }
+            impl Call for ListMessages {
+                type Output = types::ListMessagesOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListMessagesInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListMessagesOutput, types::ListMessagesError>,
+                > + Send + 'a {
+                    client.list_messages(input)
+                }
+            }
+            impl Paged for ListMessages {
+                type Item = types::ListMessagesOutputDataItem;
+                fn pages(
+                    client: &Client,
+                    input: &types::ListMessagesInput,
+                ) -> Pages<
+                    types::ListMessagesOutput,
+                    types::ListMessagesOutputDataItem,
+                    types::ListMessagesError,
+                > {
+                    client.list_messages_pages(input)
+                }
+            }
+        };
+        /// `GET /history` ([`Client::list_history`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListHistory;
+        const _: () = {
+            impl Operation for ListHistory {
+                type Input = types::ListHistoryInput;
+                type Error = types::ListHistoryError;
+            }
+            impl Call for ListHistory {
+                type Output = types::ListHistoryOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListHistoryInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListHistoryOutput, types::ListHistoryError>,
+                > + Send + 'a {
+                    client.list_history(input)
+                }
+            }
+        };
+    }
+    impl<Op> Request<'_, types::ListCustomersInput, Op> {
+        /// Sets `starting_after`.
+        pub fn starting_after(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.starting_after(value))
+        }
+        /// Sets `limit`.
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListEventsInput, Op> {
+        /// Sets `skip`.
+        pub fn skip(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.skip(value))
+        }
+        /// Sets `limit`.
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListFilesInput, Op> {
+        /// Sets `after`.
+        pub fn after(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.after(value))
+        }
+        /// Sets `limit`.
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListHistoryInput, Op> {
+        /// Sets `cursor`.
+        pub fn cursor(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.cursor(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListMessagesInput, Op> {
+        /// Sets `iterator`.
+        pub fn iterator(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.iterator(value))
+        }
+        /// Sets `limit`.
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListReportsInput, Op> {
+        /// Sets `page_token`.
+        pub fn page_token(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.page_token(value))
+        }
+        /// Sets `page_size`.
+        pub fn page_size(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.page_size(value))
+        }
+    }
+    impl<Op> Request<'_, types::ListToysInput, Op> {
+        /// Sets `page`.
+        pub fn page(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.page(value))
+        }
+        /// Sets `per_page`.
+        pub fn per_page(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.per_page(value))
+        }
+    }
     /// The `catalogue` operations (see [`Client::catalogue`]).
     #[derive(Clone, Copy, Debug)]
     pub struct Catalogue<'a> {
         pub(super) client: &'a Client,
     }
-    impl Catalogue<'_> {
+    impl<'a> Catalogue<'a> {
         /// `GET /toys`: List toys, a page at a time by the Link header
         ///
-        /// The same as [`Client::list_toys`].
+        /// Optional, set on the request: `.page(…)`, `.per_page(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListToysError`](types::ListToysError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_toys`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_toys().items();
+        /// ```
         pub fn list_toys(
             &self,
-            input: &ListToysInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListToysOutput, Error<ListToysError>>,
-        > {
-            self.client.list_toys(input)
-        }
-        /// `GET /toys`: List toys, a page at a time by the Link header
-        ///
-        /// The same as [`Client::list_toys_pages`].
-        pub fn list_toys_pages(
-            &self,
-            input: &ListToysInput,
-        ) -> Pages<ListToysOutput, super::super::types::Toy, ListToysError> {
-            self.client.list_toys_pages(input)
+        ) -> Request<'a, types::ListToysInput, operations::ListToys> {
+            Request::new(self.client, types::ListToysInput::new())
         }
         /// `GET /customers`: List customers after a given one
         ///
-        /// The same as [`Client::list_customers`].
+        /// Optional, set on the request: `.starting_after(…)`, `.limit(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListCustomersError`](types::ListCustomersError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_customers`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_customers().items();
+        /// ```
         pub fn list_customers(
             &self,
-            input: &ListCustomersInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListCustomersOutput, Error<ListCustomersError>>,
-        > {
-            self.client.list_customers(input)
-        }
-        /// `GET /customers`: List customers after a given one
-        ///
-        /// The same as [`Client::list_customers_pages`].
-        pub fn list_customers_pages(
-            &self,
-            input: &ListCustomersInput,
-        ) -> Pages<
-            ListCustomersOutput,
-            super::super::types::Customer,
-            ListCustomersError,
-        > {
-            self.client.list_customers_pages(input)
+        ) -> Request<'a, types::ListCustomersInput, operations::ListCustomers> {
+            Request::new(self.client, types::ListCustomersInput::new())
         }
         /// `GET /files`: List files after a given one
         ///
-        /// The same as [`Client::list_files`].
+        /// Optional, set on the request: `.after(…)`, `.limit(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListFilesError`](types::ListFilesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_files`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_files().items();
+        /// ```
         pub fn list_files(
             &self,
-            input: &ListFilesInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListFilesOutput, Error<ListFilesError>>,
-        > {
-            self.client.list_files(input)
-        }
-        /// `GET /files`: List files after a given one
-        ///
-        /// The same as [`Client::list_files_pages`].
-        pub fn list_files_pages(
-            &self,
-            input: &ListFilesInput,
-        ) -> Pages<
-            ListFilesOutput,
-            super::super::types::FileListDataItem,
-            ListFilesError,
-        > {
-            self.client.list_files_pages(input)
+        ) -> Request<'a, types::ListFilesInput, operations::ListFiles> {
+            Request::new(self.client, types::ListFilesInput::new())
         }
         /// `GET /reports`: List reports by page token
         ///
-        /// The same as [`Client::list_reports`].
+        /// Optional, set on the request: `.page_token(…)`, `.page_size(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListReportsError`](types::ListReportsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_reports`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_reports().items();
+        /// ```
         pub fn list_reports(
             &self,
-            input: &ListReportsInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListReportsOutput, Error<ListReportsError>>,
-        > {
-            self.client.list_reports(input)
-        }
-        /// `GET /reports`: List reports by page token
-        ///
-        /// The same as [`Client::list_reports_pages`].
-        pub fn list_reports_pages(
-            &self,
-            input: &ListReportsInput,
-        ) -> Pages<ListReportsOutput, String, ListReportsError> {
-            self.client.list_reports_pages(input)
+        ) -> Request<'a, types::ListReportsInput, operations::ListReports> {
+            Request::new(self.client, types::ListReportsInput::new())
         }
         /// `GET /events`: List events from an offset
         ///
-        /// The same as [`Client::list_events`].
+        /// Optional, set on the request: `.skip(…)`, `.limit(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListEventsError`](types::ListEventsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_events`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_events().items();
+        /// ```
         pub fn list_events(
             &self,
-            input: &ListEventsInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListEventsOutput, Error<ListEventsError>>,
-        > {
-            self.client.list_events(input)
-        }
-        /// `GET /events`: List events from an offset
-        ///
-        /// The same as [`Client::list_events_pages`].
-        pub fn list_events_pages(
-            &self,
-            input: &ListEventsInput,
-        ) -> Pages<ListEventsOutput, super::super::types::Event, ListEventsError> {
-            self.client.list_events_pages(input)
+        ) -> Request<'a, types::ListEventsInput, operations::ListEvents> {
+            Request::new(self.client, types::ListEventsInput::new())
         }
         /// `GET /messages`: List messages by iterator until done
         ///
-        /// The same as [`Client::list_messages`].
+        /// Optional, set on the request: `.iterator(…)`, `.limit(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page or `.items()` for every item.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListMessagesError`](types::ListMessagesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_messages`].
+        ///
+        /// ```ignore
+        /// let items = client.catalogue().list_messages().items();
+        /// ```
         pub fn list_messages(
             &self,
-            input: &ListMessagesInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListMessagesOutput, Error<ListMessagesError>>,
-        > {
-            self.client.list_messages(input)
-        }
-        /// `GET /messages`: List messages by iterator until done
-        ///
-        /// The same as [`Client::list_messages_pages`].
-        pub fn list_messages_pages(
-            &self,
-            input: &ListMessagesInput,
-        ) -> Pages<
-            ListMessagesOutput,
-            super::super::types::ListMessagesOutputDataItem,
-            ListMessagesError,
-        > {
-            self.client.list_messages_pages(input)
+        ) -> Request<'a, types::ListMessagesInput, operations::ListMessages> {
+            Request::new(self.client, types::ListMessagesInput::new())
         }
         /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
         ///
-        /// The same as [`Client::list_history`].
+        /// Optional, set on the request: `.cursor(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListHistoryError`](types::ListHistoryError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_history`].
+        ///
+        /// ```ignore
+        /// let reply = client.catalogue().list_history().await?;
+        /// ```
         pub fn list_history(
             &self,
-            input: &ListHistoryInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListHistoryOutput, Error<ListHistoryError>>,
-        > {
-            self.client.list_history(input)
+        ) -> Request<'a, types::ListHistoryInput, operations::ListHistory> {
+            Request::new(self.client, types::ListHistoryInput::new())
         }
     }
 }

@@ -147,17 +147,315 @@ impl Client {
     pub fn pets(&self) -> resources::Pets<'_> {
         resources::Pets { client: self }
     }
-    /// The `store` operations, as the command-line program groups them: `client.store().get_inventory(…)`.
-    #[cfg(feature = "shop")]
-    pub fn store(&self) -> resources::Store<'_> {
-        resources::Store { client: self }
-    }
 }
-/// The operations by resource (`client.models().list()`): each group of the
-/// command-line program is a resource, each command a method that calls the flat one.
+/// The operations by resource: each group of the command-line program is a resource
+/// (`client.issues()`), each of its commands a method that takes the call's required
+/// values and returns a [`Request`] to set the optional ones on and send
+/// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
+#[cfg(feature = "pets")]
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    use super::super::types;
+    use std::future::{Future, IntoFuture};
+    use std::marker::PhantomData;
+    use std::pin::Pin;
+    /// One call being built: its input so far, and the operation it goes to. The
+    /// optional values are set by its setters (named as the input's fields); `.send()`
+    /// or `.await` makes the call, `.pages()`, `.events()` and `.download()` its other
+    /// forms where the operation has them.
+    #[must_use = "a request does nothing until it is sent (`.send().await` or `.await`)"]
+    pub struct Request<'a, I, Op> {
+        client: &'a Client,
+        input: I,
+        operation: PhantomData<fn() -> Op>,
+    }
+    impl<'a, I, Op> Request<'a, I, Op> {
+        fn new(client: &'a Client, input: I) -> Self {
+            Self {
+                client,
+                input,
+                operation: PhantomData,
+            }
+        }
+        /// The input as built so far.
+        pub fn input(&self) -> &I {
+            &self.input
+        }
+        /// The input as built so far, for the flat method or another request.
+        pub fn into_input(self) -> I {
+            self.input
+        }
+        /// This request with its input changed by `change` (for what has no setter:
+        /// `.map(|mut input| { input.extra.insert(…); input })`).
+        pub fn map(self, change: impl FnOnce(I) -> I) -> Self {
+            Self {
+                input: change(self.input),
+                ..self
+            }
+        }
+    }
+    impl<I: std::fmt::Debug, Op> std::fmt::Debug for Request<'_, I, Op> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
+        }
+    }
+    impl<Op: Call> Request<'_, Op::Input, Op> {
+        /// Makes the call: the reply's typed body, or why there is none.
+        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
+            Op::call(self.client, &self.input).await
+        }
+    }
+    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
+        type Output = Result<Op::Output, Error<Op::Error>>;
+        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        fn into_future(self) -> Self::IntoFuture {
+            Box::pin(self.send())
+        }
+    }
+    impl<Op: Paged> Request<'_, Op::Input, Op> {
+        /// Every page of the call, each fetched when read (`.items()` streams their
+        /// items).
+        pub fn pages(self) -> Pages<Op::Output, Op::Item, Op::Error> {
+            Op::pages(self.client, &self.input)
+        }
+        /// Every item of every page, in order, as a stream (each page fetched when
+        /// its items are read).
+        pub fn items(
+            self,
+        ) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
+            self.pages().items()
+        }
+    }
+    impl<Op: Streamed> Request<'_, Op::Input, Op> {
+        /// Makes the call and streams the server-sent events it answers with, each
+        /// read as it arrives (dropping the stream closes the connection).
+        pub async fn events(
+            self,
+        ) -> Result<Events<Op::Event, Op::Error>, Error<Op::Error>> {
+            Op::events(self.client, &self.input).await
+        }
+    }
+    impl<Op: Downloaded> Request<'_, Op::Input, Op> {
+        /// Makes the call and hands back the reply's bytes as they arrive.
+        pub async fn download(self) -> Result<Download, Error<Op::Error>> {
+            Op::download(self.client, &self.input).await
+        }
+    }
+    /// What a call comes back with: the reply, or why there is none.
+    pub type Reply<T, E> = Result<T, Error<E>>;
+    /// An operation a [`Request`] goes to: its input and declared-error types.
+    pub trait Operation: 'static {
+        /// What the call takes.
+        type Input: Send + Sync + 'static;
+        /// The errors the API declares for it.
+        type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+    }
+    /// An operation that answers with one reply ([`Request::send`]).
+    pub trait Call: Operation {
+        /// The reply's body.
+        type Output: Send + 'static;
+        /// Calls the operation's flat method.
+        fn call<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+    }
+    /// An operation that lists in pages ([`Request::pages`]).
+    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+        /// One item of a page.
+        type Item: serde::de::DeserializeOwned;
+        /// Calls the operation's flat `_pages` method.
+        fn pages(
+            client: &Client,
+            input: &Self::Input,
+        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+    }
+    /// An operation that streams server-sent events ([`Request::events`]).
+    pub trait Streamed: Operation {
+        /// One event's data.
+        type Event: Send + 'static;
+        /// Calls the operation's flat `_events` method.
+        fn events<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<
+            Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
+        > + Send + 'a;
+    }
+    /// An operation whose reply is bytes ([`Request::download`]).
+    pub trait Downloaded: Operation {
+        /// Calls the operation's flat `_stream` method.
+        fn download<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+    }
+    /// The operations, one type each (named as their flat methods), for
+    /// [`Request`]'s type.
+    pub mod operations {
+        #[allow(unused_imports)]
+        use super::*;
+        /// `GET /pets` ([`Client::list_pets`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListPets;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for ListPets {
+                type Input = types::ListPetsInput;
+                type Error = types::ListPetsError;
+            }
+            impl Call for ListPets {
+                type Output = types::ListPetsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListPetsInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListPetsOutput, types::ListPetsError>,
+                > + Send + 'a {
+                    client.list_pets(input)
+                }
+            }
+        };
+        /// `POST /pets` ([`Client::pets_create`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct PetsCreate;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for PetsCreate {
+                type Input = types::PetsCreateInput;
+                type Error = types::PetsCreateError;
+            }
+            impl Call for PetsCreate {
+                type Output = types::PetsCreateOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::PetsCreateInput,
+                ) -> impl Future<
+                    Output = Reply<types::PetsCreateOutput, types::PetsCreateError>,
+                > + Send + 'a {
+                    client.pets_create(input)
+                }
+            }
+        };
+        /// `GET /pets/{petId}` ([`Client::get_pet`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetPet;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for GetPet {
+                type Input = types::GetPetInput;
+                type Error = types::GetPetError;
+            }
+            impl Call for GetPet {
+                type Output = types::GetPetOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetPetInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetPetOutput, types::GetPetError>,
+                > + Send + 'a {
+                    client.get_pet(input)
+                }
+            }
+        };
+        /// `DELETE /pets/{petId}` ([`Client::delete_pet`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct DeletePet;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for DeletePet {
+                type Input = types::DeletePetInput;
+                type Error = types::DeletePetError;
+            }
+            impl Call for DeletePet {
+                type Output = ();
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::DeletePetInput,
+                ) -> impl Future<Output = Reply<(), types::DeletePetError>> + Send + 'a {
+                    client.delete_pet(input)
+                }
+            }
+        };
+        /// `PUT /pets/{petId}/photo` ([`Client::put_pets_pet_id_photo`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct PutPetsPetIdPhoto;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for PutPetsPetIdPhoto {
+                type Input = types::PutPetsPetIdPhotoInput;
+                type Error = types::PutPetsPetIdPhotoError;
+            }
+            impl Call for PutPetsPetIdPhoto {
+                type Output = ();
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::PutPetsPetIdPhotoInput,
+                ) -> impl Future<
+                    Output = Reply<(), types::PutPetsPetIdPhotoError>,
+                > + Send + 'a {
+                    client.put_pets_pet_id_photo(input)
+                }
+            }
+        };
+        /// `GET /pets/{petId}/name` ([`Client::get_pet_name`]).
+        #[cfg(feature = "pets")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetPetName;
+        #[cfg(feature = "pets")]
+        const _: () = {
+            impl Operation for GetPetName {
+                type Input = types::GetPetNameInput;
+                type Error = types::GetPetNameError;
+            }
+            impl Call for GetPetName {
+                type Output = types::GetPetNameOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetPetNameInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetPetNameOutput, types::GetPetNameError>,
+                > + Send + 'a {
+                    client.get_pet_name(input)
+                }
+            }
+        };
+    }
+    #[cfg(feature = "pets")]
+    impl<Op> Request<'_, types::GetPetInput, Op> {}
+    #[cfg(feature = "pets")]
+    impl<Op> Request<'_, types::GetPetNameInput, Op> {}
+    #[cfg(feature = "pets")]
+    impl<Op> Request<'_, types::ListPetsInput, Op> {
+        /// Sets `limit`: How many pets to return.
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+        /// Sets `species`.
+        pub fn species(self, value: impl Into<Vec<types::Species>>) -> Self {
+            self.map(|input| input.species(value))
+        }
+        /// Sets `x_request_id`.
+        pub fn x_request_id(self, value: impl Into<types::formats::Uuid>) -> Self {
+            self.map(|input| input.x_request_id(value))
+        }
+    }
+    #[cfg(feature = "pets")]
+    impl<Op> Request<'_, types::PetsCreateInput, Op> {}
+    #[cfg(feature = "pets")]
+    impl<Op> Request<'_, types::PutPetsPetIdPhotoInput, Op> {
+        /// Sets `body`.
+        pub fn body(self, value: impl Into<types::formats::Upload>) -> Self {
+            self.map(|input| input.body(value))
+        }
+    }
     /// The `pets` operations (see [`Client::pets`]).
     #[cfg(feature = "pets")]
     #[derive(Clone, Copy, Debug)]
@@ -165,107 +463,134 @@ pub mod resources {
         pub(super) client: &'a Client,
     }
     #[cfg(feature = "pets")]
-    impl Pets<'_> {
+    impl<'a> Pets<'a> {
         /// `GET /pets`: List the pets
         ///
-        /// The same as [`Client::list_pets`].
+        /// Lists the pets in the store, newest first.
+        ///
+        /// Optional, set on the request: `.limit(…)`, `.species(…)`, `.x_request_id(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListPetsError`](types::ListPetsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_pets`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().list().await?;
+        /// ```
         #[cfg(feature = "pets")]
-        pub fn list(
-            &self,
-            input: &ListPetsInput,
-        ) -> impl std::future::Future<
-            Output = Result<ListPetsOutput, Error<ListPetsError>>,
-        > {
-            self.client.list_pets(input)
+        pub fn list(&self) -> Request<'a, types::ListPetsInput, operations::ListPets> {
+            Request::new(self.client, types::ListPetsInput::new())
         }
         /// `POST /pets`: Add a pet
         ///
-        /// The same as [`Client::pets_create`].
+        /// Takes:
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`PetsCreateError`](types::PetsCreateError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::pets_create`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().add(body).await?;
+        /// ```
         #[cfg(feature = "pets")]
         pub fn add(
             &self,
-            input: &PetsCreateInput,
-        ) -> impl std::future::Future<
-            Output = Result<PetsCreateOutput, Error<PetsCreateError>>,
-        > {
-            self.client.pets_create(input)
+            body: impl Into<types::NewPet>,
+        ) -> Request<'a, types::PetsCreateInput, operations::PetsCreate> {
+            Request::new(self.client, types::PetsCreateInput::new(body))
         }
         /// `GET /pets/{petId}`: Get a pet
         ///
-        /// The same as [`Client::get_pet`].
+        /// Takes:
+        /// - `pet_id`: The pet's id.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetPetError`](types::GetPetError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().get(pet_id).await?;
+        /// ```
         #[cfg(feature = "pets")]
         pub fn get(
             &self,
-            input: &GetPetInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetPetOutput, Error<GetPetError>>,
-        > {
-            self.client.get_pet(input)
+            pet_id: impl Into<i64>,
+        ) -> Request<'a, types::GetPetInput, operations::GetPet> {
+            Request::new(self.client, types::GetPetInput::new(pet_id))
         }
         /// `DELETE /pets/{petId}`: Delete a pet
         ///
-        /// The same as [`Client::delete_pet`].
+        /// Takes:
+        /// - `pet_id`: The pet's id.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`DeletePetError`](types::DeletePetError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_pet`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().delete(pet_id).await?;
+        /// ```
         #[cfg(feature = "pets")]
         pub fn delete(
             &self,
-            input: &DeletePetInput,
-        ) -> impl std::future::Future<Output = Result<(), Error<DeletePetError>>> {
-            self.client.delete_pet(input)
+            pet_id: impl Into<i64>,
+        ) -> Request<'a, types::DeletePetInput, operations::DeletePet> {
+            Request::new(self.client, types::DeletePetInput::new(pet_id))
         }
         /// `PUT /pets/{petId}/photo`: Upload a photo
         ///
-        /// The same as [`Client::put_pets_pet_id_photo`].
+        /// Takes:
+        /// - `pet_id`
+        ///
+        /// Optional, set on the request: `.body(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`PutPetsPetIdPhotoError`](types::PutPetsPetIdPhotoError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_pets_pet_id_photo`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().put_pet_id_photo(pet_id).await?;
+        /// ```
         #[cfg(feature = "pets")]
         pub fn put_pet_id_photo(
             &self,
-            input: &PutPetsPetIdPhotoInput,
-        ) -> impl std::future::Future<
-            Output = Result<(), Error<PutPetsPetIdPhotoError>>,
-        > {
-            self.client.put_pets_pet_id_photo(input)
+            pet_id: impl Into<i64>,
+        ) -> Request<'a, types::PutPetsPetIdPhotoInput, operations::PutPetsPetIdPhoto> {
+            Request::new(self.client, types::PutPetsPetIdPhotoInput::new(pet_id))
         }
         /// `GET /pets/{petId}/name`: Get a pet's name
         ///
-        /// The same as [`Client::get_pet_name`].
+        /// Returns the name alone, as a JSON string.
+        ///
+        /// Takes:
+        /// - `pet_id`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetPetNameError`](types::GetPetNameError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet_name`].
+        ///
+        /// ```ignore
+        /// let reply = client.pets().get_name(pet_id).await?;
+        /// ```
         #[cfg(feature = "pets")]
         pub fn get_name(
             &self,
-            input: &GetPetNameInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetPetNameOutput, Error<GetPetNameError>>,
-        > {
-            self.client.get_pet_name(input)
-        }
-    }
-    /// The `store` operations (see [`Client::store`]).
-    #[cfg(feature = "shop")]
-    #[derive(Clone, Copy, Debug)]
-    pub struct Store<'a> {
-        pub(super) client: &'a Client,
-    }
-    #[cfg(feature = "shop")]
-    impl Store<'_> {
-        /// `GET /store/inventory`: Inventory counts by status
-        ///
-        /// The same as [`Client::get_inventory`].
-        #[cfg(feature = "shop")]
-        pub fn get_inventory(
-            &self,
-        ) -> impl std::future::Future<
-            Output = Result<GetInventoryOutput, Error<GetInventoryError>>,
-        > {
-            self.client.get_inventory()
-        }
-        /// `GET /store/report`: A plain-text report
-        ///
-        /// The same as [`Client::store_report`].
-        #[cfg(feature = "shop")]
-        pub fn report(
-            &self,
-        ) -> impl std::future::Future<
-            Output = Result<StoreReportOutput, Error<StoreReportError>>,
-        > {
-            self.client.store_report()
+            pet_id: impl Into<i64>,
+        ) -> Request<'a, types::GetPetNameInput, operations::GetPetName> {
+            Request::new(self.client, types::GetPetNameInput::new(pet_id))
         }
     }
 }

@@ -121,99 +121,418 @@ impl Client {
         resources::Chat { client: self }
     }
 }
-/// The operations by resource (`client.models().list()`): each group of the
-/// command-line program is a resource, each command a method that calls the flat one.
+/// The operations by resource: each group of the command-line program is a resource
+/// (`client.issues()`), each of its commands a method that takes the call's required
+/// values and returns a [`Request`] to set the optional ones on and send
+/// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    use super::super::types;
+    use std::future::{Future, IntoFuture};
+    use std::marker::PhantomData;
+    use std::pin::Pin;
+    /// One call being built: its input so far, and the operation it goes to. The
+    /// optional values are set by its setters (named as the input's fields); `.send()`
+    /// or `.await` makes the call, `.pages()`, `.events()` and `.download()` its other
+    /// forms where the operation has them.
+    #[must_use = "a request does nothing until it is sent (`.send().await` or `.await`)"]
+    pub struct Request<'a, I, Op> {
+        client: &'a Client,
+        input: I,
+        operation: PhantomData<fn() -> Op>,
+    }
+    impl<'a, I, Op> Request<'a, I, Op> {
+        fn new(client: &'a Client, input: I) -> Self {
+            Self {
+                client,
+                input,
+                operation: PhantomData,
+            }
+        }
+        /// The input as built so far.
+        pub fn input(&self) -> &I {
+            &self.input
+        }
+        /// The input as built so far, for the flat method or another request.
+        pub fn into_input(self) -> I {
+            self.input
+        }
+        /// This request with its input changed by `change` (for what has no setter:
+        /// `.map(|mut input| { input.extra.insert(…); input })`).
+        pub fn map(self, change: impl FnOnce(I) -> I) -> Self {
+            Self {
+                input: change(self.input),
+                ..self
+            }
+        }
+    }
+    impl<I: std::fmt::Debug, Op> std::fmt::Debug for Request<'_, I, Op> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
+        }
+    }
+    impl<Op: Call> Request<'_, Op::Input, Op> {
+        /// Makes the call: the reply's typed body, or why there is none.
+        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
+            Op::call(self.client, &self.input).await
+        }
+    }
+    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
+        type Output = Result<Op::Output, Error<Op::Error>>;
+        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        fn into_future(self) -> Self::IntoFuture {
+            Box::pin(self.send())
+        }
+    }
+    impl<Op: Paged> Request<'_, Op::Input, Op> {
+        /// Every page of the call, each fetched when read (`.items()` streams their
+        /// items).
+        pub fn pages(self) -> Pages<Op::Output, Op::Item, Op::Error> {
+            Op::pages(self.client, &self.input)
+        }
+        /// Every item of every page, in order, as a stream (each page fetched when
+        /// its items are read).
+        pub fn items(
+            self,
+        ) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
+            self.pages().items()
+        }
+    }
+    impl<Op: Streamed> Request<'_, Op::Input, Op> {
+        /// Makes the call and streams the server-sent events it answers with, each
+        /// read as it arrives (dropping the stream closes the connection).
+        pub async fn events(
+            self,
+        ) -> Result<Events<Op::Event, Op::Error>, Error<Op::Error>> {
+            Op::events(self.client, &self.input).await
+        }
+    }
+    impl<Op: Downloaded> Request<'_, Op::Input, Op> {
+        /// Makes the call and hands back the reply's bytes as they arrive.
+        pub async fn download(self) -> Result<Download, Error<Op::Error>> {
+            Op::download(self.client, &self.input).await
+        }
+    }
+    /// What a call comes back with: the reply, or why there is none.
+    pub type Reply<T, E> = Result<T, Error<E>>;
+    /// An operation a [`Request`] goes to: its input and declared-error types.
+    pub trait Operation: 'static {
+        /// What the call takes.
+        type Input: Send + Sync + 'static;
+        /// The errors the API declares for it.
+        type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+    }
+    /// An operation that answers with one reply ([`Request::send`]).
+    pub trait Call: Operation {
+        /// The reply's body.
+        type Output: Send + 'static;
+        /// Calls the operation's flat method.
+        fn call<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+    }
+    /// An operation that lists in pages ([`Request::pages`]).
+    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+        /// One item of a page.
+        type Item: serde::de::DeserializeOwned;
+        /// Calls the operation's flat `_pages` method.
+        fn pages(
+            client: &Client,
+            input: &Self::Input,
+        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+    }
+    /// An operation that streams server-sent events ([`Request::events`]).
+    pub trait Streamed: Operation {
+        /// One event's data.
+        type Event: Send + 'static;
+        /// Calls the operation's flat `_events` method.
+        fn events<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<
+            Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
+        > + Send + 'a;
+    }
+    /// An operation whose reply is bytes ([`Request::download`]).
+    pub trait Downloaded: Operation {
+        /// Calls the operation's flat `_stream` method.
+        fn download<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+    }
+    /// The operations, one type each (named as their flat methods), for
+    /// [`Request`]'s type.
+    pub mod operations {
+        #[allow(unused_imports)]
+        use super::*;
+        /// `POST /chat/completions` ([`Client::create_completion`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct CreateCompletion;
+        const _: () = {
+            impl Operation for CreateCompletion {
+                type Input = types::CreateCompletionInput;
+                type Error = types::CreateCompletionError;
+            }
+            impl Call for CreateCompletion {
+                type Output = types::CreateCompletionOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::CreateCompletionInput,
+                ) -> impl Future<
+                    Output = Reply<
+                        types::CreateCompletionOutput,
+                        types::CreateCompletionError,
+                    >,
+                > + Send + 'a {
+                    client.create_completion(input)
+                }
+            }
+            impl Streamed for CreateCompletion {
+                type Event = types::CreateCompletionEvent;
+                fn events<'a>(
+                    client: &'a Client,
+                    input: &'a types::CreateCompletionInput,
+                ) -> impl Future<
+                    Output = Reply<
+                        Events<
+                            types::CreateCompletionEvent,
+                            types::CreateCompletionError,
+                        >,
+                        types::CreateCompletionError,
+                    >,
+                > + Send + 'a {
+                    client.create_completion_events(input)
+                }
+            }
+        };
+        /// `GET /ticks` ([`Client::watch_ticks`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct WatchTicks;
+        const _: () = {
+            impl Operation for WatchTicks {
+                type Input = types::WatchTicksInput;
+                type Error = types::WatchTicksError;
+            }
+            impl Streamed for WatchTicks {
+                type Event = types::WatchTicksEvent;
+                fn events<'a>(
+                    client: &'a Client,
+                    input: &'a types::WatchTicksInput,
+                ) -> impl Future<
+                    Output = Reply<
+                        Events<types::WatchTicksEvent, types::WatchTicksError>,
+                        types::WatchTicksError,
+                    >,
+                > + Send + 'a {
+                    client.watch_ticks_events(input)
+                }
+            }
+        };
+        /// `POST /files` ([`Client::upload_file`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct UploadFile;
+        const _: () = {
+            impl Operation for UploadFile {
+                type Input = types::UploadFileInput;
+                type Error = types::UploadFileError;
+            }
+            impl Call for UploadFile {
+                type Output = types::UploadFileOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::UploadFileInput,
+                ) -> impl Future<
+                    Output = Reply<types::UploadFileOutput, types::UploadFileError>,
+                > + Send + 'a {
+                    client.upload_file(input)
+                }
+            }
+        };
+        /// `PUT /files/{file_id}/raw` ([`Client::put_file_bytes`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct PutFileBytes;
+        const _: () = {
+            impl Operation for PutFileBytes {
+                type Input = types::PutFileBytesInput;
+                type Error = types::PutFileBytesError;
+            }
+            impl Call for PutFileBytes {
+                type Output = types::PutFileBytesOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::PutFileBytesInput,
+                ) -> impl Future<
+                    Output = Reply<types::PutFileBytesOutput, types::PutFileBytesError>,
+                > + Send + 'a {
+                    client.put_file_bytes(input)
+                }
+            }
+        };
+        /// `GET /files/{file_id}/content` ([`Client::download_file`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct DownloadFile;
+        const _: () = {
+            impl Operation for DownloadFile {
+                type Input = types::DownloadFileInput;
+                type Error = types::DownloadFileError;
+            }
+            impl Call for DownloadFile {
+                type Output = types::DownloadFileOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::DownloadFileInput,
+                ) -> impl Future<
+                    Output = Reply<types::DownloadFileOutput, types::DownloadFileError>,
+                > + Send + 'a {
+                    client.download_file(input)
+                }
+            }
+            impl Downloaded for DownloadFile {
+                fn download<'a>(
+                    client: &'a Client,
+                    input: &'a types::DownloadFileInput,
+                ) -> impl Future<
+                    Output = Reply<Download, types::DownloadFileError>,
+                > + Send + 'a {
+                    client.download_file_stream(input)
+                }
+            }
+        };
+    }
+    impl<Op> Request<'_, types::CreateCompletionInput, Op> {}
+    impl<Op> Request<'_, types::DownloadFileInput, Op> {
+        /// Sets `size`.
+        pub fn size(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.size(value))
+        }
+    }
+    impl<Op> Request<'_, types::PutFileBytesInput, Op> {}
+    impl<Op> Request<'_, types::UploadFileInput, Op> {}
+    impl<Op> Request<'_, types::WatchTicksInput, Op> {
+        /// Sets `every_ms`.
+        pub fn every_ms(self, value: impl Into<i32>) -> Self {
+            self.map(|input| input.every_ms(value))
+        }
+        /// Sets `count`: Stop after this many ticks.
+        pub fn count(self, value: impl Into<i32>) -> Self {
+            self.map(|input| input.count(value))
+        }
+        /// Sets `bad`: Send the second tick with a seq that is not a number.
+        pub fn bad(self, value: impl Into<bool>) -> Self {
+            self.map(|input| input.bad(value))
+        }
+    }
     /// The `chat` operations (see [`Client::chat`]).
     #[derive(Clone, Copy, Debug)]
     pub struct Chat<'a> {
         pub(super) client: &'a Client,
     }
-    impl Chat<'_> {
+    impl<'a> Chat<'a> {
         /// `POST /chat/completions`: Answer a conversation
         ///
-        /// The same as [`Client::create_completion`].
+        /// Takes:
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.events()` for the event stream.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`CreateCompletionError`](types::CreateCompletionError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_completion`].
+        ///
+        /// ```ignore
+        /// let reply = client.chat().create_completion(body).await?;
+        /// ```
         pub fn create_completion(
             &self,
-            input: &CreateCompletionInput,
-        ) -> impl std::future::Future<
-            Output = Result<CreateCompletionOutput, Error<CreateCompletionError>>,
-        > {
-            self.client.create_completion(input)
-        }
-        /// `POST /chat/completions`: Answer a conversation
-        ///
-        /// The same as [`Client::create_completion_events`].
-        pub fn create_completion_events(
-            &self,
-            input: &CreateCompletionInput,
-        ) -> impl std::future::Future<
-            Output = Result<
-                Events<CreateCompletionEvent, CreateCompletionError>,
-                Error<CreateCompletionError>,
-            >,
-        > {
-            self.client.create_completion_events(input)
+            body: impl Into<types::CompletionRequest>,
+        ) -> Request<'a, types::CreateCompletionInput, operations::CreateCompletion> {
+            Request::new(self.client, types::CreateCompletionInput::new(body))
         }
         /// `GET /ticks`: Tick until the client hangs up
         ///
-        /// The same as [`Client::watch_ticks_events`].
-        pub fn watch_ticks_events(
+        /// Optional, set on the request: `.every_ms(…)`, `.count(…)`, `.bad(…)`.
+        ///
+        /// Then `.events()` for the event stream.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`WatchTicksError`](types::WatchTicksError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::watch_ticks`].
+        ///
+        /// ```ignore
+        /// let mut events = client.chat().watch_ticks().events().await?;
+        /// ```
+        pub fn watch_ticks(
             &self,
-            input: &WatchTicksInput,
-        ) -> impl std::future::Future<
-            Output = Result<
-                Events<WatchTicksEvent, WatchTicksError>,
-                Error<WatchTicksError>,
-            >,
-        > {
-            self.client.watch_ticks_events(input)
+        ) -> Request<'a, types::WatchTicksInput, operations::WatchTicks> {
+            Request::new(self.client, types::WatchTicksInput::new())
         }
         /// `POST /files`: Upload files with a purpose
         ///
-        /// The same as [`Client::upload_file`].
+        /// Takes:
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`UploadFileError`](types::UploadFileError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::upload_file`].
+        ///
+        /// ```ignore
+        /// let reply = client.chat().upload_file(body).await?;
+        /// ```
         pub fn upload_file(
             &self,
-            input: &UploadFileInput,
-        ) -> impl std::future::Future<
-            Output = Result<UploadFileOutput, Error<UploadFileError>>,
-        > {
-            self.client.upload_file(input)
+            body: impl Into<types::UploadRequest>,
+        ) -> Request<'a, types::UploadFileInput, operations::UploadFile> {
+            Request::new(self.client, types::UploadFileInput::new(body))
         }
         /// `PUT /files/{file_id}/raw`: Replace a file's bytes
         ///
-        /// The same as [`Client::put_file_bytes`].
+        /// Takes:
+        /// - `file_id`
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`PutFileBytesError`](types::PutFileBytesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_file_bytes`].
+        ///
+        /// ```ignore
+        /// let reply = client.chat().put_file_bytes(file_id, body).await?;
+        /// ```
         pub fn put_file_bytes(
             &self,
-            input: &PutFileBytesInput,
-        ) -> impl std::future::Future<
-            Output = Result<PutFileBytesOutput, Error<PutFileBytesError>>,
-        > {
-            self.client.put_file_bytes(input)
+            file_id: impl Into<String>,
+            body: impl Into<types::formats::Upload>,
+        ) -> Request<'a, types::PutFileBytesInput, operations::PutFileBytes> {
+            Request::new(self.client, types::PutFileBytesInput::new(file_id, body))
         }
         /// `GET /files/{file_id}/content`: A file's content
         ///
-        /// The same as [`Client::download_file`].
+        /// Takes:
+        /// - `file_id`
+        ///
+        /// Optional, set on the request: `.size(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.download()` for the bytes.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`DownloadFileError`](types::DownloadFileError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::download_file`].
+        ///
+        /// ```ignore
+        /// let reply = client.chat().download_file(file_id).await?;
+        /// ```
         pub fn download_file(
             &self,
-            input: &DownloadFileInput,
-        ) -> impl std::future::Future<
-            Output = Result<DownloadFileOutput, Error<DownloadFileError>>,
-        > {
-            self.client.download_file(input)
-        }
-        /// `GET /files/{file_id}/content`: A file's content
-        ///
-        /// The same as [`Client::download_file_stream`].
-        pub fn download_file_stream(
-            &self,
-            input: &DownloadFileInput,
-        ) -> impl std::future::Future<
-            Output = Result<Download, Error<DownloadFileError>>,
-        > {
-            self.client.download_file_stream(input)
+            file_id: impl Into<String>,
+        ) -> Request<'a, types::DownloadFileInput, operations::DownloadFile> {
+            Request::new(self.client, types::DownloadFileInput::new(file_id))
         }
     }
 }

@@ -150,11 +150,371 @@ impl Client {
         resources::Trips { client: self }
     }
 }
-/// The operations by resource (`client.models().list()`): each group of the
-/// command-line program is a resource, each command a method that calls the flat one.
+/// The operations by resource: each group of the command-line program is a resource
+/// (`client.issues()`), each of its commands a method that takes the call's required
+/// values and returns a [`Request`] to set the optional ones on and send
+/// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    use super::super::types;
+    use std::future::{Future, IntoFuture};
+    use std::marker::PhantomData;
+    use std::pin::Pin;
+    /// One call being built: its input so far, and the operation it goes to. The
+    /// optional values are set by its setters (named as the input's fields); `.send()`
+    /// or `.await` makes the call, `.pages()`, `.events()` and `.download()` its other
+    /// forms where the operation has them.
+    #[must_use = "a request does nothing until it is sent (`.send().await` or `.await`)"]
+    pub struct Request<'a, I, Op> {
+        client: &'a Client,
+        input: I,
+        operation: PhantomData<fn() -> Op>,
+    }
+    impl<'a, I, Op> Request<'a, I, Op> {
+        fn new(client: &'a Client, input: I) -> Self {
+            Self {
+                client,
+                input,
+                operation: PhantomData,
+            }
+        }
+        /// The input as built so far.
+        pub fn input(&self) -> &I {
+            &self.input
+        }
+        /// The input as built so far, for the flat method or another request.
+        pub fn into_input(self) -> I {
+            self.input
+        }
+        /// This request with its input changed by `change` (for what has no setter:
+        /// `.map(|mut input| { input.extra.insert(…); input })`).
+        pub fn map(self, change: impl FnOnce(I) -> I) -> Self {
+            Self {
+                input: change(self.input),
+                ..self
+            }
+        }
+    }
+    impl<I: std::fmt::Debug, Op> std::fmt::Debug for Request<'_, I, Op> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
+        }
+    }
+    impl<Op: Call> Request<'_, Op::Input, Op> {
+        /// Makes the call: the reply's typed body, or why there is none.
+        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
+            Op::call(self.client, &self.input).await
+        }
+    }
+    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
+        type Output = Result<Op::Output, Error<Op::Error>>;
+        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        fn into_future(self) -> Self::IntoFuture {
+            Box::pin(self.send())
+        }
+    }
+    impl<Op: Paged> Request<'_, Op::Input, Op> {
+        /// Every page of the call, each fetched when read (`.items()` streams their
+        /// items).
+        pub fn pages(self) -> Pages<Op::Output, Op::Item, Op::Error> {
+            Op::pages(self.client, &self.input)
+        }
+        /// Every item of every page, in order, as a stream (each page fetched when
+        /// its items are read).
+        pub fn items(
+            self,
+        ) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
+            self.pages().items()
+        }
+    }
+    impl<Op: Streamed> Request<'_, Op::Input, Op> {
+        /// Makes the call and streams the server-sent events it answers with, each
+        /// read as it arrives (dropping the stream closes the connection).
+        pub async fn events(
+            self,
+        ) -> Result<Events<Op::Event, Op::Error>, Error<Op::Error>> {
+            Op::events(self.client, &self.input).await
+        }
+    }
+    impl<Op: Downloaded> Request<'_, Op::Input, Op> {
+        /// Makes the call and hands back the reply's bytes as they arrive.
+        pub async fn download(self) -> Result<Download, Error<Op::Error>> {
+            Op::download(self.client, &self.input).await
+        }
+    }
+    /// What a call comes back with: the reply, or why there is none.
+    pub type Reply<T, E> = Result<T, Error<E>>;
+    /// An operation a [`Request`] goes to: its input and declared-error types.
+    pub trait Operation: 'static {
+        /// What the call takes.
+        type Input: Send + Sync + 'static;
+        /// The errors the API declares for it.
+        type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+    }
+    /// An operation that answers with one reply ([`Request::send`]).
+    pub trait Call: Operation {
+        /// The reply's body.
+        type Output: Send + 'static;
+        /// Calls the operation's flat method.
+        fn call<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+    }
+    /// An operation that lists in pages ([`Request::pages`]).
+    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+        /// One item of a page.
+        type Item: serde::de::DeserializeOwned;
+        /// Calls the operation's flat `_pages` method.
+        fn pages(
+            client: &Client,
+            input: &Self::Input,
+        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+    }
+    /// An operation that streams server-sent events ([`Request::events`]).
+    pub trait Streamed: Operation {
+        /// One event's data.
+        type Event: Send + 'static;
+        /// Calls the operation's flat `_events` method.
+        fn events<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<
+            Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
+        > + Send + 'a;
+    }
+    /// An operation whose reply is bytes ([`Request::download`]).
+    pub trait Downloaded: Operation {
+        /// Calls the operation's flat `_stream` method.
+        fn download<'a>(
+            client: &'a Client,
+            input: &'a Self::Input,
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+    }
+    /// The operations, one type each (named as their flat methods), for
+    /// [`Request`]'s type.
+    pub mod operations {
+        #[allow(unused_imports)]
+        use super::*;
+        /// `GET /bookings` ([`Client::get_bookings`]).
+        #[cfg(feature = "bookings")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetBookings;
+        #[cfg(feature = "bookings")]
+        const _: () = {
+            impl Operation for GetBookings {
+                type Input = types::GetBookingsInput;
+                type Error = types::GetBookingsError;
+            }
+            impl Call for GetBookings {
+                type Output = types::GetBookingsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetBookingsInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetBookingsOutput, types::GetBookingsError>,
+                > + Send + 'a {
+                    client.get_bookings(input)
+                }
+            }
+        };
+        /// `POST /bookings` ([`Client::create_booking`]).
+        #[cfg(feature = "bookings")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct CreateBooking;
+        #[cfg(feature = "bookings")]
+        const _: () = {
+            impl Operation for CreateBooking {
+                type Input = types::CreateBookingInput;
+                type Error = types::CreateBookingError;
+            }
+            impl Call for CreateBooking {
+                type Output = types::CreateBookingOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::CreateBookingInput,
+                ) -> impl Future<
+                    Output = Reply<types::CreateBookingOutput, types::CreateBookingError>,
+                > + Send + 'a {
+                    client.create_booking(input)
+                }
+            }
+        };
+        /// `GET /bookings/{bookingId}` ([`Client::get_booking`]).
+        #[cfg(feature = "bookings")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetBooking;
+        #[cfg(feature = "bookings")]
+        const _: () = {
+            impl Operation for GetBooking {
+                type Input = types::GetBookingInput;
+                type Error = types::GetBookingError;
+            }
+            impl Call for GetBooking {
+                type Output = types::GetBookingOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetBookingInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetBookingOutput, types::GetBookingError>,
+                > + Send + 'a {
+                    client.get_booking(input)
+                }
+            }
+        };
+        /// `DELETE /bookings/{bookingId}` ([`Client::delete_booking`]).
+        #[cfg(feature = "bookings")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct DeleteBooking;
+        #[cfg(feature = "bookings")]
+        const _: () = {
+            impl Operation for DeleteBooking {
+                type Input = types::DeleteBookingInput;
+                type Error = types::DeleteBookingError;
+            }
+            impl Call for DeleteBooking {
+                type Output = ();
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::DeleteBookingInput,
+                ) -> impl Future<
+                    Output = Reply<(), types::DeleteBookingError>,
+                > + Send + 'a {
+                    client.delete_booking(input)
+                }
+            }
+        };
+        /// `POST /bookings/{bookingId}/payment` ([`Client::create_booking_payment`]).
+        #[cfg(feature = "payments")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct CreateBookingPayment;
+        #[cfg(feature = "payments")]
+        const _: () = {
+            impl Operation for CreateBookingPayment {
+                type Input = types::CreateBookingPaymentInput;
+                type Error = types::CreateBookingPaymentError;
+            }
+            impl Call for CreateBookingPayment {
+                type Output = types::CreateBookingPaymentOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::CreateBookingPaymentInput,
+                ) -> impl Future<
+                    Output = Reply<
+                        types::CreateBookingPaymentOutput,
+                        types::CreateBookingPaymentError,
+                    >,
+                > + Send + 'a {
+                    client.create_booking_payment(input)
+                }
+            }
+        };
+        /// `GET /stations` ([`Client::get_stations`]).
+        #[cfg(feature = "stations")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetStations;
+        #[cfg(feature = "stations")]
+        const _: () = {
+            impl Operation for GetStations {
+                type Input = types::GetStationsInput;
+                type Error = types::GetStationsError;
+            }
+            impl Call for GetStations {
+                type Output = types::GetStationsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetStationsInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetStationsOutput, types::GetStationsError>,
+                > + Send + 'a {
+                    client.get_stations(input)
+                }
+            }
+        };
+        /// `GET /trips` ([`Client::get_trips`]).
+        #[cfg(feature = "trips")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetTrips;
+        #[cfg(feature = "trips")]
+        const _: () = {
+            impl Operation for GetTrips {
+                type Input = types::GetTripsInput;
+                type Error = types::GetTripsError;
+            }
+            impl Call for GetTrips {
+                type Output = types::GetTripsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetTripsInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetTripsOutput, types::GetTripsError>,
+                > + Send + 'a {
+                    client.get_trips(input)
+                }
+            }
+        };
+    }
+    #[cfg(feature = "bookings")]
+    impl<Op> Request<'_, types::CreateBookingInput, Op> {}
+    #[cfg(feature = "payments")]
+    impl<Op> Request<'_, types::CreateBookingPaymentInput, Op> {}
+    #[cfg(feature = "bookings")]
+    impl<Op> Request<'_, types::GetBookingInput, Op> {}
+    #[cfg(feature = "bookings")]
+    impl<Op> Request<'_, types::GetBookingsInput, Op> {
+        /// Sets `page`: The page number to return
+        pub fn page(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.page(value))
+        }
+        /// Sets `limit`: The number of items to return per page
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+    }
+    #[cfg(feature = "stations")]
+    impl<Op> Request<'_, types::GetStationsInput, Op> {
+        /// Sets `page`: The page number to return
+        pub fn page(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.page(value))
+        }
+        /// Sets `limit`: The number of items to return per page
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+        /// Sets `coordinates`: The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
+        pub fn coordinates(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.coordinates(value))
+        }
+        /// Sets `search`: A search term to filter the list of stations by name or address.
+        pub fn search(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.search(value))
+        }
+        /// Sets `country`: Filter stations by country code
+        pub fn country(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.country(value))
+        }
+    }
+    #[cfg(feature = "trips")]
+    impl<Op> Request<'_, types::GetTripsInput, Op> {
+        /// Sets `page`: The page number to return
+        pub fn page(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.page(value))
+        }
+        /// Sets `limit`: The number of items to return per page
+        pub fn limit(self, value: impl Into<i64>) -> Self {
+            self.map(|input| input.limit(value))
+        }
+        /// Sets `bicycles`: Only return trips where bicycles are known to be allowed
+        pub fn bicycles(self, value: impl Into<bool>) -> Self {
+            self.map(|input| input.bicycles(value))
+        }
+        /// Sets `dogs`: Only return trips where dogs are known to be allowed
+        pub fn dogs(self, value: impl Into<bool>) -> Self {
+            self.map(|input| input.dogs(value))
+        }
+    }
     /// The `bookings` operations (see [`Client::bookings`]).
     #[cfg(feature = "bookings")]
     #[derive(Clone, Copy, Debug)]
@@ -162,52 +522,96 @@ pub mod resources {
         pub(super) client: &'a Client,
     }
     #[cfg(feature = "bookings")]
-    impl Bookings<'_> {
+    impl<'a> Bookings<'a> {
         /// `GET /bookings`: List existing bookings
         ///
-        /// The same as [`Client::get_bookings`].
+        /// Returns a list of all trip bookings by the authenticated user.
+        ///
+        /// Optional, set on the request: `.page(…)`, `.limit(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetBookingsError`](types::GetBookingsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_bookings`].
+        ///
+        /// ```ignore
+        /// let reply = client.bookings().get().await?;
+        /// ```
         #[cfg(feature = "bookings")]
         pub fn get(
             &self,
-            input: &GetBookingsInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetBookingsOutput, Error<GetBookingsError>>,
-        > {
-            self.client.get_bookings(input)
+        ) -> Request<'a, types::GetBookingsInput, operations::GetBookings> {
+            Request::new(self.client, types::GetBookingsInput::new())
         }
         /// `POST /bookings`: Create a booking
         ///
-        /// The same as [`Client::create_booking`].
+        /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
+        ///
+        /// Takes:
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`CreateBookingError`](types::CreateBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking`].
+        ///
+        /// ```ignore
+        /// let reply = client.bookings().create(body).await?;
+        /// ```
         #[cfg(feature = "bookings")]
         pub fn create(
             &self,
-            input: &CreateBookingInput,
-        ) -> impl std::future::Future<
-            Output = Result<CreateBookingOutput, Error<CreateBookingError>>,
-        > {
-            self.client.create_booking(input)
+            body: impl Into<types::Booking>,
+        ) -> Request<'a, types::CreateBookingInput, operations::CreateBooking> {
+            Request::new(self.client, types::CreateBookingInput::new(body))
         }
         /// `GET /bookings/{bookingId}`: Get a booking
         ///
-        /// The same as [`Client::get_booking`].
+        /// Returns the details of a specific booking.
+        ///
+        /// Takes:
+        /// - `booking_id`: The ID of the booking to retrieve.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetBookingError`](types::GetBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_booking`].
+        ///
+        /// ```ignore
+        /// let reply = client.bookings().get_booking(booking_id).await?;
+        /// ```
         #[cfg(feature = "bookings")]
         pub fn get_booking(
             &self,
-            input: &GetBookingInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetBookingOutput, Error<GetBookingError>>,
-        > {
-            self.client.get_booking(input)
+            booking_id: impl Into<types::formats::Uuid>,
+        ) -> Request<'a, types::GetBookingInput, operations::GetBooking> {
+            Request::new(self.client, types::GetBookingInput::new(booking_id))
         }
         /// `DELETE /bookings/{bookingId}`: Delete a booking
         ///
-        /// The same as [`Client::delete_booking`].
+        /// Deletes a booking, cancelling the hold on the trip.
+        ///
+        /// Takes:
+        /// - `booking_id`: The ID of the booking to retrieve.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`DeleteBookingError`](types::DeleteBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_booking`].
+        ///
+        /// ```ignore
+        /// let reply = client.bookings().delete(booking_id).await?;
+        /// ```
         #[cfg(feature = "bookings")]
         pub fn delete(
             &self,
-            input: &DeleteBookingInput,
-        ) -> impl std::future::Future<Output = Result<(), Error<DeleteBookingError>>> {
-            self.client.delete_booking(input)
+            booking_id: impl Into<types::formats::Uuid>,
+        ) -> Request<'a, types::DeleteBookingInput, operations::DeleteBooking> {
+            Request::new(self.client, types::DeleteBookingInput::new(booking_id))
         }
     }
     /// The `payments` operations (see [`Client::payments`]).
@@ -217,18 +621,38 @@ pub mod resources {
         pub(super) client: &'a Client,
     }
     #[cfg(feature = "payments")]
-    impl Payments<'_> {
+    impl<'a> Payments<'a> {
         /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
         ///
-        /// The same as [`Client::create_booking_payment`].
+        /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
+        ///
+        /// Takes:
+        /// - `booking_id`: The ID of the booking to pay for.
+        /// - `body`
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`CreateBookingPaymentError`](types::CreateBookingPaymentError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking_payment`].
+        ///
+        /// ```ignore
+        /// let reply = client.payments().create_booking_payment(booking_id, body).await?;
+        /// ```
         #[cfg(feature = "payments")]
         pub fn create_booking_payment(
             &self,
-            input: &CreateBookingPaymentInput,
-        ) -> impl std::future::Future<
-            Output = Result<CreateBookingPaymentOutput, Error<CreateBookingPaymentError>>,
+            booking_id: impl Into<types::formats::Uuid>,
+            body: impl Into<types::BookingPayment>,
+        ) -> Request<
+            'a,
+            types::CreateBookingPaymentInput,
+            operations::CreateBookingPayment,
         > {
-            self.client.create_booking_payment(input)
+            Request::new(
+                self.client,
+                types::CreateBookingPaymentInput::new(booking_id, body),
+            )
         }
     }
     /// The `stations` operations (see [`Client::stations`]).
@@ -238,18 +662,27 @@ pub mod resources {
         pub(super) client: &'a Client,
     }
     #[cfg(feature = "stations")]
-    impl Stations<'_> {
+    impl<'a> Stations<'a> {
         /// `GET /stations`: Get a list of train stations
         ///
-        /// The same as [`Client::get_stations`].
+        /// Returns a paginated and searchable list of all train stations.
+        ///
+        /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.coordinates(…)`, `.search(…)`, `.country(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetStationsError`](types::GetStationsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_stations`].
+        ///
+        /// ```ignore
+        /// let reply = client.stations().get().await?;
+        /// ```
         #[cfg(feature = "stations")]
         pub fn get(
             &self,
-            input: &GetStationsInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetStationsOutput, Error<GetStationsError>>,
-        > {
-            self.client.get_stations(input)
+        ) -> Request<'a, types::GetStationsInput, operations::GetStations> {
+            Request::new(self.client, types::GetStationsInput::new())
         }
     }
     /// The `trips` operations (see [`Client::trips`]).
@@ -259,18 +692,38 @@ pub mod resources {
         pub(super) client: &'a Client,
     }
     #[cfg(feature = "trips")]
-    impl Trips<'_> {
+    impl<'a> Trips<'a> {
         /// `GET /trips`: Get available train trips
         ///
-        /// The same as [`Client::get_trips`].
+        /// Returns a list of available train trips between the specified origin and destination stations on the given date, and allows for filtering by bicycle and dog allowances.
+        ///
+        /// Takes:
+        /// - `origin`: The ID of the origin station
+        /// - `destination`: The ID of the destination station
+        /// - `date`: The date and time of the trip in ISO 8601 format in origin station's timezone.
+        ///
+        /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.bicycles(…)`, `.dogs(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetTripsError`](types::GetTripsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_trips`].
+        ///
+        /// ```ignore
+        /// let reply = client.trips().get(origin, destination, date).await?;
+        /// ```
         #[cfg(feature = "trips")]
         pub fn get(
             &self,
-            input: &GetTripsInput,
-        ) -> impl std::future::Future<
-            Output = Result<GetTripsOutput, Error<GetTripsError>>,
-        > {
-            self.client.get_trips(input)
+            origin: impl Into<types::formats::Uuid>,
+            destination: impl Into<types::formats::Uuid>,
+            date: impl Into<types::formats::DateTime>,
+        ) -> Request<'a, types::GetTripsInput, operations::GetTrips> {
+            Request::new(
+                self.client,
+                types::GetTripsInput::new(origin, destination, date),
+            )
         }
     }
 }

@@ -586,11 +586,7 @@ fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
     } else {
         format!("`{prefix}_BASE_URL`, {}", credentials.join(", "))
     };
-    let calls: Vec<&super::OpTypes> = ops
-        .iter()
-        .filter(|o| !o.takes_input && !o.events_only && o.download.is_none())
-        .take(3)
-        .collect();
+    let calls = quick_calls(api, ops);
     let mut lines = vec![
         "## Quickstart".to_string(),
         String::new(),
@@ -599,10 +595,8 @@ fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
         format!("// The base URL and credentials from the environment ({from})."),
         format!("let client = {ident}::Client::from_env()?;"),
     ];
-    for call in &calls {
-        let method = &call.method;
-        let reply = if method == "client" { "reply" } else { method };
-        lines.push(format!("let {reply} = client.{method}().await?;"));
+    for (reply, call) in &calls {
+        lines.push(format!("let {reply} = {call}.await?;"));
         lines.push(format!("println!(\"{{{reply}:?}}\");"));
     }
     if calls.is_empty() {
@@ -613,13 +607,63 @@ fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
         "# }".to_string(),
         "```".to_string(),
         String::new(),
-        "Every operation is a method of `Client`, and of its resource where the command-line"
+        "Every operation is a method of its resource where the command-line program groups it"
             .to_string(),
-        "program groups it (`client.<group>().<command>(…)`), taking the operation's input"
+        "(`client.<group>().<command>(required…).optional(…).await`), and of `Client` itself,"
             .to_string(),
-        "(`…Input::new(required).optional(…)`); the README says more.".to_string(),
+        "taking the operation's input (`…Input::new(required…).optional(…)`); the README says"
+            .to_string(),
+        "more.".to_string(),
     ]);
     lines
+}
+
+/// The quickstart's calls: up to three operations that read (GET first), reached by resource
+/// where they can be, whose required values are all numbers, strings or booleans (written as
+/// placeholders); each as (variable, call expression).
+fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
+    let by_resource = super::resources::calls(api, ops);
+    let placeholder = |f: &super::types::InputField| -> Option<String> {
+        Some(match f.ty.as_str() {
+            "String" => format!("\"{}\"", f.wire),
+            "bool" => "true".to_string(),
+            "f64" | "f32" => "1.0".to_string(),
+            ty if ty.starts_with('i') || ty.starts_with('u') => "1".to_string(),
+            _ => return None,
+        })
+    };
+    let mut candidates: Vec<(bool, usize, String, String)> = Vec::new();
+    for (at, ((op, types), resource)) in
+        api.operations.iter().zip(ops).zip(&by_resource).enumerate()
+    {
+        if types.events_only || types.download.is_some() {
+            continue;
+        }
+        let call = match (resource, &types.input_shape) {
+            (Some((group, method)), Some(shape)) => {
+                let args: Option<Vec<String>> = super::resources::arguments(op, shape)
+                    .into_iter()
+                    .map(placeholder)
+                    .collect();
+                let Some(args) = args else { continue };
+                format!("client.{group}().{method}({})", args.join(", "))
+            }
+            _ if !types.takes_input => format!("client.{}()", types.method),
+            _ => continue,
+        };
+        let reads = op.binding.method == harness_gen_wire::binding::Method::Get;
+        let reply = match types.method.as_str() {
+            "client" => "reply".to_string(),
+            method => method.to_string(),
+        };
+        candidates.push((!reads, at, reply, call));
+    }
+    candidates.sort();
+    candidates
+        .into_iter()
+        .take(3)
+        .map(|(_, _, reply, call)| (reply, call))
+        .collect()
 }
 
 fn lib_rs(

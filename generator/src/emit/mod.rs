@@ -48,6 +48,8 @@ pub struct OpTypes {
     /// `_events` method alone (a buffered call would wait for the stream to end and return its
     /// text), and its tool returns the events.
     pub events_only: bool,
+    /// How the input is built, for the request builders of the client by resource.
+    pub input_shape: Option<types::InputShape>,
 }
 
 /// One declared-error variant: (Rust variant name, `kind` on the wire, body type).
@@ -284,6 +286,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             events: events.map(|event| (String::new(), event)),
             download: None,
             events_only: false,
+            input_shape: None,
         });
     }
     space.settle_unions();
@@ -313,6 +316,9 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
             let item = space.qualified_tokens(&item, &quote!(super::types));
             types.pages = Some((method, item.to_string()));
         }
+    }
+    for (types, input) in ops.iter_mut().zip(&input_types) {
+        types.input_shape = space.input_shape(input);
     }
     let gates = Gates::new(api, gating);
     let uses = space.uses();

@@ -1,13 +1,20 @@
-//! The client by resource: `client.models().list()`, `client.chat().create_completion(&input)`.
+//! The client by resource: `client.models().list().await`,
+//! `client.issues().list_for_repo(owner, repo).state(State::Open).pages()`.
+//!
 //! Each operation whose command in the CLI has a group (`models list`) is also a method of that
 //! group's resource, named by the rest of its command, so the SDK and the CLI name an
-//! operation alike. The resource methods hand back the flat method's future (no state machine
-//! of their own: a big API's crate compiles them for almost nothing); the flat methods stay,
-//! one index for generic code.
+//! operation alike. A resource method takes the input's required fields as arguments (path
+//! parameters first, in path order) and returns a [`Request`]: the optional fields are its
+//! setters, and `.send()` (or `.await`), `.pages()`, `.events()` or `.download()` make the call
+//! through the flat method, which stays for generic code. What is generated per operation is a
+//! marker type and the trait impls that name its flat methods; the setters are generated once
+//! per input struct and `Request` once per crate, so a big API's crate pays little for them.
 //!
 //! A resource whose accessor would take the name of a flat method (or of `Client`'s own) is
 //! left out, as is a method whose name another method of its resource has: both stay
 //! reachable flat.
+//!
+//! [`Request`]: the `resources::Request` of a generated crate.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,22 +22,74 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::client::type_tokens;
-use super::types::{field_name, type_name};
+use super::types::{InputField, InputShape, field_name, type_name};
 use super::{Gates, OpTypes};
 use crate::model::{Api, Operation};
+use harness_gen_wire::binding::ParamIn;
 
 /// The names `Client` has besides the operations' methods.
 const CLIENT_OWN: [&str; 5] = ["builder", "env_builder", "from_env", "from_builder", "with"];
 
-/// One method of a resource: its name, the flat method it stands for, and its shape.
+/// The names `Request` has of its own: an input field named so gets no setter (it stays
+/// reachable through `Request::map`).
+const REQUEST_OWN: [&str; 9] = [
+    "input",
+    "items",
+    "into_input",
+    "map",
+    "send",
+    "pages",
+    "events",
+    "download",
+    "into_future",
+];
+
+/// The names the `resources` module uses besides its resources': a resource of one of these
+/// names (Stripe's `events`) is called `…Resource` (`EventsResource`).
+const MODULE_OWN: [&str; 31] = [
+    "Box",
+    "Call",
+    "CallOptions",
+    "Client",
+    "Debug",
+    "Download",
+    "Downloaded",
+    "Error",
+    "Events",
+    "FnOnce",
+    "Future",
+    "Into",
+    "IntoFuture",
+    "Operation",
+    "Option",
+    "Pages",
+    "Paged",
+    "PhantomData",
+    "Pin",
+    "Replies",
+    "Reply",
+    "ReplyInfo",
+    "Request",
+    "Result",
+    "RetryPolicy",
+    "Send",
+    "ServerSentEvent",
+    "Streamed",
+    "String",
+    "Sync",
+    "Vec",
+];
+
+/// One method of a resource: its name, the operation it calls, and that operation's types.
 struct Method<'a> {
     name: String,
     op: &'a Operation,
     types: &'a OpTypes,
 }
 
-/// `impl Client` with an accessor per resource, and the `resources` module.
-pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
+/// The resources and their methods, by group: each operation whose command has a group, under
+/// a name no flat method has, once (the first operation of a name keeps it).
+fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>>> {
     let flat: BTreeSet<&str> = ops
         .iter()
         .flat_map(|t| {
@@ -53,26 +112,49 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         let [group, rest @ ..] = segments else {
             continue;
         };
-        if rest.is_empty() {
+        if rest.is_empty() || types.input_shape.is_none() {
             continue;
         }
-        let words: Vec<&str> = rest.iter().map(|s| s.as_ref()).collect();
-        groups
-            .entry(field_name(group.as_ref()))
-            .or_default()
-            .push(Method {
-                name: field_name(&words.join("-")),
-                op,
-                types,
-            });
-    }
-    let mut accessors = Vec::new();
-    let mut structs = Vec::new();
-    for (group, methods) in &groups {
+        let group = field_name(group.as_ref());
         if flat.contains(group.as_str()) {
             continue;
         }
-        let resource = format_ident!("{}", type_name(group));
+        let words: Vec<&str> = rest.iter().map(|s| s.as_ref()).collect();
+        let name = field_name(&words.join("-"));
+        let methods = groups.entry(group).or_default();
+        if methods.iter().all(|m| m.name != name) {
+            methods.push(Method { name, op, types });
+        }
+    }
+    groups
+}
+
+/// Per operation, how the client by resource reaches it: (resource accessor, method).
+pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<(String, String)>> {
+    let mut calls = vec![None; ops.len()];
+    for (group, methods) in plan(api, ops) {
+        for m in methods {
+            if let Some(at) = ops.iter().position(|t| std::ptr::eq(t, m.types)) {
+                calls[at] = Some((group.clone(), m.name));
+            }
+        }
+    }
+    calls
+}
+
+/// `impl Client` with an accessor per resource, and the `resources` module.
+pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
+    let groups = plan(api, ops);
+    let mut accessors = Vec::new();
+    let mut structs = Vec::new();
+    let mut operations = Vec::new();
+    // Per input struct: the gates of the operations that build it through a request.
+    let mut inputs: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
+    for (group, methods) in &groups {
+        let resource = match type_name(group) {
+            name if MODULE_OWN.contains(&name.as_str()) => format_ident!("{name}Resource"),
+            name => format_ident!("{name}"),
+        };
         let accessor = format_ident!("{}", group);
         let first = methods.first().map(|m| m.name.as_str()).unwrap_or_default();
         let doc = format!(
@@ -88,8 +170,14 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
                 resources::#resource { client: self }
             }
         });
-        let mut taken = BTreeSet::new();
-        let bodies = methods.iter().map(|m| method(m, gates, &mut taken));
+        let mut bodies = Vec::new();
+        for m in methods {
+            bodies.push(method(m, group, gates));
+            operations.push(operation(m, gates));
+            if let Some(shape) = &m.types.input_shape {
+                inputs.entry(&shape.name).or_default().push(m.op);
+            }
+        }
         let struct_doc = format!(" The `{group}` operations (see [`Client::{group}`]).");
         structs.push(quote! {
             #[doc = #struct_doc]
@@ -100,7 +188,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             }
 
             #cfg
-            impl #resource<'_> {
+            impl<'a> #resource<'a> {
                 #(#bodies)*
             }
         });
@@ -108,115 +196,472 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
     if structs.is_empty() {
         return TokenStream::new();
     }
+    let shapes: BTreeMap<&str, _> = ops
+        .iter()
+        .filter_map(|t| t.input_shape.as_ref())
+        .map(|s| (s.name.as_str(), s))
+        .collect();
+    let setters = inputs.iter().map(|(name, users)| {
+        let shape = shapes[name];
+        let input = format_ident!("{}", name);
+        let cfg = gates.operations(users.iter().copied());
+        let setters = shape
+            .set
+            .iter()
+            .filter(|f| !REQUEST_OWN.contains(&f.ident.as_str()))
+            .map(setter);
+        quote! {
+            #cfg
+            impl<Op> Request<'_, types::#input, Op> {
+                #(#setters)*
+            }
+        }
+    });
+    // Compiled with any of its operations, like each resource.
+    let cfg = gates.operations(groups.values().flatten().map(|m| m.op));
     quote! {
         impl Client {
             #(#accessors)*
         }
 
-        /// The operations by resource (`client.models().list()`): each group of the
-        /// command-line program is a resource, each command a method that calls the flat one.
+        /// The operations by resource: each group of the command-line program is a resource
+        /// (`client.issues()`), each of its commands a method that takes the call's required
+        /// values and returns a [`Request`] to set the optional ones on and send
+        /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
+        #cfg
         pub mod resources {
             #[allow(unused_imports)]
             use super::*;
+            // The API's types by their module: a type of the API may be called `Request` or
+            // `Call` as the items here are.
+            use super::super::types;
+            use std::future::{Future, IntoFuture};
+            use std::marker::PhantomData;
+            use std::pin::Pin;
+
+            /// One call being built: its input so far, and the operation it goes to. The
+            /// optional values are set by its setters (named as the input's fields); `.send()`
+            /// or `.await` makes the call, `.pages()`, `.events()` and `.download()` its other
+            /// forms where the operation has them.
+            #[must_use = "a request does nothing until it is sent (`.send().await` or `.await`)"]
+            pub struct Request<'a, I, Op> {
+                client: &'a Client,
+                input: I,
+                operation: PhantomData<fn() -> Op>,
+            }
+
+            impl<'a, I, Op> Request<'a, I, Op> {
+                fn new(client: &'a Client, input: I) -> Self {
+                    Self { client, input, operation: PhantomData }
+                }
+
+                /// The input as built so far.
+                pub fn input(&self) -> &I {
+                    &self.input
+                }
+
+                /// The input as built so far, for the flat method or another request.
+                pub fn into_input(self) -> I {
+                    self.input
+                }
+
+                /// This request with its input changed by `change` (for what has no setter:
+                /// `.map(|mut input| { input.extra.insert(…); input })`).
+                pub fn map(self, change: impl FnOnce(I) -> I) -> Self {
+                    Self { input: change(self.input), ..self }
+                }
+            }
+
+            impl<I: std::fmt::Debug, Op> std::fmt::Debug for Request<'_, I, Op> {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
+                }
+            }
+
+            impl<Op: Call> Request<'_, Op::Input, Op> {
+                /// Makes the call: the reply's typed body, or why there is none.
+                pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
+                    Op::call(self.client, &self.input).await
+                }
+            }
+
+            /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+            impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
+                type Output = Result<Op::Output, Error<Op::Error>>;
+                type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+                fn into_future(self) -> Self::IntoFuture {
+                    Box::pin(self.send())
+                }
+            }
+
+            impl<Op: Paged> Request<'_, Op::Input, Op> {
+                /// Every page of the call, each fetched when read (`.items()` streams their
+                /// items).
+                pub fn pages(self) -> Pages<Op::Output, Op::Item, Op::Error> {
+                    Op::pages(self.client, &self.input)
+                }
+
+                /// Every item of every page, in order, as a stream (each page fetched when
+                /// its items are read).
+                pub fn items(self) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
+                    self.pages().items()
+                }
+            }
+
+            impl<Op: Streamed> Request<'_, Op::Input, Op> {
+                /// Makes the call and streams the server-sent events it answers with, each
+                /// read as it arrives (dropping the stream closes the connection).
+                pub async fn events(self) -> Result<Events<Op::Event, Op::Error>, Error<Op::Error>> {
+                    Op::events(self.client, &self.input).await
+                }
+            }
+
+            impl<Op: Downloaded> Request<'_, Op::Input, Op> {
+                /// Makes the call and hands back the reply's bytes as they arrive.
+                pub async fn download(self) -> Result<Download, Error<Op::Error>> {
+                    Op::download(self.client, &self.input).await
+                }
+            }
+
+            /// What a call comes back with: the reply, or why there is none.
+            pub type Reply<T, E> = Result<T, Error<E>>;
+
+            /// An operation a [`Request`] goes to: its input and declared-error types.
+            pub trait Operation: 'static {
+                /// What the call takes.
+                type Input: Send + Sync + 'static;
+                /// The errors the API declares for it.
+                type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+            }
+
+            /// An operation that answers with one reply ([`Request::send`]).
+            pub trait Call: Operation {
+                /// The reply's body.
+                type Output: Send + 'static;
+                /// Calls the operation's flat method.
+                fn call<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+            }
+
+            /// An operation that lists in pages ([`Request::pages`]).
+            pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+                /// One item of a page.
+                type Item: serde::de::DeserializeOwned;
+                /// Calls the operation's flat `_pages` method.
+                fn pages(client: &Client, input: &Self::Input) -> Pages<Self::Output, Self::Item, Self::Error>;
+            }
+
+            /// An operation that streams server-sent events ([`Request::events`]).
+            pub trait Streamed: Operation {
+                /// One event's data.
+                type Event: Send + 'static;
+                /// Calls the operation's flat `_events` method.
+                fn events<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Events<Self::Event, Self::Error>, Self::Error>> + Send + 'a;
+            }
+
+            /// An operation whose reply is bytes ([`Request::download`]).
+            pub trait Downloaded: Operation {
+                /// Calls the operation's flat `_stream` method.
+                fn download<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+            }
+
+            /// The operations, one type each (named as their flat methods), for
+            /// [`Request`]'s type.
+            pub mod operations {
+                #[allow(unused_imports)]
+                use super::*;
+
+                #(#operations)*
+            }
+
+            #(#setters)*
 
             #(#structs)*
         }
     }
 }
 
-/// The methods of one operation in its resource (its call and its `_pages`, `_events` and
-/// `_stream` forms), each handing back what the flat method does.
-fn method(m: &Method, gates: &Gates, taken: &mut BTreeSet<String>) -> TokenStream {
+/// An optional field's setter on the requests that build its struct.
+fn setter(f: &InputField) -> TokenStream {
+    let ident = format_ident!("{}", f.ident);
+    let ty = field_type(f);
+    let doc = match f.doc.as_deref().and_then(|d| d.lines().next()) {
+        Some(line) => format!(" Sets `{}`: {}", f.wire, line.trim()),
+        None => format!(" Sets `{}`.", f.wire),
+    };
+    quote! {
+        #[doc = #doc]
+        pub fn #ident(self, value: impl Into<#ty>) -> Self {
+            self.map(|input| input.#ident(value))
+        }
+    }
+}
+
+/// The marker type of one operation and the trait impls that name its flat methods.
+fn operation(m: &Method, gates: &Gates) -> TokenStream {
     let types = m.types;
     let cfg = gates.operation(m.op);
-    let input = type_tokens(&types.input);
-    let (param, arg) = if types.takes_input {
-        (quote!(input: &#input), quote!(input))
-    } else {
-        (TokenStream::new(), TokenStream::new())
-    };
-    let output = type_tokens(&types.output);
-    let error = type_tokens(&types.error);
-    let title = m.op.entry.title.as_deref().map(|t| format!(": {t}"));
-    let head = format!(
-        " `{} {}`{}",
-        m.op.binding.method,
-        m.op.binding.path,
-        title.unwrap_or_default()
+    let marker = format_ident!("{}", type_name(&types.method));
+    let input = api_type(&types.input);
+    let error = api_type(&types.error);
+    let output = api_type(&types.output);
+    let arg = types.takes_input.then(|| quote!(input));
+    let unused = (!types.takes_input).then(|| quote!(let _ = input;));
+    let doc = format!(
+        " `{} {}` ([`Client::{}`]).",
+        m.op.binding.method, m.op.binding.path, types.method
     );
-    // The flat method's name with the resource method's in place of its own.
-    let renamed = |flat: &str| -> Option<String> {
-        let suffix = flat.strip_prefix(types.method.as_str())?;
-        Some(format!("{}{suffix}", m.name))
+    let mut impls = quote! {
+        impl Operation for #marker {
+            type Input = #input;
+            type Error = #error;
+        }
     };
-    let mut out = TokenStream::new();
-    let mut add =
-        |name: String,
-         flat: &str,
-         tokens: &dyn Fn(&proc_macro2::Ident, &proc_macro2::Ident) -> TokenStream| {
-            if !taken.insert(name.clone()) {
-                return;
-            }
-            let (name, flat_ident) = (format_ident!("{}", name), format_ident!("{}", flat));
-            let see = format!(" The same as [`Client::{flat}`].");
-            let body = tokens(&name, &flat_ident);
-            out.extend(quote! {
-                #[doc = #head]
-                #[doc = ""]
-                #[doc = #see]
-                #cfg
-                #body
-            });
-        };
     if !types.events_only {
-        add(m.name.clone(), &types.method, &|name, flat| {
-            quote! {
-                pub fn #name(&self, #param) -> impl std::future::Future<Output = Result<#output, Error<#error>>> {
-                    self.client.#flat(#arg)
+        let flat = format_ident!("{}", types.method);
+        impls.extend(quote! {
+            impl Call for #marker {
+                type Output = #output;
+                fn call<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<#output, #error>> + Send + 'a {
+                    #unused
+                    client.#flat(#arg)
                 }
             }
         });
     }
-    if let Some((flat, item)) = &types.pages
-        && let Some(name) = renamed(flat)
-    {
-        // The item type is written from the client module; this is one module deeper.
-        let item: TokenStream = item
-            .split_whitespace()
-            .collect::<String>()
-            .replace("super::types::", "super::super::types::")
-            .parse()
-            .unwrap_or_else(|_| quote!(compile_error!("unlexable page item type")));
-        add(name, flat, &|name, flat| {
-            quote! {
-                pub fn #name(&self, #param) -> Pages<#output, #item, #error> {
-                    self.client.#flat(#arg)
+    if let Some((flat, item)) = &types.pages {
+        let flat = format_ident!("{}", flat);
+        let item = nested(item);
+        impls.extend(quote! {
+            impl Paged for #marker {
+                type Item = #item;
+                fn pages(client: &Client, input: &#input) -> Pages<#output, #item, #error> {
+                    #unused
+                    client.#flat(#arg)
                 }
             }
         });
     }
-    if let Some((flat, event)) = &types.events
-        && let Some(name) = renamed(flat)
-    {
-        let event = type_tokens(event);
-        add(name, flat, &|name, flat| {
-            quote! {
-                pub fn #name(&self, #param) -> impl std::future::Future<Output = Result<Events<#event, #error>, Error<#error>>> {
-                    self.client.#flat(#arg)
+    if let Some((flat, event)) = &types.events {
+        let flat = format_ident!("{}", flat);
+        let event = api_type(event);
+        impls.extend(quote! {
+            impl Streamed for #marker {
+                type Event = #event;
+                fn events<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<Events<#event, #error>, #error>> + Send + 'a {
+                    #unused
+                    client.#flat(#arg)
                 }
             }
         });
     }
-    if let Some(flat) = &types.download
-        && let Some(name) = renamed(flat)
-    {
-        add(name, flat, &|name, flat| {
-            quote! {
-                pub fn #name(&self, #param) -> impl std::future::Future<Output = Result<Download, Error<#error>>> {
-                    self.client.#flat(#arg)
+    if let Some(flat) = &types.download {
+        let flat = format_ident!("{}", flat);
+        impls.extend(quote! {
+            impl Downloaded for #marker {
+                fn download<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<Download, #error>> + Send + 'a {
+                    #unused
+                    client.#flat(#arg)
                 }
             }
         });
     }
-    out
+    quote! {
+        #[doc = #doc]
+        #cfg
+        #[derive(Clone, Copy, Debug)]
+        pub struct #marker;
+
+        #cfg
+        const _: () = {
+            #impls
+        };
+    }
+}
+
+/// An input field's type (the text was printed from tokens, so it lexes).
+fn field_type(f: &InputField) -> TokenStream {
+    f.ty.parse()
+        .unwrap_or_else(|_| quote!(compile_error!("unlexable field type")))
+}
+
+/// A type of the API by its name (`()` for none), named through `types`.
+fn api_type(name: &str) -> TokenStream {
+    match name {
+        "()" => quote!(()),
+        name => {
+            let ty = type_tokens(name);
+            quote!(types::#ty)
+        }
+    }
+}
+
+/// A page item's type, written from the client module, as named through `types`.
+fn nested(item: &str) -> TokenStream {
+    // The text was printed from tokens (`OpTypes::pages`), so it lexes.
+    item.split_whitespace()
+        .collect::<String>()
+        .replace("super::types::", "types::")
+        .parse()
+        .unwrap_or_else(|_| quote!(compile_error!("unlexable page item type")))
+}
+
+/// One operation's method in its resource: the input's required fields as arguments (path
+/// parameters first, in path order), a [`Request`] back.
+fn method(m: &Method, group: &str, gates: &Gates) -> TokenStream {
+    let types = m.types;
+    let Some(shape) = &types.input_shape else {
+        return TokenStream::new();
+    };
+    let cfg = gates.operation(m.op);
+    let input = api_type(&types.input);
+    let marker = format_ident!("{}", type_name(&types.method));
+    let args = arguments(m.op, shape);
+    let params = args.iter().map(|f| {
+        let ident = format_ident!("{}", f.ident);
+        let ty = field_type(f);
+        quote!(#ident: impl Into<#ty>)
+    });
+    let values = shape.new.iter().map(|f| format_ident!("{}", f.ident));
+    let name = format_ident!("{}", m.name);
+    let docs = method_docs(m, group, &args, shape.set.as_slice());
+    // Clippy's bound counts `&self`.
+    let many = (args.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        #docs
+        #cfg
+        #many
+        pub fn #name(&self, #(#params),*) -> Request<'a, #input, operations::#marker> {
+            Request::new(self.client, #input::new(#(#values),*))
+        }
+    }
+}
+
+/// A resource method's documentation: what it calls, its arguments, what can be set, what it
+/// fails with, and the line that calls it.
+fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]) -> TokenStream {
+    let (op, types) = (m.op, m.types);
+    let mut lines = vec![format!(" `{} {}`", op.binding.method, op.binding.path)];
+    if let Some(title) = &op.entry.title {
+        lines[0].push_str(&format!(": {title}"));
+    }
+    let paragraph = op
+        .entry
+        .description
+        .as_deref()
+        .and_then(|d| d.split("\n\n").next())
+        .filter(|p| Some(p.trim()) != op.entry.title.as_deref());
+    if let Some(paragraph) = paragraph {
+        lines.push(String::new());
+        lines.extend(paragraph.lines().map(|l| format!(" {}", l.trim_end())));
+    }
+    if !args.is_empty() {
+        lines.push(String::new());
+        lines.push(" Takes:".into());
+        for f in args {
+            let what = f
+                .doc
+                .as_deref()
+                .and_then(|d| d.lines().next())
+                .map(|d| format!(": {}", d.trim()))
+                .unwrap_or_default();
+            let wire = if f.wire == f.ident {
+                String::new()
+            } else {
+                format!(" (`{}`)", f.wire)
+            };
+            lines.push(format!(" - `{}`{wire}{what}", f.ident));
+        }
+    }
+    let setters: Vec<String> = set
+        .iter()
+        .filter(|f| !REQUEST_OWN.contains(&f.ident.as_str()))
+        .map(|f| format!("`.{}(…)`", f.ident))
+        .collect();
+    if !setters.is_empty() {
+        lines.push(String::new());
+        lines.push(format!(
+            " Optional, set on the request: {}.",
+            setters.join(", ")
+        ));
+    }
+    let forms: Vec<&str> = [
+        (!types.events_only).then_some("`.send()` (or `.await`) for the reply"),
+        types
+            .pages
+            .as_ref()
+            .map(|_| "`.pages()` for every page or `.items()` for every item"),
+        types
+            .events
+            .as_ref()
+            .map(|_| "`.events()` for the event stream"),
+        types
+            .download
+            .as_ref()
+            .map(|_| "`.download()` for the bytes"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    lines.push(String::new());
+    lines.push(format!(" Then {}.", forms.join(", ")));
+    lines.push(String::new());
+    lines.push(format!(
+        " # Errors\n\n [`Error::Api`] with [`{0}`](types::{0}) for a reply the API declares as an error (or \
+         an undeclared status); the other [`Error`] kinds for a request that could not be made \
+         or a reply that does not fit. The same call as [`Client::{1}`].",
+        types.error, types.method
+    ));
+    let (binding, call) = match (types.events_only, &types.pages) {
+        (true, _) => ("mut events", "events().await?"),
+        (false, Some(_)) => ("items", "items()"),
+        (false, None) => ("reply", "await?"),
+    };
+    let args: Vec<&str> = args.iter().map(|f| f.ident.as_str()).collect();
+    lines.push(String::new());
+    lines.push(" ```ignore".into());
+    lines.push(format!(
+        " let {binding} = client.{group}().{}({}).{call};",
+        m.name,
+        args.join(", ")
+    ));
+    lines.push(" ```".into());
+    let lines = lines.iter().flat_map(|l| l.split('\n')).map(|l| {
+        let l = if l.starts_with(' ') || l.is_empty() {
+            l.to_string()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#[doc = #l])
+    });
+    quote!(#(#lines)*)
+}
+
+/// A resource method's arguments: the input's required fields, path parameters first in path
+/// order, then the others in schema order.
+pub fn arguments<'s>(op: &Operation, shape: &'s InputShape) -> Vec<&'s InputField> {
+    let path_order: Vec<&str> = path_variables(&op.binding.path)
+        .filter_map(|name| {
+            op.binding
+                .parameters
+                .iter()
+                .find(|p| p.location == ParamIn::Path && p.name.as_ref() == name)
+                .map(|p| p.property.as_ref())
+        })
+        .collect();
+    let mut args: Vec<&InputField> = shape.new.iter().collect();
+    args.sort_by_key(|f| {
+        path_order
+            .iter()
+            .position(|w| *w == f.wire)
+            .unwrap_or(usize::MAX)
+    });
+    args
+}
+
+/// The names of a path template's variables, in order (`/repos/{owner}/{repo}`: owner, repo).
+fn path_variables(path: &str) -> impl Iterator<Item = &str> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
 }

@@ -33,6 +33,8 @@ pub use download::{Download, Unsaved, save_chunks};
 pub use error::JsonValue;
 pub use error::{Error, OperationError, Reply, error_body};
 pub use events::{Event, Events};
+/// What page and event streams are (`items()` of a listing, say); `futures::StreamExt` reads them.
+pub use futures::Stream;
 #[cfg(feature = "registry")]
 pub use handlers::{
     download_handler, events_handler, json_or_events_handler, paged_handler, typed_handler,

@@ -47,22 +47,17 @@ async fn the_client_by_resource_calls_what_the_flat_methods_do() {
     // `pets list`, `pets add` and `store get-inventory` in the CLI: the same names here.
     let base = serve().await;
     let client = client(&base);
-    let pets = client
-        .pets()
-        .list(&ListPetsInput::new().limit(2))
-        .await
-        .unwrap();
+    let pets = client.pets().list().limit(2).await.unwrap();
+    assert_eq!(pets.len(), 2);
     assert_eq!(pets[0].name, "Rex");
     let added = client
         .pets()
-        .add(&PetsCreateInput::new(NewPet::new(
-            "Kit",
-            Species::from("cat"),
-        )))
+        .add(NewPet::new("Kit", "cat"))
+        .send()
         .await
         .unwrap();
     assert_eq!(added.id, 42);
-    let error = client.pets().get(&GetPetInput::new(5)).await.unwrap_err();
+    let error = client.pets().get(5).await.unwrap_err();
     assert!(
         matches!(error, Error::Api(GetPetError::Http404 { .. })),
         "{error:?}"

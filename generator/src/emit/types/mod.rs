@@ -207,6 +207,41 @@ pub struct Field {
     pub doc: Option<String>,
 }
 
+/// How a struct is built (`TypeSpace::built`): `new`'s arguments, the values it fixes
+/// itself, and the setters.
+#[derive(Default)]
+pub(super) struct Built<'f> {
+    pub new: Vec<&'f Field>,
+    pub fix: Vec<TokenStream>,
+    pub set: Vec<&'f Field>,
+}
+
+/// How an operation's input struct is built, as text (the client is emitted on a thread of
+/// its own): its name, `new`'s arguments in order, and the optional fields' setters.
+#[derive(Clone, Debug)]
+pub struct InputShape {
+    /// The struct's name.
+    pub name: String,
+    /// `new`'s arguments, in order.
+    pub new: Vec<InputField>,
+    /// The optional fields, each with a setter.
+    pub set: Vec<InputField>,
+}
+
+/// One field of an input struct: Rust name, JSON name, type (named from the client's
+/// `resources` module) and doc.
+#[derive(Clone, Debug)]
+pub struct InputField {
+    /// Rust name.
+    pub ident: String,
+    /// JSON name.
+    pub wire: String,
+    /// Type, as text.
+    pub ty: String,
+    /// Doc text.
+    pub doc: Option<String>,
+}
+
 /// Where an optional part of the generated types goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Optional {

@@ -365,16 +365,37 @@ impl TypeSpace<'_> {
     }
 
     /// A struct's constructor and setters through `harness_gen_runtime::builder!`: `new` with
-    /// the required fields in schema order, a setter per optional field. A field that can hold
-    /// one value only (a one-value string enum) is set by `new` itself when it is required or
-    /// is the `tag` that tells this struct apart as a union member, so a built member always
-    /// carries its tag. A struct with an optional field named `new` gets none (its setter
-    /// would be the constructor's name).
+    /// the required fields in schema order, a setter per optional field (see [`Self::built`]).
     fn builder(&self, name: &str, fields: &[Field], extra: bool, tag: Option<&str>) -> TokenStream {
-        if fields.iter().any(|f| !f.required && f.ident == "new") {
+        let Some(built) = self.built(fields, tag) else {
             return TokenStream::new();
-        }
+        };
         let ident = format_ident!("{}", name);
+        let typed = |f: &&Field| {
+            let field = format_ident!("{}", f.ident);
+            let ty = self.tokens(&f.ty);
+            quote!(#field: #ty)
+        };
+        let required = built.new.iter().map(typed);
+        let optional: Vec<TokenStream> = built.set.iter().map(typed).collect();
+        let fix = &built.fix;
+        let fix = (!fix.is_empty()).then(|| quote!(fix #(#fix),*;));
+        let set = (!optional.is_empty()).then(|| quote!(set #(#optional),*;));
+        let extra = extra.then(|| quote!(+ additional_properties));
+        quote! {
+            harness_gen_runtime::builder! { #ident { new(#(#required),*) #fix #set #extra } }
+        }
+    }
+
+    /// How a struct is built: `new` takes the required fields in schema order, a setter sets
+    /// each optional one. A field that can hold one value only (a one-value string enum) is
+    /// set by `new` itself when it is required or is the `tag` that tells this struct apart as
+    /// a union member, so a built member always carries its tag. `None` for a struct with an
+    /// optional field named `new` (its setter would be the constructor's name).
+    pub(super) fn built<'f>(&self, fields: &'f [Field], tag: Option<&str>) -> Option<Built<'f>> {
+        if fields.iter().any(|f| !f.required && f.ident == "new") {
+            return None;
+        }
         let fixed = |f: &Field| -> Option<TokenStream> {
             if !f.required && tag != Some(f.wire.as_str()) {
                 return None;
@@ -389,27 +410,39 @@ impl TypeSpace<'_> {
                 false => quote!(#field = ::core::option::Option::Some(#ty::#variant)),
             })
         };
-        let mut required = Vec::new();
-        let mut fix = Vec::new();
-        let mut optional = Vec::new();
+        let mut built = Built::default();
         for f in fields {
-            if let Some(value) = fixed(f) {
-                fix.push(value);
-                continue;
-            }
-            let field = format_ident!("{}", f.ident);
-            let ty = self.tokens(&f.ty);
-            match f.required {
-                true => required.push(quote!(#field: #ty)),
-                false => optional.push(quote!(#field: #ty)),
+            match (fixed(f), f.required) {
+                (Some(value), _) => built.fix.push(value),
+                (None, true) => built.new.push(f),
+                (None, false) => built.set.push(f),
             }
         }
-        let fix = (!fix.is_empty()).then(|| quote!(fix #(#fix),*;));
-        let set = (!optional.is_empty()).then(|| quote!(set #(#optional),*;));
-        let extra = extra.then(|| quote!(+ additional_properties));
-        quote! {
-            harness_gen_runtime::builder! { #ident { new(#(#required),*) #fix #set #extra } }
-        }
+        Some(built)
+    }
+
+    /// How an operation's input is built, for the request builders of the client by
+    /// resource: `None` when it is not a struct with a constructor.
+    pub fn input_shape(&self, input: &Ty) -> Option<InputShape> {
+        let Ty::Named(id) = self.see_through(input) else {
+            return None;
+        };
+        let Kind::Struct { fields, .. } = &self.defs[id].kind else {
+            return None;
+        };
+        let built = self.built(fields, None)?;
+        let module = quote!(types);
+        let arg = |f: &&Field| InputField {
+            ident: f.ident.clone(),
+            wire: f.wire.clone(),
+            ty: self.qualified_tokens(&f.ty, &module).to_string(),
+            doc: f.doc.clone(),
+        };
+        Some(InputShape {
+            name: self.defs[id].name.clone(),
+            new: built.new.iter().map(arg).collect(),
+            set: built.set.iter().map(arg).collect(),
+        })
     }
 
     /// A struct field: its doc, name and type (an optional one in an `Option`; how it
