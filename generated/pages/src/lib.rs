@@ -35,6 +35,9 @@
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items
 )]
+// Every public item is documented: from the description where it says something, from
+// what the item is where it does not.
+#![deny(missing_docs)]
 // A runtime that implements another API than this code was generated for refuses to
 // compile it, saying what to do.
 harness_gen_runtime::require_api!(api = 8, generator = "0.1.0");

@@ -16,10 +16,13 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Customer {
+    /// `id`.
     pub id: String,
+    /// `email`.
     pub email: Option<String>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -35,6 +38,7 @@ harness_gen_runtime::object! {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Event {
+    /// `seq`.
     pub seq: i64,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -45,13 +49,19 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileList {
+    /// `object`.
     pub object: Option<String>,
+    /// `data`.
     pub data: Vec<FileListDataItem>,
+    /// `first_id`.
     pub first_id: Option<Option<String>>,
+    /// `last_id`.
     pub last_id: Option<Option<String>>,
+    /// `has_more`.
     pub has_more: bool,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -66,10 +76,13 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Toy {
+    /// `id`.
     pub id: i64,
+    /// `name`.
     pub name: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -81,10 +94,13 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct FileListDataItem {
+    /// `id`.
     pub id: String,
+    /// `bytes`.
     pub bytes: Option<i64>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -96,11 +112,14 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListToysInput {
+    /// `page`.
     pub page: Option<i64>,
+    /// `per_page`.
     pub per_page: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -115,11 +134,14 @@ harness_gen_runtime::builder! {
         set page: i64, per_page: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListCustomersInput {
+    /// `starting_after`.
     pub starting_after: Option<String>,
+    /// `limit`.
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -134,11 +156,15 @@ harness_gen_runtime::builder! {
         set starting_after: String, limit: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListCustomersOutput {
+    /// `object`.
     pub object: ListCustomersOutputObject,
+    /// `data`.
     pub data: Vec<Customer>,
+    /// `has_more`.
     pub has_more: bool,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -151,6 +177,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum ListCustomersOutputObject {
@@ -193,11 +220,14 @@ impl<'de> serde::Deserialize<'de> for ListCustomersOutputObject {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListFilesInput {
+    /// `after`.
     pub after: Option<String>,
+    /// `limit`.
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -212,11 +242,14 @@ harness_gen_runtime::builder! {
         set after: String, limit: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListReportsInput {
+    /// `page_token`.
     pub page_token: Option<String>,
+    /// `page_size`.
     pub page_size: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -231,11 +264,14 @@ harness_gen_runtime::builder! {
         set page_token: String, page_size: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListReportsOutput {
+    /// `reports`.
     pub reports: Option<Vec<String>>,
+    /// `nextPageToken`.
     pub next_page_token: Option<String>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -247,11 +283,14 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListEventsInput {
+    /// `skip`.
     pub skip: Option<i64>,
+    /// `limit`.
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -266,10 +305,13 @@ harness_gen_runtime::builder! {
         set skip: i64, limit: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListEventsOutput {
+    /// `events`.
     pub events: Vec<Event>,
+    /// `total`.
     pub total: i64,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -281,11 +323,14 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListMessagesInput {
+    /// `iterator`.
     pub iterator: Option<String>,
+    /// `limit`.
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -300,12 +345,17 @@ harness_gen_runtime::builder! {
         set iterator: String, limit: i64;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListMessagesOutput {
+    /// `data`.
     pub data: Vec<ListMessagesOutputDataItem>,
+    /// `iterator`.
     pub iterator: Option<String>,
+    /// `prevIterator`.
     pub prev_iterator: Option<Option<String>>,
+    /// `done`.
     pub done: bool,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -319,9 +369,11 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListMessagesOutputDataItem {
+    /// `id`.
     pub id: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -332,10 +384,12 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListHistoryInput {
+    /// `cursor`.
     pub cursor: Option<String>,
 }
 harness_gen_runtime::object! {
@@ -349,11 +403,14 @@ harness_gen_runtime::builder! {
         set cursor: String;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListHistoryOutput {
+    /// `entries`.
     pub entries: Option<Vec<String>>,
+    /// `next_cursor`.
     pub next_cursor: Option<String>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -365,7 +422,9 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// The reply of `GET /toys`.
 pub type ListToysOutput = Vec<Toy>;
+/// The reply of `GET /files`.
 pub type ListFilesOutput = FileList;
 /// How 7 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -374,7 +433,12 @@ pub type ListFilesOutput = FileList;
 pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     UndeclaredError {}

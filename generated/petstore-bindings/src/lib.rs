@@ -10,6 +10,9 @@
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items
 )]
+// Every public item is documented: from the description where it says something, from
+// what the item is where it does not.
+#![deny(missing_docs)]
 harness_gen_runtime::require_api!(api = 8, generator = "0.1.0");
 #[rustfmt::skip]
 pub mod tools;

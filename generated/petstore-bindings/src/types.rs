@@ -12,11 +12,15 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct NewPet {
+    /// `name`.
     pub name: String,
+    /// `species`.
     pub species: Species,
+    /// `tag`.
     pub tag: Option<Option<String>>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -36,13 +40,19 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Pet {
+    /// `name`.
     pub name: String,
+    /// `species`.
     pub species: Species,
+    /// `tag`.
     pub tag: Option<Option<String>>,
+    /// `id`.
     pub id: i64,
+    /// `born`.
     pub born: Option<formats::Date>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -57,10 +67,13 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
+    /// `title`.
     pub title: String,
+    /// `detail`.
     pub detail: Option<String>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -72,6 +85,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum Species {
@@ -122,13 +136,16 @@ impl<'de> serde::Deserialize<'de> for Species {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListPetsInput {
     /// How many pets to return.
     pub limit: Option<i64>,
+    /// `species`.
     pub species: Option<Vec<Species>>,
+    /// `x_request_id`.
     pub x_request_id: Option<formats::Uuid>,
 }
 harness_gen_runtime::object! {
@@ -144,11 +161,14 @@ harness_gen_runtime::builder! {
         set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum ListPetsAppError {
+    /// As [`ListPetsAppErrorHttpDefault`], when `kind` is `http_default`.
     HttpDefault(ListPetsAppErrorHttpDefault),
+    /// As [`ListPetsAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(ListPetsAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -159,11 +179,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListPetsAppErrorHttpDefault {
+    /// `kind`.
     pub kind: ListPetsAppErrorHttpDefaultKind,
+    /// `status`.
     pub status: i64,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -173,6 +197,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum ListPetsAppErrorHttpDefaultKind {
@@ -219,8 +244,11 @@ impl<'de> serde::Deserialize<'de> for ListPetsAppErrorHttpDefaultKind {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListPetsAppErrorUpstreamError {
+    /// `kind`.
     pub kind: ListPetsAppErrorUpstreamErrorKind,
+    /// `status`.
     pub status: i64,
+    /// `reason`.
     pub reason: String,
 }
 harness_gen_runtime::object! {
@@ -230,6 +258,7 @@ harness_gen_runtime::object! {
         reason: "reason" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum ListPetsAppErrorUpstreamErrorKind {
@@ -272,9 +301,11 @@ impl<'de> serde::Deserialize<'de> for ListPetsAppErrorUpstreamErrorKind {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateInput {
+    /// `body`.
     pub body: NewPet,
 }
 harness_gen_runtime::object! {
@@ -287,12 +318,16 @@ harness_gen_runtime::builder! {
         new(body: NewPet)
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum PetsCreateAppError {
+    /// As [`PetsCreateAppErrorHttp409`], when `kind` is `http_409`.
     Http409(PetsCreateAppErrorHttp409),
+    /// As [`PetsCreateAppErrorHttp4xx`], when `kind` is `http_4XX`.
     Http4xx(PetsCreateAppErrorHttp4xx),
+    /// As [`PetsCreateAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(PetsCreateAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -304,11 +339,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateAppErrorHttp409 {
+    /// `kind`.
     pub kind: PetsCreateAppErrorHttp409Kind,
+    /// `status`.
     pub status: serde_json::Value,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -318,6 +357,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum PetsCreateAppErrorHttp409Kind {
@@ -360,11 +400,15 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp409Kind {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateAppErrorHttp4xx {
+    /// `kind`.
     pub kind: PetsCreateAppErrorHttp4xxKind,
+    /// `status`.
     pub status: i64,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -374,6 +418,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum PetsCreateAppErrorHttp4xxKind {
@@ -420,6 +465,7 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp4xxKind {
 pub type PetsCreateAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type PetsCreateAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetInput {
@@ -436,11 +482,14 @@ harness_gen_runtime::builder! {
         new(pet_id: i64)
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum GetPetAppError {
+    /// As [`GetPetAppErrorHttp404`], when `kind` is `http_404`.
     Http404(GetPetAppErrorHttp404),
+    /// As [`GetPetAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(GetPetAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -451,11 +500,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetAppErrorHttp404 {
+    /// `kind`.
     pub kind: GetPetAppErrorHttp404Kind,
+    /// `status`.
     pub status: serde_json::Value,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -465,6 +518,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum GetPetAppErrorHttp404Kind {
@@ -513,21 +567,26 @@ pub type GetPetAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 pub type GetPetAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
 /// The same shape as [`GetPetInput`], so the same type.
 pub type DeletePetInput = GetPetInput;
+/// One of several shapes the API allows.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
 pub enum DeletePetAppError {
+    /// As [`DeletePetAppErrorUpstreamError`].
     UpstreamError(DeletePetAppErrorUpstreamError),
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
 pub type DeletePetAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type DeletePetAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutPetsPetIdPhotoInput {
+    /// `pet_id`.
     pub pet_id: i64,
+    /// `body`.
     pub body: Option<formats::Upload>,
 }
 harness_gen_runtime::object! {
@@ -548,9 +607,11 @@ pub type PutPetsPetIdPhotoAppError = DeletePetAppError;
 pub type PutPetsPetIdPhotoAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type PutPetsPetIdPhotoAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
+    /// `pet_id`.
     pub pet_id: i64,
 }
 harness_gen_runtime::object! {
@@ -575,9 +636,15 @@ pub type GetInventoryAppError = DeletePetAppError;
 pub type GetInventoryAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type GetInventoryAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// `ListPetsOutput`, as the catalog's schema says.
 pub type ListPetsOutput = Vec<Pet>;
+/// `PetsCreateOutput`, as the catalog's schema says.
 pub type PetsCreateOutput = Pet;
+/// `GetPetOutput`, as the catalog's schema says.
 pub type GetPetOutput = Pet;
+/// `GetPetNameOutput`, as the catalog's schema says.
 pub type GetPetNameOutput = String;
+/// `GetInventoryInput`, as the catalog's schema says.
 pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
+/// `GetInventoryOutput`, as the catalog's schema says.
 pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;

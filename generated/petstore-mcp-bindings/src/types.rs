@@ -12,11 +12,15 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct NewPet {
+    /// `name`.
     pub name: String,
+    /// `species`.
     pub species: Species2,
+    /// `tag`.
     pub tag: Option<Option<String>>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -42,13 +46,19 @@ pub type NewPet2 = NewPet;
 pub type NewPet3 = NewPet;
 /// The same shape as [`NewPet`], so the same type.
 pub type NewPet4 = NewPet;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Pet {
+    /// `name`.
     pub name: String,
+    /// `species`.
     pub species: Species2,
+    /// `tag`.
     pub tag: Option<Option<String>>,
+    /// `id`.
     pub id: i64,
+    /// `born`.
     pub born: Option<formats::Date>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -69,6 +79,7 @@ pub type Pet2 = Pet;
 pub type Pet3 = Pet;
 /// (Abbreviated.)
 pub type Problem = std::collections::BTreeMap<String, serde_json::Value>;
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum Species {
@@ -125,13 +136,16 @@ pub type Species2 = Species;
 pub type Species3 = Species;
 /// (Abbreviated.)
 pub type Species4 = Species;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct ListPetsInput {
     /// How many pets to return.
     pub limit: Option<i64>,
+    /// `species`.
     pub species: Option<Vec<Species>>,
+    /// `x_request_id`.
     pub x_request_id: Option<formats::Uuid>,
 }
 harness_gen_runtime::object! {
@@ -147,11 +161,14 @@ harness_gen_runtime::builder! {
         set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum ListPetsAppError {
+    /// As [`ListPetsAppErrorHttpDefault`], when `kind` is `http_default`.
     HttpDefault(ListPetsAppErrorHttpDefault),
+    /// As [`ListPetsAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(ListPetsAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -162,11 +179,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListPetsAppErrorHttpDefault {
+    /// `kind`.
     pub kind: ListPetsAppErrorHttpDefaultKind,
+    /// `status`.
     pub status: i64,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -176,6 +197,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum ListPetsAppErrorHttpDefaultKind {
@@ -222,8 +244,11 @@ impl<'de> serde::Deserialize<'de> for ListPetsAppErrorHttpDefaultKind {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ListPetsAppErrorUpstreamError {
+    /// `kind`.
     pub kind: ListPetsAppErrorUpstreamErrorKind,
+    /// `status`.
     pub status: i64,
+    /// `reason`.
     pub reason: String,
 }
 harness_gen_runtime::object! {
@@ -233,6 +258,7 @@ harness_gen_runtime::object! {
         reason: "reason" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum ListPetsAppErrorUpstreamErrorKind {
@@ -275,9 +301,11 @@ impl<'de> serde::Deserialize<'de> for ListPetsAppErrorUpstreamErrorKind {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateInput {
+    /// `body`.
     pub body: NewPet2,
 }
 harness_gen_runtime::object! {
@@ -290,12 +318,16 @@ harness_gen_runtime::builder! {
         new(body: NewPet2)
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum PetsCreateAppError {
+    /// As [`PetsCreateAppErrorHttp409`], when `kind` is `http_409`.
     Http409(PetsCreateAppErrorHttp409),
+    /// As [`PetsCreateAppErrorHttp4xx`], when `kind` is `http_4XX`.
     Http4xx(PetsCreateAppErrorHttp4xx),
+    /// As [`PetsCreateAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(PetsCreateAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -307,11 +339,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateAppErrorHttp409 {
+    /// `kind`.
     pub kind: PetsCreateAppErrorHttp409Kind,
+    /// `status`.
     pub status: serde_json::Value,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -321,6 +357,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum PetsCreateAppErrorHttp409Kind {
@@ -363,11 +400,15 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp409Kind {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PetsCreateAppErrorHttp4xx {
+    /// `kind`.
     pub kind: PetsCreateAppErrorHttp4xxKind,
+    /// `status`.
     pub status: i64,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -377,6 +418,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum PetsCreateAppErrorHttp4xxKind {
@@ -423,6 +465,7 @@ impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp4xxKind {
 pub type PetsCreateAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type PetsCreateAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetInput {
@@ -439,11 +482,14 @@ harness_gen_runtime::builder! {
         new(pet_id: i64)
     }
 }
+/// One of several shapes the API allows.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[allow(clippy::large_enum_variant)]
 pub enum GetPetAppError {
+    /// As [`GetPetAppErrorHttp404`], when `kind` is `http_404`.
     Http404(GetPetAppErrorHttp404),
+    /// As [`GetPetAppErrorUpstreamError`], when `kind` is `upstream_error`.
     UpstreamError(GetPetAppErrorUpstreamError),
     /// A member whose `kind` this version of the API description does not list, as sent.
     Unknown(serde_json::Value),
@@ -454,11 +500,15 @@ harness_gen_runtime::tagged! {
         UpstreamError("upstream_error"),
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetAppErrorHttp404 {
+    /// `kind`.
     pub kind: GetPetAppErrorHttp404Kind,
+    /// `status`.
     pub status: serde_json::Value,
+    /// `body`.
     pub body: Problem,
 }
 harness_gen_runtime::object! {
@@ -468,6 +518,7 @@ harness_gen_runtime::object! {
         body: "body" required,
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum GetPetAppErrorHttp404Kind {
@@ -514,10 +565,13 @@ impl<'de> serde::Deserialize<'de> for GetPetAppErrorHttp404Kind {
 pub type GetPetAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type GetPetAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutPetsPetIdPhotoInput {
+    /// `pet_id`.
     pub pet_id: i64,
+    /// `body`.
     pub body: Option<formats::Upload>,
 }
 harness_gen_runtime::object! {
@@ -532,20 +586,24 @@ harness_gen_runtime::builder! {
         set body: formats::Upload;
     }
 }
+/// One of several shapes the API allows.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
 pub enum PutPetsPetIdPhotoAppError {
+    /// As [`PutPetsPetIdPhotoAppErrorUpstreamError`].
     UpstreamError(PutPetsPetIdPhotoAppErrorUpstreamError),
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
 pub type PutPetsPetIdPhotoAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type PutPetsPetIdPhotoAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct GetPetNameInput {
+    /// `pet_id`.
     pub pet_id: i64,
 }
 harness_gen_runtime::object! {
@@ -570,9 +628,15 @@ pub type GetInventoryAppError = PutPetsPetIdPhotoAppError;
 pub type GetInventoryAppErrorUpstreamError = ListPetsAppErrorUpstreamError;
 /// The same shape as [`ListPetsAppErrorUpstreamErrorKind`], so the same type.
 pub type GetInventoryAppErrorUpstreamErrorKind = ListPetsAppErrorUpstreamErrorKind;
+/// `ListPetsOutput`, as the catalog's schema says.
 pub type ListPetsOutput = Vec<Pet>;
+/// `PetsCreateOutput`, as the catalog's schema says.
 pub type PetsCreateOutput = Pet2;
+/// `GetPetOutput`, as the catalog's schema says.
 pub type GetPetOutput = Pet3;
+/// `GetPetNameOutput`, as the catalog's schema says.
 pub type GetPetNameOutput = String;
+/// `GetInventoryInput`, as the catalog's schema says.
 pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
+/// `GetInventoryOutput`, as the catalog's schema says.
 pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;

@@ -21,11 +21,15 @@ pub mod formats {
 mod pets {
     #[allow(unused_imports)]
     use super::*;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct NewPet {
+        /// `name`.
         pub name: String,
+        /// `species`.
         pub species: Species,
+        /// `tag`.
         pub tag: Option<Option<String>>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -45,13 +49,19 @@ mod pets {
             + additional_properties
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct Pet {
+        /// `name`.
         pub name: String,
+        /// `species`.
         pub species: Species,
+        /// `tag`.
         pub tag: Option<Option<String>>,
+        /// `id`.
         pub id: i64,
+        /// `born`.
         pub born: Option<formats::Date>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -66,10 +76,13 @@ mod pets {
         }
         + additional_properties
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct Problem {
+        /// `title`.
         pub title: String,
+        /// `detail`.
         pub detail: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -81,6 +94,7 @@ mod pets {
         }
         + additional_properties
     }
+    /// One of the values the API lists, or another it sends.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
     pub enum Species {
@@ -134,13 +148,16 @@ mod pets {
             String::deserialize(deserializer).map(Self::from)
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
     pub struct ListPetsInput {
         /// How many pets to return.
         pub limit: Option<i64>,
+        /// `species`.
         pub species: Option<Vec<Species>>,
+        /// `x_request_id`.
         pub x_request_id: Option<formats::Uuid>,
     }
     harness_gen_runtime::object! {
@@ -156,9 +173,11 @@ mod pets {
             set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct PetsCreateInput {
+        /// `body`.
         pub body: NewPet,
     }
     harness_gen_runtime::object! {
@@ -171,6 +190,7 @@ mod pets {
             new(body: NewPet)
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetPetInput {
@@ -189,10 +209,13 @@ mod pets {
     }
     /// The same shape as [`GetPetInput`], so the same type.
     pub type DeletePetInput = GetPetInput;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct PutPetsPetIdPhotoInput {
+        /// `pet_id`.
         pub pet_id: i64,
+        /// `body`.
         pub body: Option<formats::Upload>,
     }
     harness_gen_runtime::object! {
@@ -207,9 +230,11 @@ mod pets {
             set body: formats::Upload;
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetPetNameInput {
+        /// `pet_id`.
         pub pet_id: i64,
     }
     harness_gen_runtime::object! {
@@ -222,20 +247,35 @@ mod pets {
             new(pet_id: i64)
         }
     }
+    /// The reply of `GET /pets`.
     pub type ListPetsOutput = Vec<Pet>;
+    /// The reply of `POST /pets`.
     pub type PetsCreateOutput = Pet;
+    /// The reply of `GET /pets/{petId}`.
     pub type GetPetOutput = Pet;
+    /// The reply of `GET /pets/{petId}/name`.
     pub type GetPetNameOutput = String;
     /// How `ListPetsError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
     #[derive(Debug, Clone, serde::Serialize)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
     pub enum ListPetsError {
+        /// The declared error `http_default`.
         #[serde(rename = "http_default")]
-        HttpDefault { status: u16, body: Problem },
+        HttpDefault {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
         /// An undeclared status or an unparsable body; the body is never kept.
         #[serde(rename = "upstream_error")]
-        UpstreamError { status: u16, reason: String },
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
     }
     harness_gen_runtime::operation_error! {
         ListPetsError {
@@ -247,13 +287,30 @@ mod pets {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
     pub enum PetsCreateError {
+        /// The declared error `http_409`.
         #[serde(rename = "http_409")]
-        Http409 { status: u16, body: Problem },
+        Http409 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_4XX`.
         #[serde(rename = "http_4XX")]
-        Http4xx { status: u16, body: Problem },
+        Http4xx {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
         /// An undeclared status or an unparsable body; the body is never kept.
         #[serde(rename = "upstream_error")]
-        UpstreamError { status: u16, reason: String },
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
     }
     harness_gen_runtime::operation_error! {
         PetsCreateError {
@@ -266,11 +323,22 @@ mod pets {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
     pub enum GetPetError {
+        /// The declared error `http_404`.
         #[serde(rename = "http_404")]
-        Http404 { status: u16, body: Problem },
+        Http404 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
         /// An undeclared status or an unparsable body; the body is never kept.
         #[serde(rename = "upstream_error")]
-        UpstreamError { status: u16, reason: String },
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
     }
     harness_gen_runtime::operation_error! {
         GetPetError {
@@ -291,9 +359,13 @@ pub use pets::*;
 mod shop {
     #[allow(unused_imports)]
     use super::*;
+    /// The input of `GET /store/inventory`.
     pub type GetInventoryInput = std::collections::BTreeMap<String, serde_json::Value>;
+    /// The reply of `GET /store/inventory`.
     pub type GetInventoryOutput = std::collections::BTreeMap<String, i64>;
+    /// The input of `GET /store/report`.
     pub type StoreReportInput = std::collections::BTreeMap<String, serde_json::Value>;
+    /// The reply of `GET /store/report`.
     pub type StoreReportOutput = String;
     /// How `GetInventoryError`'s operation can fail with a response: [`UndeclaredError`].
     pub type GetInventoryError = UndeclaredError;
@@ -309,7 +381,12 @@ pub use shop::*;
 pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     UndeclaredError {}

@@ -16,10 +16,13 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Completion {
+    /// `id`.
     pub id: String,
+    /// `content`.
     pub content: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -31,10 +34,13 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CompletionChunk {
+    /// `id`.
     pub id: String,
+    /// `delta`.
     pub delta: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -46,10 +52,13 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CompletionRequest {
+    /// `model`.
     pub model: String,
+    /// `messages`.
     pub messages: Vec<Message>,
     /// Whether to answer as server-sent events.
     pub stream: Option<bool>,
@@ -71,10 +80,13 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Message {
+    /// `role`.
     pub role: MessageRole,
+    /// `content`.
     pub content: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -92,9 +104,11 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Problem {
+    /// `title`.
     pub title: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -105,9 +119,11 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Received {
+    /// `parts`.
     pub parts: Vec<ReceivedPart>,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -118,13 +134,19 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct ReceivedPart {
+    /// `name`.
     pub name: String,
+    /// `file_name`.
     pub file_name: Option<String>,
+    /// `content_type`.
     pub content_type: Option<String>,
+    /// `sha256`.
     pub sha256: String,
+    /// `length`.
     pub length: i64,
     /// The part's bytes when they are short UTF-8.
     pub text: Option<String>,
@@ -142,9 +164,11 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Tick {
+    /// `seq`.
     pub seq: i64,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -155,6 +179,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadRequest {
@@ -196,6 +221,7 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
+/// One of the values the API lists, or another it sends.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
 pub enum MessageRole {
@@ -246,9 +272,11 @@ impl<'de> serde::Deserialize<'de> for MessageRole {
         String::deserialize(deserializer).map(Self::from)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateCompletionInput {
+    /// `body`.
     pub body: CompletionRequest,
 }
 harness_gen_runtime::object! {
@@ -261,10 +289,12 @@ harness_gen_runtime::builder! {
         new(body: CompletionRequest)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
 pub struct WatchTicksInput {
+    /// `every_ms`.
     pub every_ms: Option<i32>,
     /// Stop after this many ticks.
     pub count: Option<i32>,
@@ -284,9 +314,11 @@ harness_gen_runtime::builder! {
         set every_ms: i32, count: i32, bad: bool;
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadFileInput {
+    /// `body`.
     pub body: UploadRequest,
 }
 harness_gen_runtime::object! {
@@ -299,10 +331,13 @@ harness_gen_runtime::builder! {
         new(body: UploadRequest)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutFileBytesInput {
+    /// `file_id`.
     pub file_id: String,
+    /// `body`.
     pub body: formats::Upload,
 }
 harness_gen_runtime::object! {
@@ -316,10 +351,13 @@ harness_gen_runtime::builder! {
         new(file_id: String, body: formats::Upload)
     }
 }
+/// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DownloadFileInput {
+    /// `file_id`.
     pub file_id: String,
+    /// `size`.
     pub size: Option<i64>,
 }
 harness_gen_runtime::object! {
@@ -334,23 +372,41 @@ harness_gen_runtime::builder! {
         set size: i64;
     }
 }
+/// The reply of `POST /chat/completions`.
 pub type CreateCompletionOutput = Completion;
+/// The events' data of `POST /chat/completions`.
 pub type CreateCompletionEvent = CompletionChunk;
+/// The reply of `GET /ticks`.
 pub type WatchTicksOutput = String;
+/// The events' data of `GET /ticks`.
 pub type WatchTicksEvent = Tick;
+/// The reply of `POST /files`.
 pub type UploadFileOutput = Received;
+/// The reply of `PUT /files/{file_id}/raw`.
 pub type PutFileBytesOutput = Received;
+/// The reply of `GET /files/{file_id}/content`.
 pub type DownloadFileOutput = String;
 /// How `CreateCompletionError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum CreateCompletionError {
+    /// The declared error `http_400`.
     #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
+    Http400 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     CreateCompletionError {
@@ -364,7 +420,12 @@ harness_gen_runtime::operation_error! {
 pub enum UndeclaredError {
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     UndeclaredError {}
@@ -380,11 +441,22 @@ pub type PutFileBytesError = UndeclaredError;
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum DownloadFileError {
+    /// The declared error `http_404`.
     #[serde(rename = "http_404")]
-    Http404 { status: u16, body: Problem },
+    Http404 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     DownloadFileError {

@@ -66,6 +66,7 @@ mod bookings {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
     pub struct LinksDestination {
+        /// `self`.
         pub self_: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -78,6 +79,7 @@ mod bookings {
     }
     /// The link to the current resource.
     pub type LinksSelf = LinksDestination;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -101,9 +103,11 @@ mod bookings {
     }
     /// The same shape as [`WrapperCollection`], so the same type.
     pub type GetBookingsOutput = WrapperCollection;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct CreateBookingInput {
+        /// `body`.
         pub body: Booking,
     }
     harness_gen_runtime::object! {
@@ -116,6 +120,7 @@ mod bookings {
             new(body: Booking)
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -130,6 +135,7 @@ mod bookings {
         pub has_bicycle: Option<bool>,
         /// Indicates whether the passenger has a dog.
         pub has_dog: Option<bool>,
+        /// `links`.
         pub links: Option<LinksSelf>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -145,6 +151,7 @@ mod bookings {
         }
         + additional_properties
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetBookingInput {
@@ -172,21 +179,62 @@ mod bookings {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
     pub enum CreateBookingError {
+        /// The declared error `http_400`.
         #[serde(rename = "http_400")]
-        Http400 { status: u16, body: Problem },
+        Http400 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_401`.
         #[serde(rename = "http_401")]
-        Http401 { status: u16, body: Problem },
+        Http401 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_404`.
         #[serde(rename = "http_404")]
-        Http404 { status: u16, body: Problem },
+        Http404 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_409`.
         #[serde(rename = "http_409")]
-        Http409 { status: u16, body: Problem },
+        Http409 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_429`.
         #[serde(rename = "http_429")]
-        Http429 { status: u16, body: Problem },
+        Http429 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_500`.
         #[serde(rename = "http_500")]
-        Http500 { status: u16, body: Problem },
+        Http500 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
         /// An undeclared status or an unparsable body; the body is never kept.
         #[serde(rename = "upstream_error")]
-        UpstreamError { status: u16, reason: String },
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
     }
     harness_gen_runtime::operation_error! {
         CreateBookingError {
@@ -203,21 +251,62 @@ mod bookings {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[serde(tag = "kind")]
     pub enum GetBookingError {
+        /// The declared error `http_400`.
         #[serde(rename = "http_400")]
-        Http400 { status: u16, body: Problem },
+        Http400 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_401`.
         #[serde(rename = "http_401")]
-        Http401 { status: u16, body: Problem },
+        Http401 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_403`.
         #[serde(rename = "http_403")]
-        Http403 { status: u16, body: Problem },
+        Http403 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_404`.
         #[serde(rename = "http_404")]
-        Http404 { status: u16, body: Problem },
+        Http404 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_429`.
         #[serde(rename = "http_429")]
-        Http429 { status: u16, body: Problem },
+        Http429 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_500`.
         #[serde(rename = "http_500")]
-        Http500 { status: u16, body: Problem },
+        Http500 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
         /// An undeclared status or an unparsable body; the body is never kept.
         #[serde(rename = "upstream_error")]
-        UpstreamError { status: u16, reason: String },
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
     }
     harness_gen_runtime::operation_error! {
         GetBookingError {
@@ -284,6 +373,7 @@ mod payments {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
     pub struct LinksBooking {
+        /// `booking`.
         pub booking: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -373,7 +463,9 @@ mod payments {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[allow(clippy::large_enum_variant)]
     pub enum BookingPaymentSource {
+        /// As [`BookingPaymentSourceCard`], when `object` is `card`.
         Card(BookingPaymentSourceCard),
+        /// As [`BookingPaymentSourceBankAccount`], when `object` is `bank_account`.
         BankAccount(BookingPaymentSourceBankAccount),
         /// A member whose `object` this version of the API description does not list, as sent.
         Unknown(serde_json::Value),
@@ -390,6 +482,7 @@ mod payments {
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct BookingPaymentSourceCard {
+        /// `object`.
         pub object: Option<BookingPaymentSourceCardObject>,
         /// Cardholder's full name as it appears on the card.
         pub name: String,
@@ -401,10 +494,15 @@ mod payments {
         pub exp_month: i64,
         /// Four-digit number representing the card's expiration year.
         pub exp_year: i64,
+        /// `address_line1`.
         pub address_line1: Option<String>,
+        /// `address_line2`.
         pub address_line2: Option<String>,
+        /// `address_city`.
         pub address_city: Option<String>,
+        /// `address_country`.
         pub address_country: String,
+        /// `address_post_code`.
         pub address_post_code: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -444,6 +542,7 @@ mod payments {
             + additional_properties
         }
     }
+    /// One of the values the API lists, or another it sends.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
     pub enum BookingPaymentSourceCardObject {
@@ -495,7 +594,9 @@ mod payments {
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct BookingPaymentSourceBankAccount {
+        /// `object`.
         pub object: Option<BookingPaymentSourceBankAccountObject>,
+        /// `name`.
         pub name: String,
         /// The account number for the bank account, in string form. Must be a current account.
         pub number: String,
@@ -536,6 +637,7 @@ mod payments {
             + additional_properties
         }
     }
+    /// One of the values the API lists, or another it sends.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq, Eq, Hash, PartialOrd, Ord))]
     pub enum BookingPaymentSourceBankAccountObject {
@@ -685,11 +787,13 @@ mod payments {
             String::deserialize(deserializer).map(Self::from)
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct CreateBookingPaymentInput {
         /// The ID of the booking to pay for.
         pub booking_id: formats::Uuid,
+        /// `body`.
         pub body: BookingPayment,
     }
     harness_gen_runtime::object! {
@@ -703,6 +807,7 @@ mod payments {
             new(booking_id: formats::Uuid, body: BookingPayment)
         }
     }
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -717,6 +822,7 @@ mod payments {
         pub source: Option<BookingPaymentSource>,
         /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
         pub status: Option<BookingPaymentStatus>,
+        /// `links`.
         pub links: Option<LinksBooking>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -749,7 +855,9 @@ mod all_operations {
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
     pub struct LinksPagination {
+        /// `next`.
         pub next: Option<String>,
+        /// `prev`.
         pub prev: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
@@ -864,19 +972,54 @@ harness_gen_runtime::object! {
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
 pub enum GetStationsError {
+    /// The declared error `http_400`.
     #[serde(rename = "http_400")]
-    Http400 { status: u16, body: Problem },
+    Http400 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
+    /// The declared error `http_401`.
     #[serde(rename = "http_401")]
-    Http401 { status: u16, body: Problem },
+    Http401 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
+    /// The declared error `http_403`.
     #[serde(rename = "http_403")]
-    Http403 { status: u16, body: Problem },
+    Http403 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
+    /// The declared error `http_429`.
     #[serde(rename = "http_429")]
-    Http429 { status: u16, body: Problem },
+    Http429 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
+    /// The declared error `http_500`.
     #[serde(rename = "http_500")]
-    Http500 { status: u16, body: Problem },
+    Http500 {
+        /// The reply's HTTP status.
+        status: u16,
+        /// The reply's body.
+        body: Problem,
+    },
     /// An undeclared status or an unparsable body; the body is never kept.
     #[serde(rename = "upstream_error")]
-    UpstreamError { status: u16, reason: String },
+    UpstreamError {
+        /// The reply's HTTP status.
+        status: u16,
+        /// What was wrong with it.
+        reason: String,
+    },
 }
 harness_gen_runtime::operation_error! {
     GetStationsError {
@@ -919,6 +1062,7 @@ pub use bookings_and_2_more::*;
 mod stations {
     #[allow(unused_imports)]
     use super::*;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -959,6 +1103,7 @@ pub use stations::*;
 mod trips {
     #[allow(unused_imports)]
     use super::*;
+    /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetTripsInput {

@@ -140,9 +140,10 @@ pub fn generate(
         .into_iter()
         .map(|(_, item)| item);
     let alias_items = aliases.iter().map(|(name, ty)| {
+        let doc = format!(" `{name}`, as the catalog's schema says.");
         let ident = format_ident!("{}", name);
         let ty = space.tokens(ty);
-        quote!(pub type #ident = #ty;)
+        quote!(#[doc = #doc] pub type #ident = #ty;)
     });
     let formats = space.formats_module();
     let types_rs = render(quote! {

@@ -363,11 +363,22 @@ fn gated_items(
         gated.add(cfg, item);
     }
     for (at, name, ty) in aliases {
+        let op = &api.operations[*at];
+        let what = match () {
+            _ if name.ends_with("Input") => "input",
+            _ if name.ends_with("Output") => "reply",
+            _ if name.ends_with("Event") => "events' data",
+            _ => "type",
+        };
+        let doc = format!(
+            " The {what} of `{} {}`.",
+            op.binding.method, op.binding.path
+        );
         let ident = format_ident!("{}", name);
         let ty = space.tokens(ty);
         gated.add(
-            gates.operation(&api.operations[*at]),
-            quote!(pub type #ident = #ty;),
+            gates.operation(op),
+            quote!(#[doc = #doc] pub type #ident = #ty;),
         );
     }
     let mut shared = shared_errors(api, space, errors);
@@ -559,11 +570,18 @@ fn error_item(
         ),
     };
     let definitions = variants.iter().map(|(v, kind, body)| {
+        let doc = format!(" The declared error `{kind}`.");
         let v = format_ident!("{}", v);
         let body = space.tokens(body);
         quote! {
+            #[doc = #doc]
             #[serde(rename = #kind)]
-            #v { status: u16, body: #body },
+            #v {
+                /// The reply's HTTP status.
+                status: u16,
+                /// The reply's body.
+                body: #body,
+            },
         }
     });
     let kinds = variants.iter().map(|(v, kind, _)| {
@@ -599,7 +617,12 @@ fn error_item(
             #(#definitions)*
             /// An undeclared status or an unparsable body; the body is never kept.
             #[serde(rename = "upstream_error")]
-            UpstreamError { status: u16, reason: String },
+            UpstreamError {
+                /// The reply's HTTP status.
+                status: u16,
+                /// What was wrong with it.
+                reason: String,
+            },
         }
         harness_gen_runtime::operation_error! { #ident { #(#kinds),* } }
     };
@@ -677,8 +700,13 @@ pub fn document_lints(inner: bool) -> TokenStream {
         inner,
     );
     let names = document_lint_names();
+    let documented = layout::comment(
+        "Every public item is documented: from the description where it says something, from\n\
+         what the item is where it does not.",
+        inner,
+    );
     match inner {
-        true => quote!(#why #![allow(#names)]),
+        true => quote!(#why #![allow(#names)] #documented #![deny(missing_docs)]),
         false => quote!(#why #[allow(#names)]),
     }
 }

@@ -107,7 +107,7 @@ fn the_event_type_comes_from_item_schema_before_schema() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        file.contains("pub struct ChatEvent { pub delta: Option<String>,"),
+        file.contains("pub struct ChatEvent { /// `delta`. pub delta: Option<String>,"),
         "{file}"
     );
 }

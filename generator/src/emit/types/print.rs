@@ -134,7 +134,7 @@ impl TypeSpace<'_> {
     /// member of a tagged union.
     fn item(&self, def: &Def, cfg: &TokenStream, built: Option<Option<&str>>) -> TokenStream {
         let name = format_ident!("{}", def.name);
-        let doc = doc_attr(def.doc.as_deref());
+        let doc = doc_attr(Some(&self.doc_of(def)));
         let partial_eq = self.compare_derive(quote!(PartialEq));
         let derive = quote! {
             #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -153,9 +153,10 @@ impl TypeSpace<'_> {
             ),
             Kind::Union(variants) => {
                 let variants = variants.iter().map(|(v, ty)| {
+                    let doc = format!(" As {}.", self.member_doc(ty));
                     let v = format_ident!("{}", v);
                     let ty = self.tokens(ty);
-                    quote!(#v(#ty),)
+                    quote!(#[doc = #doc] #v(#ty),)
                 });
                 quote! {
                     #doc
@@ -169,10 +170,19 @@ impl TypeSpace<'_> {
                 }
             }
             Kind::Tagged { property, variants } => {
-                let definitions = variants.iter().map(|(v, ty, _)| {
+                let definitions = variants.iter().map(|(v, ty, tags)| {
+                    let values: Vec<String> = tags
+                        .iter()
+                        .map(|t| format!("`{}`", t.to_string().trim_matches('"')))
+                        .collect();
+                    let doc = format!(
+                        " As {}, when `{property}` is {}.",
+                        self.member_doc(ty),
+                        values.join(" or ")
+                    );
                     let v = format_ident!("{}", v);
                     let ty = self.tokens(ty);
-                    quote!(#v(#ty),)
+                    quote!(#[doc = #doc] #v(#ty),)
                 });
                 let selectors = variants.iter().map(|(v, _, tags)| {
                     let v = format_ident!("{}", v);
@@ -233,7 +243,7 @@ impl TypeSpace<'_> {
         extra: Option<&Ty>,
     ) -> TokenStream {
         let name = format_ident!("{}", def.name);
-        let doc = doc_attr(def.doc.as_deref());
+        let doc = doc_attr(Some(&self.doc_of(def)));
         let partial_eq = self.compare_derive(quote!(PartialEq));
         // A struct whose fields are all optional can be built with `..Default::default()`.
         let default = fields
@@ -449,7 +459,10 @@ impl TypeSpace<'_> {
     /// travels is in the struct's `object!` invocation).
     pub(super) fn field(&self, field: &Field) -> TokenStream {
         let ident = format_ident!("{}", field.ident);
-        let doc = doc_attr(field.doc.as_deref());
+        // Every field says something (generated crates deny missing docs): the property's
+        // description, or its name on the wire.
+        let fallback = format!("`{}`.", field.wire);
+        let doc = doc_attr(Some(field.doc.as_deref().unwrap_or(&fallback)));
         let ty = self.tokens(&field.ty);
         let ty = match field.required {
             true => ty,
@@ -458,6 +471,44 @@ impl TypeSpace<'_> {
         quote! {
             #doc
             pub #ident: #ty,
+        }
+    }
+}
+
+impl TypeSpace<'_> {
+    /// A named type's doc: the schema's description, or what the type is (generated crates
+    /// deny missing docs, and a reader is better served by "one of the values the API lists"
+    /// than by nothing).
+    fn doc_of(&self, def: &Def) -> String {
+        if let Some(doc) = &def.doc {
+            return doc.clone();
+        }
+        match &def.kind {
+            Kind::Struct { .. } => "An object of the API (its description says no more).".into(),
+            Kind::StringEnum(_) => "One of the values the API lists, or another it sends.".into(),
+            Kind::Union(_) | Kind::Tagged { .. } => "One of several shapes the API allows.".into(),
+            Kind::Alias(ty) => format!("The same as {}.", self.member_doc(ty)),
+            Kind::Newtype(ty) => format!("A value held as {}.", self.member_doc(ty)),
+            Kind::Pending => "Any JSON value.".into(),
+        }
+    }
+
+    /// How a member or alias target is named in a doc: "[`Name`]", "`Vec<String>`".
+    fn member_doc(&self, ty: &Ty) -> String {
+        let text: String = self
+            .tokens(ty)
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = text
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" :: ", "::")
+            .replace(" ,", ",");
+        match ty {
+            Ty::Named(_) => format!("[`{text}`]"),
+            _ => format!("`{text}`"),
         }
     }
 }
