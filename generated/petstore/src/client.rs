@@ -147,12 +147,16 @@ impl Client {
     pub fn pets(&self) -> resources::Pets<'_> {
         resources::Pets { client: self }
     }
+    /// The `store` operations, as the command-line program groups them: `client.store().get_inventory(…)`.
+    #[cfg(feature = "shop")]
+    pub fn store(&self) -> resources::Store<'_> {
+        resources::Store { client: self }
+    }
 }
 /// The operations by resource: each group of the command-line program is a resource
 /// (`client.issues()`), each of its commands a method that takes the call's required
 /// values and returns a [`Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
-#[cfg(feature = "pets")]
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
@@ -427,6 +431,52 @@ pub mod resources {
                 }
             }
         };
+        /// `GET /store/inventory` ([`Client::get_inventory`]).
+        #[cfg(feature = "shop")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct GetInventory;
+        #[cfg(feature = "shop")]
+        const _: () = {
+            impl Operation for GetInventory {
+                type Input = types::GetInventoryInput;
+                type Error = types::GetInventoryError;
+            }
+            impl Call for GetInventory {
+                type Output = types::GetInventoryOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::GetInventoryInput,
+                ) -> impl Future<
+                    Output = Reply<types::GetInventoryOutput, types::GetInventoryError>,
+                > + Send + 'a {
+                    let _ = input;
+                    client.get_inventory()
+                }
+            }
+        };
+        /// `GET /store/report` ([`Client::store_report`]).
+        #[cfg(feature = "shop")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct StoreReport;
+        #[cfg(feature = "shop")]
+        const _: () = {
+            impl Operation for StoreReport {
+                type Input = types::StoreReportInput;
+                type Error = types::StoreReportError;
+            }
+            impl Call for StoreReport {
+                type Output = types::StoreReportOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::StoreReportInput,
+                ) -> impl Future<
+                    Output = Reply<types::StoreReportOutput, types::StoreReportError>,
+                > + Send + 'a {
+                    let _ = input;
+                    client.store_report()
+                }
+            }
+        };
     }
     #[cfg(feature = "pets")]
     impl<Op> Request<'_, types::GetPetInput, Op> {}
@@ -591,6 +641,49 @@ pub mod resources {
             pet_id: impl Into<i64>,
         ) -> Request<'a, types::GetPetNameInput, operations::GetPetName> {
             Request::new(self.client, types::GetPetNameInput::new(pet_id))
+        }
+    }
+    /// The `store` operations (see [`Client::store`]).
+    #[cfg(feature = "shop")]
+    #[derive(Clone, Copy, Debug)]
+    pub struct Store<'a> {
+        pub(super) client: &'a Client,
+    }
+    #[cfg(feature = "shop")]
+    impl<'a> Store<'a> {
+        /// `GET /store/inventory`: Inventory counts by status
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`GetInventoryError`](types::GetInventoryError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_inventory`].
+        ///
+        /// ```ignore
+        /// let reply = client.store().get_inventory().await?;
+        /// ```
+        #[cfg(feature = "shop")]
+        pub fn get_inventory(
+            &self,
+        ) -> Request<'a, types::GetInventoryInput, operations::GetInventory> {
+            Request::new(self.client, Default::default())
+        }
+        /// `GET /store/report`: A plain-text report
+        ///
+        /// Then `.send()` (or `.await`) for the reply.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`StoreReportError`](types::StoreReportError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::store_report`].
+        ///
+        /// ```ignore
+        /// let reply = client.store().report().await?;
+        /// ```
+        #[cfg(feature = "shop")]
+        pub fn report(
+            &self,
+        ) -> Request<'a, types::StoreReportInput, operations::StoreReport> {
+            Request::new(self.client, Default::default())
         }
     }
 }

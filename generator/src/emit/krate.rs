@@ -648,6 +648,9 @@ fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
                 let Some(args) = args else { continue };
                 format!("client.{group}().{method}({})", args.join(", "))
             }
+            (Some((group, method)), None) if !types.takes_input => {
+                format!("client.{group}().{method}()")
+            }
             _ if !types.takes_input => format!("client.{}()", types.method),
             _ => continue,
         };

@@ -112,7 +112,8 @@ fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>
         let [group, rest @ ..] = segments else {
             continue;
         };
-        if rest.is_empty() || types.input_shape.is_none() {
+        // An input with neither a constructor nor nothing to take stays flat.
+        if rest.is_empty() || (types.input_shape.is_none() && types.takes_input) {
             continue;
         }
         let group = field_name(group.as_ref());
@@ -510,21 +511,25 @@ fn nested(item: &str) -> TokenStream {
 /// parameters first, in path order), a [`Request`] back.
 fn method(m: &Method, group: &str, gates: &Gates) -> TokenStream {
     let types = m.types;
-    let Some(shape) = &types.input_shape else {
-        return TokenStream::new();
-    };
     let cfg = gates.operation(m.op);
     let input = api_type(&types.input);
     let marker = format_ident!("{}", type_name(&types.method));
-    let args = arguments(m.op, shape);
+    // An operation that takes nothing starts from its (empty) input's default.
+    let (args, set, build) = match &types.input_shape {
+        Some(shape) => {
+            let values = shape.new.iter().map(|f| format_ident!("{}", f.ident));
+            let build = quote!(#input::new(#(#values),*));
+            (arguments(m.op, shape), shape.set.as_slice(), build)
+        }
+        None => (Vec::new(), &[][..], quote!(Default::default())),
+    };
     let params = args.iter().map(|f| {
         let ident = format_ident!("{}", f.ident);
         let ty = field_type(f);
         quote!(#ident: impl Into<#ty>)
     });
-    let values = shape.new.iter().map(|f| format_ident!("{}", f.ident));
     let name = format_ident!("{}", m.name);
-    let docs = method_docs(m, group, &args, shape.set.as_slice());
+    let docs = method_docs(m, group, &args, set);
     // Clippy's bound counts `&self`.
     let many = (args.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
@@ -532,7 +537,7 @@ fn method(m: &Method, group: &str, gates: &Gates) -> TokenStream {
         #cfg
         #many
         pub fn #name(&self, #(#params),*) -> Request<'a, #input, operations::#marker> {
-            Request::new(self.client, #input::new(#(#values),*))
+            Request::new(self.client, #build)
         }
     }
 }
