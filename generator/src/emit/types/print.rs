@@ -151,13 +151,16 @@ impl TypeSpace<'_> {
                 variants,
                 self.compare_derive(quote!(PartialEq, Eq, Hash, PartialOrd, Ord)),
             ),
-            Kind::Union(variants) => {
-                let variants = variants.iter().map(|(v, ty)| {
+            Kind::Union(members) => {
+                let variants = members.iter().map(|(v, ty)| {
                     let doc = format!(" As {}.", self.member_doc(ty));
                     let v = format_ident!("{}", v);
                     let ty = self.tokens(ty);
                     quote!(#[doc = #doc] #v(#ty),)
                 });
+                let from = built
+                    .is_some()
+                    .then(|| self.union_from(&name, cfg, members));
                 quote! {
                     #doc
                     #cfg
@@ -167,6 +170,7 @@ impl TypeSpace<'_> {
                     pub enum #name {
                         #(#variants)*
                     }
+                    #from
                 }
             }
             Kind::Tagged { property, variants } => {
@@ -231,6 +235,52 @@ impl TypeSpace<'_> {
                 pub type #name = serde_json::Value;
             },
         }
+    }
+
+    /// How a union that callers build is made from its members: `From` each member type no
+    /// other member has (and `From<&str>` for its string member), so `title: "Fix it".into()`
+    /// reads as the value it is.
+    fn union_from(
+        &self,
+        name: &proc_macro2::Ident,
+        cfg: &TokenStream,
+        variants: &[(String, Ty)],
+    ) -> TokenStream {
+        let mut out = TokenStream::new();
+        // Compared as Rust sees them, through aliases (two names merged into one type); only
+        // members whose Rust type that comparison settles (a scalar, a named type), and no
+        // dates (a `String` without the `dates` feature).
+        let seen: Vec<Ty> = variants.iter().map(|(_, ty)| self.see_through(ty)).collect();
+        for ((v, ty), rust) in variants.iter().zip(&seen) {
+            let plain = matches!(
+                rust,
+                Ty::String | Ty::Integer(_) | Ty::Number | Ty::Float | Ty::Bool | Ty::Named(_)
+            );
+            if !plain || seen.iter().filter(|other| *other == rust).count() > 1 {
+                continue;
+            }
+            let variant = format_ident!("{}", v);
+            let tokens = self.tokens(ty);
+            out.extend(quote! {
+                #cfg
+                impl From<#tokens> for #name {
+                    fn from(value: #tokens) -> Self {
+                        Self::#variant(value)
+                    }
+                }
+            });
+            if *ty == Ty::String {
+                out.extend(quote! {
+                    #cfg
+                    impl From<&str> for #name {
+                        fn from(value: &str) -> Self {
+                            Self::#variant(value.to_string())
+                        }
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// A struct, its JSON impls and (when `built`) its constructor and setters.
