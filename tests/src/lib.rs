@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::{Value, json};
 
+pub mod comparison;
 pub mod deploy;
 pub mod openai;
 pub mod pages;

@@ -51,6 +51,6 @@ pub mod types;
 // In rustfmt's order, so that `cargo fmt` leaves the file as it is.
 #[cfg(feature = "registry")]
 pub use catalog_index::CATALOG_INDEX;
-pub use client::Client;
+pub use client::{Client, Error};
 #[cfg(feature = "registry")]
 pub use registry::{CATALOG_JSON, registry, registry_of};

@@ -458,6 +458,16 @@ mod payments {
             String::deserialize(deserializer).map(Self::from)
         }
     }
+    impl From<BookingPaymentSourceCard> for BookingPaymentSource {
+        fn from(value: BookingPaymentSourceCard) -> Self {
+            Self::Card(value)
+        }
+    }
+    impl From<BookingPaymentSourceBankAccount> for BookingPaymentSource {
+        fn from(value: BookingPaymentSourceBankAccount) -> Self {
+            Self::BankAccount(value)
+        }
+    }
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]

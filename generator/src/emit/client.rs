@@ -111,7 +111,10 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
     quote! {
         //! The API's client: one async method per operation. (A build without operation features,
         //! or an API without operations, uses nothing of `types` or of the binding records.)
-        use harness_gen_runtime::http::{ClientBuilder, Error, HttpClient};
+        use harness_gen_runtime::http::HttpClient;
+        /// What a call fails with (`Error::Api` holds the operation's declared errors), and the
+        /// builder of a client.
+        pub use harness_gen_runtime::http::{ClientBuilder, Error};
         /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
         /// The pages of a call that lists in pages (the `_pages` methods).

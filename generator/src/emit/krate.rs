@@ -750,7 +750,7 @@ fn lib_rs(
         #order
         #[cfg(feature = "registry")]
         pub use catalog_index::CATALOG_INDEX;
-        pub use client::Client;
+        pub use client::{Client, Error};
         #[cfg(feature = "registry")]
         pub use registry::{CATALOG_JSON, registry, registry_of};
     }

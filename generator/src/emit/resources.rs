@@ -32,7 +32,8 @@ const CLIENT_OWN: [&str; 5] = ["builder", "env_builder", "from_env", "from_build
 
 /// The names `Request` has of its own: an input field named so gets no setter (it stays
 /// reachable through `Request::map`).
-const REQUEST_OWN: [&str; 9] = [
+const REQUEST_OWN: [&str; 10] = [
+    "all",
     "input",
     "items",
     "into_input",
@@ -46,7 +47,7 @@ const REQUEST_OWN: [&str; 9] = [
 
 /// The names the `resources` module uses besides its resources': a resource of one of these
 /// names (Stripe's `events`) is called `…Resource` (`EventsResource`).
-const MODULE_OWN: [&str; 31] = [
+const MODULE_OWN: [&str; 32] = [
     "Box",
     "Call",
     "CallOptions",
@@ -60,6 +61,7 @@ const MODULE_OWN: [&str; 31] = [
     "Future",
     "Into",
     "IntoFuture",
+    "Items",
     "Operation",
     "Option",
     "Pages",
@@ -305,8 +307,14 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
 
                 /// Every item of every page, in order, as a stream (each page fetched when
                 /// its items are read).
-                pub fn items(self) -> impl harness_gen_runtime::http::Stream<Item = Reply<Op::Item, Op::Error>> {
-                    self.pages().items()
+                pub fn items(self) -> Items<Op::Item, Op::Error> {
+                    Box::pin(self.pages().items())
+                }
+
+                /// Every item of every page, collected in order (for a listing known to be
+                /// small: `.items()` streams them instead).
+                pub async fn all(self) -> Reply<Vec<Op::Item>, Op::Error> {
+                    self.pages().all().await
                 }
             }
 
@@ -328,6 +336,9 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             /// What a call comes back with: the reply, or why there is none.
             pub type Reply<T, E> = Result<T, Error<E>>;
 
+            /// The items of a listing, page after page (`futures::StreamExt::next` reads them).
+            pub type Items<T, E> = Pin<Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>>;
+
             /// An operation a [`Request`] goes to: its input and declared-error types.
             pub trait Operation: 'static {
                 /// What the call takes.
@@ -347,7 +358,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             /// An operation that lists in pages ([`Request::pages`]).
             pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
                 /// One item of a page.
-                type Item: serde::de::DeserializeOwned;
+                type Item: serde::de::DeserializeOwned + Send + 'static;
                 /// Calls the operation's flat `_pages` method.
                 fn pages(client: &Client, input: &Self::Input) -> Pages<Self::Output, Self::Item, Self::Error>;
             }
@@ -592,10 +603,9 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
     }
     let forms: Vec<&str> = [
         (!types.events_only).then_some("`.send()` (or `.await`) for the reply"),
-        types
-            .pages
-            .as_ref()
-            .map(|_| "`.pages()` for every page or `.items()` for every item"),
+        types.pages.as_ref().map(
+            |_| "`.pages()` for every page, `.items()` for every item or `.all()` for all of them",
+        ),
         types
             .events
             .as_ref()

@@ -185,6 +185,12 @@ where
         })
     }
 
+    /// Every item of every page, collected in order (for a listing known to be small:
+    /// [`Pages::items`] streams them instead).
+    pub async fn all(self) -> Result<Vec<T>, Error<E>> {
+        futures::TryStreamExt::try_collect(self.items()).await
+    }
+
     /// The next page as its JSON value.
     async fn next_value(&mut self) -> Option<Result<Value, Error<E>>> {
         if let Some(fault) = self.fault.take() {

@@ -4,6 +4,7 @@
 mod big_listing;
 mod body_options;
 mod bridge;
+mod comparison;
 mod crash_sweep;
 mod dashboard;
 mod file_projections;

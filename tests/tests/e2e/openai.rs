@@ -20,11 +20,13 @@ const KEY_ENV: &str = "OPENAI_API_KEY";
 /// The operation groups the test compiles (the rest of the API's 288 operations are not needed).
 const FEATURES: &str = "chat,responses,files,models,cli,mcp";
 
-/// The compiled programs: the CLI, the MCP server and the SDK program.
+/// The compiled programs: the CLI, the MCP server, the SDK program, and the OpenAI programs of
+/// `docs/sdk-comparison.md` (by their file's name there: `chat`, `upload`, …).
 struct Built {
     cli: PathBuf,
     mcp: PathBuf,
     sdk: PathBuf,
+    comparison: Vec<(String, PathBuf)>,
 }
 
 /// Generates the crate into a scratch workspace (with the SDK program as an example and what
@@ -48,6 +50,17 @@ fn built() -> &'static Built {
         assert!(!diags.has_errors(), "{diags}");
         let program = std::fs::read_to_string(root().join("tests/openai/sdk.rs")).unwrap();
         krate.files.insert("examples/sdk.rs".into(), program);
+        let mut comparison = Vec::new();
+        for task in harness_e2e::comparison::tasks() {
+            if let Some(name) = task.file.strip_prefix("openai/") {
+                let name = name.trim_end_matches(".rs");
+                let example = format!("comparison_{name}");
+                krate
+                    .files
+                    .insert(format!("examples/{example}.rs"), task.ours.clone());
+                comparison.push((name.to_string(), example));
+            }
+        }
         let manifest = krate.files.get_mut("Cargo.toml").unwrap();
         manifest.push_str(
             "\n[dev-dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\nfutures = \"0.3\"\n",
@@ -59,12 +72,15 @@ fn built() -> &'static Built {
         )
         .unwrap();
         std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-        let out = harness_e2e::in_shared_target(&mut Command::new(env!("CARGO")))
+        let mut cargo = Command::new(env!("CARGO"));
+        harness_e2e::in_shared_target(&mut cargo)
             .args(["build", "--quiet", "--offline", "--no-default-features"])
             .args(["--features", FEATURES, "--bins", "--example", "sdk"])
-            .current_dir(&dir)
-            .output()
-            .expect("cargo runs");
+            .current_dir(&dir);
+        for (_, example) in &comparison {
+            cargo.args(["--example", example]);
+        }
+        let out = cargo.output().expect("cargo runs");
         assert!(
             out.status.success(),
             "{}",
@@ -75,6 +91,10 @@ fn built() -> &'static Built {
             cli: debug.join("openai"),
             mcp: debug.join("openai-mcp"),
             sdk: debug.join("examples/sdk"),
+            comparison: comparison
+                .into_iter()
+                .map(|(name, example)| (name, debug.join("examples").join(example)))
+                .collect(),
         }
     })
 }
@@ -462,4 +482,46 @@ async fn over_mcp_chat_and_responses_stream_as_progress_and_files_upload_as_base
             .iter()
             .all(|u| u.purpose == "user_data" && u.bytes == b"line\n")
     );
+}
+
+#[tokio::test]
+async fn the_comparison_pages_openai_programs_do_their_tasks_against_the_stand_in() {
+    let (base, seen) = openai::serve().await;
+    let programs = &programs().await.comparison;
+    assert_eq!(programs.len(), 5, "five OpenAI tasks on the page");
+    // The upload program sends `train.jsonl` from where it runs.
+    let here = root().join("target/harness-typecheck/openai-comparison-run");
+    std::fs::create_dir_all(&here).unwrap();
+    std::fs::write(here.join("train.jsonl"), "{\"prompt\": \"p\"}\n").unwrap();
+    for (name, program) in programs {
+        let (program, here, base) = (program.clone(), here.clone(), base.clone());
+        let out = tokio::task::spawn_blocking(move || {
+            Command::new(program)
+                .current_dir(here)
+                .env("OPENAI_BASE_URL", base)
+                .env(KEY_ENV, KEY)
+                .output()
+                .expect("the program runs")
+        })
+        .await
+        .unwrap();
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let expected = match name.as_str() {
+            "chat" => "Some(\"Hello!\")\n".to_string(),
+            "chat_stream" => "Hello!\n".to_string(),
+            "upload" => "file-standin1 (16 bytes)\n".to_string(),
+            "models" => "gpt-4o\ngpt-4.1\n".to_string(),
+            "rate_limit" => {
+                assert!(stdout.starts_with("rate limited: "), "{stdout}");
+                stdout.clone()
+            }
+            other => panic!("no expectation for {other}"),
+        };
+        assert_eq!(stdout, expected, "{name}");
+    }
+    let uploads = seen.uploads.lock().unwrap().clone();
+    assert_eq!(uploads.len(), 1);
+    assert_eq!(uploads[0].file_name, "train.jsonl");
+    assert_eq!(uploads[0].purpose, "fine-tune");
 }

@@ -160,7 +160,7 @@ impl TypeSpace<'_> {
                 });
                 let from = built
                     .is_some()
-                    .then(|| self.union_from(&name, cfg, members));
+                    .then(|| self.union_from(&name, cfg, members.iter().map(|(v, ty)| (v, ty))));
                 quote! {
                     #doc
                     #cfg
@@ -196,7 +196,11 @@ impl TypeSpace<'_> {
                     " A member whose `{property}` this version of the API description does not list, as sent."
                 );
                 let partial_eq = self.compare_derive(quote!(PartialEq));
+                let from = built.is_some().then(|| {
+                    self.union_from(&name, cfg, variants.iter().map(|(v, ty, _)| (v, ty)))
+                });
                 quote! {
+                    #from
                     #doc
                     #cfg
                     #[derive(Debug, Clone)]
@@ -240,18 +244,21 @@ impl TypeSpace<'_> {
     /// How a union that callers build is made from its members: `From` each member type no
     /// other member has (and `From<&str>` for its string member), so `title: "Fix it".into()`
     /// reads as the value it is.
-    fn union_from(
+    fn union_from<'v>(
         &self,
         name: &proc_macro2::Ident,
         cfg: &TokenStream,
-        variants: &[(String, Ty)],
+        variants: impl Iterator<Item = (&'v String, &'v Ty)> + Clone,
     ) -> TokenStream {
         let mut out = TokenStream::new();
         // Compared as Rust sees them, through aliases (two names merged into one type); only
         // members whose Rust type that comparison settles (a scalar, a named type), and no
         // dates (a `String` without the `dates` feature).
-        let seen: Vec<Ty> = variants.iter().map(|(_, ty)| self.see_through(ty)).collect();
-        for ((v, ty), rust) in variants.iter().zip(&seen) {
+        let seen: Vec<Ty> = variants
+            .clone()
+            .map(|(_, ty)| self.see_through(ty))
+            .collect();
+        for ((v, ty), rust) in variants.zip(&seen) {
             let plain = matches!(
                 rust,
                 Ty::String | Ty::Integer(_) | Ty::Number | Ty::Float | Ty::Bool | Ty::Named(_)
