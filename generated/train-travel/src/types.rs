@@ -61,24 +61,22 @@ mod bookings {
             + additional_properties
         }
     }
-    /// The link to the destination station resource.
+    /// The link to the current resource.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
-    pub struct LinksDestination {
+    pub struct LinksSelf {
         /// `self`.
         pub self_: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
-        LinksDestination {
+        LinksSelf {
             self_: "self" optional,
         }
         + additional_properties
     }
-    /// The link to the current resource.
-    pub type LinksSelf = LinksDestination;
     /// An object of the API (its description says no more).
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -858,8 +856,10 @@ pub use payments::*;
 mod all_operations {
     #[allow(unused_imports)]
     use super::*;
+    /// The link to the destination station resource.
+    pub type LinksDestination = LinksSelf;
     /// The link to the origin station resource.
-    pub type LinksOrigin = LinksDestination;
+    pub type LinksOrigin = LinksSelf;
     /// Links to the next and previous pages of a paginated response.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]

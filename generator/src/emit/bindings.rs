@@ -130,7 +130,7 @@ pub fn generate(
         });
     }
     space.settle_unions();
-    space.merge_identical();
+    space.merge_identical(&[]);
     space.box_cycles();
     let uses = space.uses();
     let roots: Vec<&Ty> = inputs.iter().collect();

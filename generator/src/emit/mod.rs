@@ -290,7 +290,21 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         });
     }
     space.settle_unions();
-    space.merge_identical();
+    // How many operations and types name each type, for the name a merged shape keeps.
+    let mut used = vec![0; space.defs.len()];
+    for ids in roots.iter().map(|tys| {
+        let mut ids = Vec::new();
+        tys.iter().for_each(|ty| TypeSpace::named_in(ty, &mut ids));
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }) {
+        ids.into_iter().for_each(|id| used[id] += 1);
+    }
+    for id in space.uses().into_iter().flatten() {
+        used[id] += 1;
+    }
+    space.merge_identical(&used);
     space.box_cycles();
     // Page and event streams, named after every operation's own method so none of those
     // changes.

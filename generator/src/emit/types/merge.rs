@@ -14,18 +14,28 @@
 //! names an author chose win over names made up from where a schema sits.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use super::*;
 
 impl TypeSpace<'_> {
-    /// Makes each type whose shape an earlier type has an alias of that type; the number
-    /// of types that became aliases.
-    pub fn merge_identical(&mut self) -> usize {
+    /// Makes the types of one shape aliases of one of them; the number of types that became
+    /// aliases. The one kept is a component's if any is one (a name an author chose beats a
+    /// name made up from where a schema sits), then the most `used` (how many operations and
+    /// types name it: OpenAI's `ModelIdsShared` over its copy `BetaModelIdsShared`), then the
+    /// earliest.
+    pub fn merge_identical(&mut self, used: &[usize]) -> usize {
+        let components: std::collections::HashSet<usize> =
+            self.component_ids.values().copied().collect();
+        let rank = |id: usize| {
+            (
+                components.contains(&id),
+                used.get(id).copied().unwrap_or(0),
+                std::cmp::Reverse(id),
+            )
+        };
         let mut merged = 0;
         loop {
-            let mut first: HashMap<Kind, usize> = HashMap::new();
-            let mut same = Vec::new();
+            let mut groups: HashMap<Kind, Vec<usize>> = HashMap::new();
             for (id, def) in self.defs.iter().enumerate() {
                 let mergeable = matches!(
                     def.kind,
@@ -34,26 +44,32 @@ impl TypeSpace<'_> {
                         | Kind::Union(_)
                         | Kind::Tagged { .. }
                 );
-                if !mergeable {
+                if mergeable {
+                    groups.entry(self.shape(&def.kind)).or_default().push(id);
+                }
+            }
+            let mut same = Vec::new();
+            for ids in groups.into_values().filter(|ids| ids.len() > 1) {
+                let Some(&kept) = ids.iter().max_by_key(|id| rank(**id)) else {
                     continue;
-                }
-                match first.entry(self.shape(&def.kind)) {
-                    Entry::Occupied(earlier) => same.push((id, *earlier.get())),
-                    Entry::Vacant(slot) => {
-                        slot.insert(id);
-                    }
-                }
+                };
+                same.extend(
+                    ids.into_iter()
+                        .filter(|id| *id != kept)
+                        .map(|id| (id, kept)),
+                );
             }
             if same.is_empty() {
                 return merged;
             }
+            same.sort_unstable();
             merged += same.len();
-            for (id, earlier) in same {
-                self.defs[id].kind = Kind::Alias(Ty::Named(earlier));
+            for (id, kept) in same {
+                self.defs[id].kind = Kind::Alias(Ty::Named(kept));
                 if self.defs[id].doc.is_none() {
                     let doc = format!(
                         "The same shape as [`{}`], so the same type.",
-                        self.defs[earlier].name
+                        self.defs[kept].name
                     );
                     self.defs[id].doc = Some(doc);
                 }
