@@ -56,6 +56,12 @@ impl Client {
     /// `GET /toys`: List toys, a page at a time by the Link header
     ///
     /// List toys, a page at a time by the Link header
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListToysError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_toys`] (`client.catalogue().list_toys(…)`).
     pub async fn list_toys(
         &self,
         input: &ListToysInput,
@@ -72,6 +78,12 @@ impl Client {
     /// `GET /customers`: List customers after a given one
     ///
     /// List customers after a given one
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListCustomersError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_customers`] (`client.catalogue().list_customers(…)`).
     pub async fn list_customers(
         &self,
         input: &ListCustomersInput,
@@ -88,6 +100,12 @@ impl Client {
     /// `GET /files`: List files after a given one
     ///
     /// List files after a given one
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListFilesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_files`] (`client.catalogue().list_files(…)`).
     pub async fn list_files(
         &self,
         input: &ListFilesInput,
@@ -104,6 +122,12 @@ impl Client {
     /// `GET /reports`: List reports by page token
     ///
     /// List reports by page token
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListReportsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_reports`] (`client.catalogue().list_reports(…)`).
     pub async fn list_reports(
         &self,
         input: &ListReportsInput,
@@ -120,6 +144,12 @@ impl Client {
     /// `GET /events`: List events from an offset
     ///
     /// List events from an offset
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListEventsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_events`] (`client.catalogue().list_events(…)`).
     pub async fn list_events(
         &self,
         input: &ListEventsInput,
@@ -136,6 +166,12 @@ impl Client {
     /// `GET /messages`: List messages by iterator until done
     ///
     /// List messages by iterator until done
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListMessagesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_messages`] (`client.catalogue().list_messages(…)`).
     pub async fn list_messages(
         &self,
         input: &ListMessagesInput,
@@ -156,6 +192,12 @@ impl Client {
     /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
     ///
     /// List history entries (not paginated, whatever its shape suggests)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListHistoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Catalogue::list_history`] (`client.catalogue().list_history(…)`).
     pub async fn list_history(
         &self,
         input: &ListHistoryInput,
@@ -173,7 +215,7 @@ impl Client {
 }
 /// The operations by resource: each group of the command-line program is a resource
 /// (`client.issues()`), each of its commands a method that takes the call's required
-/// values and returns a [`Request`] to set the optional ones on and send
+/// values and returns a [`resources::Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
@@ -617,7 +659,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListToysError`](types::ListToysError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_toys`].
+        /// [`Error::Api`] with [`ListToysError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_toys`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_toys().items();
@@ -635,7 +677,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListCustomersError`](types::ListCustomersError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_customers`].
+        /// [`Error::Api`] with [`ListCustomersError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_customers`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_customers().items();
@@ -653,7 +695,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListFilesError`](types::ListFilesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_files`].
+        /// [`Error::Api`] with [`ListFilesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_files`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_files().items();
@@ -671,7 +713,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListReportsError`](types::ListReportsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_reports`].
+        /// [`Error::Api`] with [`ListReportsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_reports`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_reports().items();
@@ -689,7 +731,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListEventsError`](types::ListEventsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_events`].
+        /// [`Error::Api`] with [`ListEventsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_events`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_events().items();
@@ -707,7 +749,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListMessagesError`](types::ListMessagesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_messages`].
+        /// [`Error::Api`] with [`ListMessagesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_messages`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_messages().items();
@@ -725,7 +767,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListHistoryError`](types::ListHistoryError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_history`].
+        /// [`Error::Api`] with [`ListHistoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_history`].
         ///
         /// ```ignore
         /// let reply = client.catalogue().list_history().await?;

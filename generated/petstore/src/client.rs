@@ -68,6 +68,12 @@ impl Client {
     /// `GET /pets`: List the pets
     ///
     /// Lists the pets in the store, newest first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListPetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::list`] (`client.pets().list(…)`).
     #[cfg(feature = "pets")]
     pub async fn list_pets(
         &self,
@@ -78,6 +84,12 @@ impl Client {
     /// `POST /pets`: Add a pet
     ///
     /// Add a pet
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`PetsCreateError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::add`] (`client.pets().add(…)`).
     #[cfg(feature = "pets")]
     pub async fn pets_create(
         &self,
@@ -88,6 +100,12 @@ impl Client {
     /// `GET /pets/{petId}`: Get a pet
     ///
     /// Get a pet
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetPetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::get`] (`client.pets().get(…)`).
     #[cfg(feature = "pets")]
     pub async fn get_pet(
         &self,
@@ -98,6 +116,12 @@ impl Client {
     /// `DELETE /pets/{petId}`: Delete a pet
     ///
     /// Delete a pet
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`DeletePetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::delete`] (`client.pets().delete(…)`).
     #[cfg(feature = "pets")]
     pub async fn delete_pet(
         &self,
@@ -108,6 +132,12 @@ impl Client {
     /// `PUT /pets/{petId}/photo`: Upload a photo
     ///
     /// Upload a photo
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::put_pet_id_photo`] (`client.pets().put_pet_id_photo(…)`).
     #[cfg(feature = "pets")]
     pub async fn put_pets_pet_id_photo(
         &self,
@@ -118,6 +148,12 @@ impl Client {
     /// `GET /pets/{petId}/name`: Get a pet's name
     ///
     /// Returns the name alone, as a JSON string.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetPetNameError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Pets::get_name`] (`client.pets().get_name(…)`).
     #[cfg(feature = "pets")]
     pub async fn get_pet_name(
         &self,
@@ -128,6 +164,12 @@ impl Client {
     /// `GET /store/inventory`: Inventory counts by status
     ///
     /// Inventory counts by status
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetInventoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Store::get_inventory`] (`client.store().get_inventory(…)`).
     #[cfg(feature = "shop")]
     pub async fn get_inventory(
         &self,
@@ -137,6 +179,12 @@ impl Client {
     /// `GET /store/report`: A plain-text report
     ///
     /// A plain-text report
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`StoreReportError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Store::report`] (`client.store().report(…)`).
     #[cfg(feature = "shop")]
     pub async fn store_report(
         &self,
@@ -158,7 +206,7 @@ impl Client {
 }
 /// The operations by resource: each group of the command-line program is a resource
 /// (`client.issues()`), each of its commands a method that takes the call's required
-/// values and returns a [`Request`] to set the optional ones on and send
+/// values and returns a [`resources::Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
@@ -534,7 +582,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListPetsError`](types::ListPetsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_pets`].
+        /// [`Error::Api`] with [`ListPetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_pets`].
         ///
         /// ```ignore
         /// let reply = client.pets().list().await?;
@@ -552,7 +600,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PetsCreateError`](types::PetsCreateError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::pets_create`].
+        /// [`Error::Api`] with [`PetsCreateError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::pets_create`].
         ///
         /// ```ignore
         /// let reply = client.pets().add(body).await?;
@@ -573,7 +621,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetPetError`](types::GetPetError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet`].
+        /// [`Error::Api`] with [`GetPetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet`].
         ///
         /// ```ignore
         /// let reply = client.pets().get(pet_id).await?;
@@ -594,7 +642,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DeletePetError`](types::DeletePetError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_pet`].
+        /// [`Error::Api`] with [`DeletePetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_pet`].
         ///
         /// ```ignore
         /// let reply = client.pets().delete(pet_id).await?;
@@ -617,7 +665,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PutPetsPetIdPhotoError`](types::PutPetsPetIdPhotoError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_pets_pet_id_photo`].
+        /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_pets_pet_id_photo`].
         ///
         /// ```ignore
         /// let reply = client.pets().put_pet_id_photo(pet_id).await?;
@@ -640,7 +688,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetPetNameError`](types::GetPetNameError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet_name`].
+        /// [`Error::Api`] with [`GetPetNameError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet_name`].
         ///
         /// ```ignore
         /// let reply = client.pets().get_name(pet_id).await?;
@@ -667,7 +715,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetInventoryError`](types::GetInventoryError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_inventory`].
+        /// [`Error::Api`] with [`GetInventoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_inventory`].
         ///
         /// ```ignore
         /// let reply = client.store().get_inventory().await?;
@@ -684,7 +732,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`StoreReportError`](types::StoreReportError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::store_report`].
+        /// [`Error::Api`] with [`StoreReportError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::store_report`].
         ///
         /// ```ignore
         /// let reply = client.store().report().await?;

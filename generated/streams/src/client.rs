@@ -56,6 +56,12 @@ impl Client {
     /// `POST /chat/completions`: Answer a conversation
     ///
     /// Answer a conversation
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`CreateCompletionError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Chat::create_completion`] (`client.chat().create_completion(…)`).
     pub async fn create_completion(
         &self,
         input: &CreateCompletionInput,
@@ -86,6 +92,12 @@ impl Client {
     /// `POST /files`: Upload files with a purpose
     ///
     /// Upload files with a purpose
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`UploadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Chat::upload_file`] (`client.chat().upload_file(…)`).
     pub async fn upload_file(
         &self,
         input: &UploadFileInput,
@@ -95,6 +107,12 @@ impl Client {
     /// `PUT /files/{file_id}/raw`: Replace a file's bytes
     ///
     /// Replace a file's bytes
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`PutFileBytesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Chat::put_file_bytes`] (`client.chat().put_file_bytes(…)`).
     pub async fn put_file_bytes(
         &self,
         input: &PutFileBytesInput,
@@ -104,6 +122,12 @@ impl Client {
     /// `GET /files/{file_id}/content`: A file's content
     ///
     /// A file's content
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`DownloadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Chat::download_file`] (`client.chat().download_file(…)`).
     pub async fn download_file(
         &self,
         input: &DownloadFileInput,
@@ -126,7 +150,7 @@ impl Client {
 }
 /// The operations by resource: each group of the command-line program is a resource
 /// (`client.issues()`), each of its commands a method that takes the call's required
-/// values and returns a [`Request`] to set the optional ones on and send
+/// values and returns a [`resources::Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
@@ -319,7 +343,7 @@ pub mod resources {
                 }
             }
         };
-        /// `GET /ticks` ([`Client::watch_ticks`]).
+        /// `GET /ticks` ([`Client::watch_ticks_events`]).
         #[derive(Clone, Copy, Debug)]
         pub struct WatchTicks;
         const _: () = {
@@ -451,7 +475,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateCompletionError`](types::CreateCompletionError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_completion`].
+        /// [`Error::Api`] with [`CreateCompletionError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_completion`].
         ///
         /// ```ignore
         /// let reply = client.chat().create_completion(body).await?;
@@ -470,7 +494,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`WatchTicksError`](types::WatchTicksError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::watch_ticks`].
+        /// [`Error::Api`] with [`WatchTicksError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::watch_ticks_events`].
         ///
         /// ```ignore
         /// let mut events = client.chat().watch_ticks().events().await?;
@@ -489,7 +513,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`UploadFileError`](types::UploadFileError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::upload_file`].
+        /// [`Error::Api`] with [`UploadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::upload_file`].
         ///
         /// ```ignore
         /// let reply = client.chat().upload_file(body).await?;
@@ -510,7 +534,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PutFileBytesError`](types::PutFileBytesError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_file_bytes`].
+        /// [`Error::Api`] with [`PutFileBytesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_file_bytes`].
         ///
         /// ```ignore
         /// let reply = client.chat().put_file_bytes(file_id, body).await?;
@@ -533,7 +557,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DownloadFileError`](types::DownloadFileError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::download_file`].
+        /// [`Error::Api`] with [`DownloadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::download_file`].
         ///
         /// ```ignore
         /// let reply = client.chat().download_file(file_id).await?;

@@ -57,6 +57,12 @@ impl Client {
     /// `GET /stations`: Get a list of train stations
     ///
     /// Returns a paginated and searchable list of all train stations.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetStationsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Stations::get`] (`client.stations().get(…)`).
     #[cfg(feature = "stations")]
     pub async fn get_stations(
         &self,
@@ -67,6 +73,12 @@ impl Client {
     /// `GET /trips`: Get available train trips
     ///
     /// Returns a list of available train trips between the specified origin and destination stations on the given date, and allows for filtering by bicycle and dog allowances.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetTripsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Trips::get`] (`client.trips().get(…)`).
     #[cfg(feature = "trips")]
     pub async fn get_trips(
         &self,
@@ -77,6 +89,12 @@ impl Client {
     /// `GET /bookings`: List existing bookings
     ///
     /// Returns a list of all trip bookings by the authenticated user.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetBookingsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Bookings::get`] (`client.bookings().get(…)`).
     #[cfg(feature = "bookings")]
     pub async fn get_bookings(
         &self,
@@ -87,6 +105,12 @@ impl Client {
     /// `POST /bookings`: Create a booking
     ///
     /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`CreateBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Bookings::create`] (`client.bookings().create(…)`).
     #[cfg(feature = "bookings")]
     pub async fn create_booking(
         &self,
@@ -97,6 +121,12 @@ impl Client {
     /// `GET /bookings/{bookingId}`: Get a booking
     ///
     /// Returns the details of a specific booking.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`GetBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Bookings::get_booking`] (`client.bookings().get_booking(…)`).
     #[cfg(feature = "bookings")]
     pub async fn get_booking(
         &self,
@@ -107,6 +137,12 @@ impl Client {
     /// `DELETE /bookings/{bookingId}`: Delete a booking
     ///
     /// Deletes a booking, cancelling the hold on the trip.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`DeleteBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Bookings::delete`] (`client.bookings().delete(…)`).
     #[cfg(feature = "bookings")]
     pub async fn delete_booking(
         &self,
@@ -117,6 +153,12 @@ impl Client {
     /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
     ///
     /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`CreateBookingPaymentError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Payments::create_booking_payment`] (`client.payments().create_booking_payment(…)`).
     #[cfg(feature = "payments")]
     pub async fn create_booking_payment(
         &self,
@@ -155,7 +197,7 @@ impl Client {
 }
 /// The operations by resource: each group of the command-line program is a resource
 /// (`client.issues()`), each of its commands a method that takes the call's required
-/// values and returns a [`Request`] to set the optional ones on and send
+/// values and returns a [`resources::Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
 pub mod resources {
     #[allow(unused_imports)]
@@ -543,7 +585,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetBookingsError`](types::GetBookingsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_bookings`].
+        /// [`Error::Api`] with [`GetBookingsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_bookings`].
         ///
         /// ```ignore
         /// let reply = client.bookings().get().await?;
@@ -565,7 +607,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateBookingError`](types::CreateBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking`].
+        /// [`Error::Api`] with [`CreateBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().create(body).await?;
@@ -588,7 +630,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetBookingError`](types::GetBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_booking`].
+        /// [`Error::Api`] with [`GetBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().get_booking(booking_id).await?;
@@ -611,7 +653,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DeleteBookingError`](types::DeleteBookingError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_booking`].
+        /// [`Error::Api`] with [`DeleteBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().delete(booking_id).await?;
@@ -644,7 +686,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateBookingPaymentError`](types::CreateBookingPaymentError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking_payment`].
+        /// [`Error::Api`] with [`CreateBookingPaymentError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking_payment`].
         ///
         /// ```ignore
         /// let reply = client.payments().create_booking_payment(booking_id, body).await?;
@@ -683,7 +725,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetStationsError`](types::GetStationsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_stations`].
+        /// [`Error::Api`] with [`GetStationsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_stations`].
         ///
         /// ```ignore
         /// let reply = client.stations().get().await?;
@@ -718,7 +760,7 @@ pub mod resources {
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetTripsError`](types::GetTripsError) for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_trips`].
+        /// [`Error::Api`] with [`GetTripsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_trips`].
         ///
         /// ```ignore
         /// let reply = client.trips().get(origin, destination, date).await?;

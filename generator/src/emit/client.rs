@@ -107,7 +107,10 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         .operations
         .iter()
         .zip(ops)
-        .map(|(op, types)| Call::of(op, types, &gates).methods(types));
+        .zip(super::resources::calls(api, ops))
+        .map(|((op, types), resource)| {
+            Call::of(op, types, &gates, resource.as_ref()).methods(types)
+        });
     quote! {
         //! The API's client: one async method per operation. (A build without operation features,
         //! or an API without operations, uses nothing of `types` or of the binding records.)
@@ -184,6 +187,30 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
     }
 }
 
+/// A flat call's `# Errors` section, and where the same call is by resource.
+fn call_errors(types: &OpTypes, resource: Option<&(String, String)>) -> TokenStream {
+    let mut lines = vec![
+        String::new(),
+        " # Errors".to_string(),
+        String::new(),
+        format!(
+            " [`Error::Api`] with [`{0}`] for a reply the API declares as an error (or an \
+             undeclared status); the other [`Error`] kinds for a request that could not be made \
+             or a reply that does not fit.",
+            types.error
+        ),
+    ];
+    if let Some((group, method)) = resource {
+        lines.push(String::new());
+        lines.push(format!(
+            " By resource, with the required values as arguments: [`resources::{}::{method}`] \
+             (`client.{group}().{method}(…)`).",
+            super::resources::resource_type(group)
+        ));
+    }
+    quote!(#(#[doc = #lines])*)
+}
+
 /// What every method of one operation shares: its name, input parameter, binding, types, `cfg`
 /// and docs.
 struct Call {
@@ -196,10 +223,17 @@ struct Call {
     cfg: TokenStream,
     doc: String,
     description: Option<TokenStream>,
+    /// The call's errors, and the same call by resource.
+    errors: TokenStream,
 }
 
 impl Call {
-    fn of(op: &Operation, types: &OpTypes, gates: &Gates) -> Self {
+    fn of(
+        op: &Operation,
+        types: &OpTypes,
+        gates: &Gates,
+        resource: Option<&(String, String)>,
+    ) -> Self {
         let input = type_tokens(&types.input);
         // An operation without inputs takes none; its (empty) input type is still what the
         // binding encodes.
@@ -227,6 +261,7 @@ impl Call {
                 let lines = d.lines().map(|l| format!(" {l}"));
                 quote!(#[doc = ""] #(#[doc = #lines])*)
             }),
+            errors: call_errors(types, resource),
         }
     }
 
@@ -262,10 +297,13 @@ impl Call {
             cfg,
             doc,
             description,
+            errors,
+            ..
         } = self;
         quote! {
             #[doc = #doc]
             #description
+            #errors
             #cfg
             pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
                 self.http.call(&bindings::#binding, #arg).await

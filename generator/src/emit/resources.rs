@@ -82,6 +82,15 @@ const MODULE_OWN: [&str; 32] = [
     "Vec",
 ];
 
+/// The type of a group's resource: its name as a type, `…Resource` where the module uses
+/// that name itself.
+pub fn resource_type(group: &str) -> String {
+    match type_name(group) {
+        name if MODULE_OWN.contains(&name.as_str()) => format!("{name}Resource"),
+        name => name,
+    }
+}
+
 /// One method of a resource: its name, the operation it calls, and that operation's types.
 struct Method<'a> {
     name: String,
@@ -154,10 +163,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
     // Per input struct: the gates of the operations that build it through a request.
     let mut inputs: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
     for (group, methods) in &groups {
-        let resource = match type_name(group) {
-            name if MODULE_OWN.contains(&name.as_str()) => format_ident!("{name}Resource"),
-            name => format_ident!("{name}"),
-        };
+        let resource = format_ident!("{}", resource_type(group));
         let accessor = format_ident!("{}", group);
         let first = methods.first().map(|m| m.name.as_str()).unwrap_or_default();
         let doc = format!(
@@ -229,7 +235,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
 
         /// The operations by resource: each group of the command-line program is a resource
         /// (`client.issues()`), each of its commands a method that takes the call's required
-        /// values and returns a [`Request`] to set the optional ones on and send
+        /// values and returns a [`resources::Request`] to set the optional ones on and send
         /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
         #cfg
         pub mod resources {
@@ -421,7 +427,9 @@ fn operation(m: &Method, gates: &Gates) -> TokenStream {
     let unused = (!types.takes_input).then(|| quote!(let _ = input;));
     let doc = format!(
         " `{} {}` ([`Client::{}`]).",
-        m.op.binding.method, m.op.binding.path, types.method
+        m.op.binding.method,
+        m.op.binding.path,
+        flat_name(types)
     );
     let mut impls = quote! {
         impl Operation for #marker {
@@ -495,6 +503,15 @@ fn operation(m: &Method, gates: &Gates) -> TokenStream {
 fn field_type(f: &InputField) -> TokenStream {
     f.ty.parse()
         .unwrap_or_else(|_| quote!(compile_error!("unlexable field type")))
+}
+
+/// The flat method a resource method stands for: the call, or the event stream of an
+/// operation that answers only with events.
+fn flat_name(types: &OpTypes) -> &str {
+    match &types.events {
+        Some((events, _)) if types.events_only => events,
+        _ => &types.method,
+    }
 }
 
 /// A type of the API by its name (`()` for none), named through `types`.
@@ -622,10 +639,11 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
     lines.push(format!(" Then {}.", forms.join(", ")));
     lines.push(String::new());
     lines.push(format!(
-        " # Errors\n\n [`Error::Api`] with [`{0}`](types::{0}) for a reply the API declares as an error (or \
+        " # Errors\n\n [`Error::Api`] with [`{0}`] for a reply the API declares as an error (or \
          an undeclared status); the other [`Error`] kinds for a request that could not be made \
          or a reply that does not fit. The same call as [`Client::{1}`].",
-        types.error, types.method
+        types.error,
+        flat_name(types)
     ));
     let (binding, call) = match (types.events_only, &types.pages) {
         (true, _) => ("mut events", "events().await?"),
