@@ -519,6 +519,13 @@ export type EventStream = {
  */
 flag?: string, 
 /**
+ * For an operation whose server answers JSON or the stream by the request's `Accept`
+ * (no body flag): the tool input's boolean property that asks for the stream. It is not
+ * sent; the streaming call asks with `Accept: text/event-stream`, and a plain call
+ * refuses an input that sets it.
+ */
+select?: string, 
+/**
  * The data that ends the stream, never an event itself (OpenAI's `[DONE]`).
  */
 sentinel?: string, };

@@ -37,6 +37,7 @@ pub async fn serve() -> (String, Seen) {
     let app = Router::new()
         .route("/chat/completions", post(completion))
         .route("/ticks", get(ticks))
+        .route("/news", get(news))
         .route("/files", post(upload_file))
         .route("/files/{file_id}/raw", axum::routing::put(put_file_bytes))
         .route("/files/{file_id}/content", get(file_content))
@@ -99,6 +100,35 @@ async fn completion(State(seen): State<Seen>, axum::Json(body): axum::Json<Value
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .body(Body::from_stream(pieces))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// The news titles, for `listNews` (JSON or, by `Accept`, server-sent events).
+pub const NEWS: [&str; 3] = ["Rust 2024 ships", "Streams everywhere", "The end"];
+
+async fn news(
+    headers: axum::http::HeaderMap,
+    Query(query): Query<std::collections::BTreeMap<String, String>>,
+) -> Response {
+    let topic = query.get("topic").cloned().unwrap_or_default();
+    let titles = NEWS.iter().map(move |t| match topic.as_str() {
+        "" => (*t).to_string(),
+        topic => format!("{topic}: {t}"),
+    });
+    let events = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    if !events {
+        let items: Vec<Value> = titles.map(|title| json!({"title": title})).collect();
+        return axum::Json(json!({"items": items})).into_response();
+    }
+    let body: String = titles
+        .map(|title| format!("data: {}\n\n", json!({"title": title})))
+        .collect();
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/event-stream")
+        .body(Body::from(body))
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 

@@ -31,8 +31,19 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
             }),
         },
         IndexedTool {
+            name: "list_news",
+            at: (7179, 10233),
+            enabled: true,
+            command: Some(IndexedCommand {
+                path: &["chat", "list-news"],
+                aliases: &[],
+                hidden: false,
+                title: "The news, whole or as it comes",
+            }),
+        },
+        IndexedTool {
             name: "upload_file",
-            at: (7179, 9762),
+            at: (10239, 12822),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "upload-file"],
@@ -43,7 +54,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "put_file_bytes",
-            at: (9768, 12613),
+            at: (12828, 15673),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "put-file-bytes"],
@@ -54,7 +65,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "download_file",
-            at: (12619, 16109),
+            at: (15679, 19169),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["chat", "download-file"],
@@ -65,14 +76,16 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Completion", (16170, 16432)),
-        ("CompletionChunk", (16459, 16717)),
-        ("CompletionRequest", (16746, 17242)),
-        ("Message", (17261, 17636)),
-        ("Problem", (17655, 17837)),
-        ("Received", (17857, 18134)),
-        ("ReceivedPart", (18158, 18811)),
-        ("Tick", (18827, 19006)),
-        ("UploadRequest", (19031, 20312)),
+        ("Completion", (19230, 19492)),
+        ("CompletionChunk", (19519, 19777)),
+        ("CompletionRequest", (19806, 20302)),
+        ("Message", (20321, 20696)),
+        ("NewsItem", (20716, 20898)),
+        ("NewsPage", (20918, 21191)),
+        ("Problem", (21210, 21392)),
+        ("Received", (21412, 21689)),
+        ("ReceivedPart", (21713, 22366)),
+        ("Tick", (22382, 22561)),
+        ("UploadRequest", (22586, 23867)),
     ],
 };

@@ -89,6 +89,28 @@ impl Client {
     ) -> Result<Events<WatchTicksEvent, WatchTicksError>, Error<WatchTicksError>> {
         self.http.events(&bindings::WATCH_TICKS, input).await
     }
+    /// `GET /news`: The news, whole or as it comes
+    ///
+    /// Answers one JSON page, or the same items as server-sent events when the request accepts `text/event-stream` (the server chooses by `Accept`; no body flag).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Api`] with [`ListNewsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    ///
+    /// By resource, with the required values as arguments: [`resources::Chat::list_news`] (`client.chat().list_news(…)`).
+    pub async fn list_news(
+        &self,
+        input: &ListNewsInput,
+    ) -> Result<ListNewsOutput, Error<ListNewsError>> {
+        self.http.call(&bindings::LIST_NEWS, input).await
+    }
+    /// [`Client::list_news`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
+    pub async fn list_news_events(
+        &self,
+        input: &ListNewsInput,
+    ) -> Result<Events<ListNewsEvent, ListNewsError>, Error<ListNewsError>> {
+        self.http.events(&bindings::LIST_NEWS, input).await
+    }
     /// `POST /files`: Upload files with a purpose
     ///
     /// Upload files with a purpose
@@ -366,6 +388,40 @@ pub mod resources {
                 }
             }
         };
+        /// `GET /news` ([`Client::list_news`]).
+        #[derive(Clone, Copy, Debug)]
+        pub struct ListNews;
+        const _: () = {
+            impl Operation for ListNews {
+                type Input = types::ListNewsInput;
+                type Error = types::ListNewsError;
+            }
+            impl Call for ListNews {
+                type Output = types::ListNewsOutput;
+                fn call<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListNewsInput,
+                ) -> impl Future<
+                    Output = Reply<types::ListNewsOutput, types::ListNewsError>,
+                > + Send + 'a {
+                    client.list_news(input)
+                }
+            }
+            impl Streamed for ListNews {
+                type Event = types::ListNewsEvent;
+                fn events<'a>(
+                    client: &'a Client,
+                    input: &'a types::ListNewsInput,
+                ) -> impl Future<
+                    Output = Reply<
+                        Events<types::ListNewsEvent, types::ListNewsError>,
+                        types::ListNewsError,
+                    >,
+                > + Send + 'a {
+                    client.list_news_events(input)
+                }
+            }
+        };
         /// `POST /files` ([`Client::upload_file`]).
         #[derive(Clone, Copy, Debug)]
         pub struct UploadFile;
@@ -444,6 +500,16 @@ pub mod resources {
             self.map(|input| input.size(value))
         }
     }
+    impl<Op> Request<'_, types::ListNewsInput, Op> {
+        /// Sets `topic`.
+        pub fn topic(self, value: impl Into<String>) -> Self {
+            self.map(|input| input.topic(value))
+        }
+        /// Sets `stream`: Answer with the server-sent events as they arrive (asked for with `Accept: text/event-stream`) instead of one JSON reply.
+        pub fn stream(self, value: impl Into<bool>) -> Self {
+            self.map(|input| input.stream(value))
+        }
+    }
     impl<Op> Request<'_, types::PutFileBytesInput, Op> {}
     impl<Op> Request<'_, types::UploadFileInput, Op> {}
     impl<Op> Request<'_, types::WatchTicksInput, Op> {
@@ -503,6 +569,26 @@ pub mod resources {
             &self,
         ) -> Request<'a, types::WatchTicksInput, operations::WatchTicks> {
             Request::new(self.client, types::WatchTicksInput::new())
+        }
+        /// `GET /news`: The news, whole or as it comes
+        ///
+        /// Answers one JSON page, or the same items as server-sent events when the request accepts `text/event-stream` (the server chooses by `Accept`; no body flag).
+        ///
+        /// Optional, set on the request: `.topic(…)`, `.stream(…)`.
+        ///
+        /// Then `.send()` (or `.await`) for the reply, `.events()` for the event stream.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::Api`] with [`ListNewsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_news`].
+        ///
+        /// ```ignore
+        /// let reply = client.chat().list_news().await?;
+        /// ```
+        pub fn list_news(
+            &self,
+        ) -> Request<'a, types::ListNewsInput, operations::ListNews> {
+            Request::new(self.client, types::ListNewsInput::new())
         }
         /// `POST /files`: Upload files with a purpose
         ///
@@ -603,6 +689,7 @@ mod bindings {
         ),
         events: Some(EventStream {
             flag: Some(Text::Borrowed("stream")),
+            select: None,
             sentinel: Some(Text::Borrowed("[DONE]")),
         }),
         ..Binding::EMPTY
@@ -639,6 +726,34 @@ mod bindings {
         ),
         events: Some(EventStream {
             flag: None,
+            select: None,
+            sentinel: Some(Text::Borrowed("[DONE]")),
+        }),
+        ..Binding::EMPTY
+    };
+    /// `list_news`.
+    pub(super) static LIST_NEWS: Binding = Binding {
+        method: Method::Get,
+        path: Text::Borrowed("/news"),
+        parameters: List::Borrowed(
+            &[
+                ParamBinding {
+                    name: Text::Borrowed("topic"),
+                    property: Text::Borrowed("topic"),
+                    ..ParamBinding::QUERY
+                },
+            ],
+        ),
+        response: Some(
+            ResponseBinding::new(
+                StatusKey::Code(200),
+                "application/json",
+                Encoding::Json,
+            ),
+        ),
+        events: Some(EventStream {
+            flag: None,
+            select: Some(Text::Borrowed("stream")),
             sentinel: Some(Text::Borrowed("[DONE]")),
         }),
         ..Binding::EMPTY

@@ -9,7 +9,8 @@
 //! # async fn quickstart() -> Result<(), Box<dyn std::error::Error>> {
 //! // The base URL and credentials from the environment (`STREAMS_BASE_URL`).
 //! let client = streams::Client::from_env()?;
-//! # let _ = client;
+//! let list_news = client.chat().list_news().await?;
+//! println!("{list_news:?}");
 //! # Ok(())
 //! # }
 //! ```

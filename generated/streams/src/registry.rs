@@ -57,6 +57,25 @@ pub fn registry_of(
         );
     handlers
         .insert(
+            "list_news".to_string(),
+            harness_gen_runtime::http::json_or_events_handler(
+                "/stream",
+                harness_gen_runtime::http::typed_handler(
+                    client.clone(),
+                    |c: Client, input: ListNewsInput| async move {
+                        c.list_news(&input).await
+                    },
+                ),
+                harness_gen_runtime::http::events_handler(
+                    client.clone(),
+                    |c: Client, input: ListNewsInput| async move {
+                        c.list_news_events(&input).await
+                    },
+                ),
+            ),
+        );
+    handlers
+        .insert(
             "upload_file".to_string(),
             harness_gen_runtime::http::typed_handler(
                 client.clone(),

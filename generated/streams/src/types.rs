@@ -107,18 +107,35 @@ harness_gen_runtime::builder! {
 /// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
-pub struct Problem {
+pub struct NewsItem {
     /// `title`.
     pub title: String,
     /// Properties beyond the declared ones.
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
-    Problem {
+    NewsItem {
         title: "title" required,
     }
     + additional_properties
 }
+/// An object of the API (its description says no more).
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
+pub struct NewsPage {
+    /// `items`.
+    pub items: Vec<NewsItem>,
+    /// Properties beyond the declared ones.
+    pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+}
+harness_gen_runtime::object! {
+    NewsPage {
+        items: "items" required,
+    }
+    + additional_properties
+}
+/// The same shape as [`NewsItem`], so the same type.
+pub type Problem = NewsItem;
 /// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -317,6 +334,28 @@ harness_gen_runtime::builder! {
 /// An object of the API (its description says no more).
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
+#[derive(Default)]
+pub struct ListNewsInput {
+    /// `topic`.
+    pub topic: Option<String>,
+    /// Answer with the server-sent events as they arrive (asked for with `Accept: text/event-stream`) instead of one JSON reply.
+    pub stream: Option<bool>,
+}
+harness_gen_runtime::object! {
+    ListNewsInput {
+        topic: "topic" optional,
+        stream: "stream" optional,
+    }
+}
+harness_gen_runtime::builder! {
+    ListNewsInput {
+        new()
+        set topic: String, stream: bool;
+    }
+}
+/// An object of the API (its description says no more).
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadFileInput {
     /// `body`.
     pub body: UploadRequest,
@@ -380,6 +419,10 @@ pub type CreateCompletionEvent = CompletionChunk;
 pub type WatchTicksOutput = String;
 /// The events' data of `GET /ticks`.
 pub type WatchTicksEvent = Tick;
+/// The reply of `GET /news`.
+pub type ListNewsOutput = NewsPage;
+/// The events' data of `GET /news`.
+pub type ListNewsEvent = NewsItem;
 /// The reply of `POST /files`.
 pub type UploadFileOutput = Received;
 /// The reply of `PUT /files/{file_id}/raw`.
@@ -413,7 +456,7 @@ harness_gen_runtime::operation_error! {
         "http_400" => Http400,
     }
 }
-/// How 3 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
+/// How 4 operations that declare no error response (each names this type by an alias of its own) can fail with a response: `UpstreamError`, for an undeclared status or an unparsable body.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(tag = "kind")]
@@ -432,6 +475,8 @@ harness_gen_runtime::operation_error! {
 }
 /// How `WatchTicksError`'s operation can fail with a response: [`UndeclaredError`].
 pub type WatchTicksError = UndeclaredError;
+/// How `ListNewsError`'s operation can fail with a response: [`UndeclaredError`].
+pub type ListNewsError = UndeclaredError;
 /// How `UploadFileError`'s operation can fail with a response: [`UndeclaredError`].
 pub type UploadFileError = UndeclaredError;
 /// How `PutFileBytesError`'s operation can fail with a response: [`UndeclaredError`].

@@ -528,9 +528,16 @@ fn binding_tokens(binding: &Binding) -> TokenStream {
             done: #done,
         })));
     }
-    if let Some(EventStream { flag, sentinel }) = events {
-        let (flag, sentinel) = (optional(flag), optional(sentinel));
-        fields.push(quote!(events: Some(EventStream { flag: #flag, sentinel: #sentinel })));
+    if let Some(EventStream {
+        flag,
+        select,
+        sentinel,
+    }) = events
+    {
+        let (flag, select, sentinel) = (optional(flag), optional(select), optional(sentinel));
+        fields.push(
+            quote!(events: Some(EventStream { flag: #flag, select: #select, sentinel: #sentinel })),
+        );
     }
     if !deep_object_arrays.is_default() {
         let variant = format_ident!("{}", format!("{deep_object_arrays:?}"));

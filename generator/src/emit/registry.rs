@@ -42,9 +42,12 @@ pub fn file(
             ))
         };
         // The JSON pointer of the body's flag that asks for events instead of JSON, if any.
-        let flag = op.binding.events.as_ref().and_then(|e| e.flag.as_deref()).zip(op.binding.body.as_ref()).map(|(flag, body)| {
+        // (or, for an operation the server answers by `Accept`, of the input's selecting
+        // property).
+        let events = op.binding.events.as_ref();
+        let flag = events.and_then(|e| e.flag.as_deref()).zip(op.binding.body.as_ref()).map(|(flag, body)| {
             format!("/{}/{}", escape(&body.property), escape(flag))
-        });
+        }).or_else(|| events.and_then(|e| e.select.as_deref()).map(|select| format!("/{}", escape(select))));
         let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
             (Some((events, _)), _, _) if types.events_only => called(quote!(harness_gen_runtime::http::events_handler), events),

@@ -6,6 +6,12 @@
 //! transcriptions), reported as note `HG0509`; data `[DONE]` ends the stream. `x-harn.events`
 //! names another property (`flag`, checked: a boolean property of the body) or none (`""`),
 //! and another sentinel or none (`""`).
+//!
+//! An operation that answers JSON or the stream with no body flag to choose (the server goes
+//! by `Accept`) gets a tool input property `stream` (`binding.events.select`, never sent) so
+//! that every projection can ask for either: the CLI's `--stream`, `stream: true` over MCP.
+//! Reported as note `HG0509`; where a parameter already has the name, the projections keep
+//! the JSON reply and the note says so.
 
 use std::collections::BTreeMap;
 
@@ -83,6 +89,40 @@ pub fn of_operation(
         }
         None => None,
     };
+    let answers_json = parts
+        .output
+        .as_ref()
+        .is_some_and(|o| !o.binding.is_event_stream());
+    let select = match (&flag, answers_json) {
+        (None, true) => {
+            let taken = parts
+                .params
+                .iter()
+                .any(|p| p.binding.property.as_ref() == FLAG)
+                || parts
+                    .body
+                    .as_ref()
+                    .is_some_and(|b| b.binding.property.as_ref() == FLAG);
+            let (select, message) = match taken {
+                false => (
+                    Some(FLAG.to_string()),
+                    format!(
+                        "`{name}` answers JSON or server-sent events by the request's `Accept`: its tool takes `{FLAG}: true` (the CLI's `--{FLAG}`) to ask for the events, and its SDK has the `_events` call"
+                    ),
+                ),
+                true => (
+                    None,
+                    format!(
+                        "`{name}` answers JSON or server-sent events by the request's `Accept`, but an input is already called `{FLAG}`: its tool answers JSON (its SDK has the `_events` call)"
+                    ),
+                ),
+            };
+            cx.diags
+                .push(cx.doc.diag(Code::Streamed, Severity::Note, at, message));
+            select
+        }
+        _ => None,
+    };
     let sentinel = match declared.and_then(|d| d.sentinel.as_deref()) {
         Some("") => None,
         Some(sentinel) => Some(sentinel.to_string()),
@@ -90,6 +130,7 @@ pub fn of_operation(
     };
     Some(EventStream {
         flag: flag.map(Into::into),
+        select: select.map(Into::into),
         sentinel: sentinel.map(Into::into),
     })
 }

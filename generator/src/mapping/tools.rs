@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use harness_gen_contract::catalog::{
-    ArgumentSpec, Audience, Audiences, CommandPath, CommandSpec, DESCRIPTIONS_META_KEY, Entry,
-    Governance, MetaKey, NonBlank, ObjectSchema, Policy, PolicyKind, SchemaDoc, SideEffectLevel,
-    Source, SourceBinding, TAGS_META_KEY, ToolCli,
+    ArgumentSpec, Audience, Audiences, BooleanStyle, CommandPath, CommandSpec,
+    DESCRIPTIONS_META_KEY, Entry, Governance, MetaKey, NonBlank, ObjectSchema, Policy, PolicyKind,
+    SchemaDoc, SideEffectLevel, Source, SourceBinding, TAGS_META_KEY, ToolCli,
 };
 use harness_gen_contract::cli_names::{self, ArgumentName};
 use harness_gen_wire::binding::{Binding, Method, ParamIn};
@@ -382,7 +382,10 @@ fn entry(
     // A tool of an operation that answers only with server-sent events returns the events it
     // received (the CLI prints each as it arrives, MCP reports each as progress); one that
     // answers JSON or, when its body's flag asks, events returns either.
-    let streams_on_request = binding.events.as_ref().is_some_and(|e| e.flag.is_some());
+    let streams_on_request = binding
+        .events
+        .as_ref()
+        .is_some_and(|e| e.flag.is_some() || e.select.is_some());
     let output_schema = draft.parts.output.as_ref().and_then(|o| {
         let schema = match &o.events {
             Some(events) if o.binding.is_event_stream() => {
@@ -396,7 +399,18 @@ fn entry(
         };
         SchemaDoc::new(schema).ok()
     });
-    let input = operation::input_schema(&draft.parts);
+    let mut input = operation::input_schema(&draft.parts);
+    if let Some(select) = binding.events.as_ref().and_then(|e| e.select.as_deref())
+        && let Some(properties) = input.get_mut("properties").and_then(Value::as_object_mut)
+    {
+        properties.insert(
+            select.to_string(),
+            serde_json::json!({
+                "type": "boolean",
+                "description": "Answer with the server-sent events as they arrive (asked for with `Accept: text/event-stream`) instead of one JSON reply."
+            }),
+        );
+    }
     let mut cli = ToolCli::at(cli_path(
         cx,
         draft,
@@ -410,6 +424,15 @@ fn entry(
         cli.arguments = argument_specs(cx, draft, &cli_ext.arguments);
     }
     positional_path_parameters(draft, &mut cli.arguments);
+    // The input property that asks for the event stream is a flag: `--stream`.
+    if let Some(select) = binding.events.as_ref().and_then(|e| e.select.as_deref()) {
+        cli.arguments
+            .entry(select.to_string())
+            .or_insert_with(|| ArgumentSpec {
+                boolean_style: BooleanStyle::SetTrue,
+                ..ArgumentSpec::default()
+            });
+    }
     for (property, long) in settle_option_names(&input, &mut cli.arguments) {
         cx.diags.push(cx.doc.diag(
             Code::Renamed,

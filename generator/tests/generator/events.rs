@@ -44,10 +44,13 @@ fn a_boolean_stream_property_is_set_by_the_streaming_call_and_said_by_a_note() {
 }
 
 #[test]
-fn without_a_stream_property_the_call_sets_nothing() {
+fn without_a_boolean_stream_in_the_body_the_call_sets_nothing_and_the_tool_asks_by_accept() {
     let out = check(&chat("{stream: {type: string}}", STREAM, ""));
-    assert_eq!(*events(&out), json!({"sentinel": "[DONE]"}));
-    assert!(!out.diags.contains("HG0509"), "{}", out.diags);
+    assert_eq!(
+        *events(&out),
+        json!({"select": "stream", "sentinel": "[DONE]"})
+    );
+    assert!(out.diags.contains("takes `stream: true`"), "{}", out.diags);
 }
 
 #[test]
@@ -64,7 +67,8 @@ fn x_harn_events_names_another_flag_or_none_and_another_sentinel() {
         STREAM,
         "x-harn: {events: {flag: '', sentinel: ''}}\n",
     ));
-    assert_eq!(*events(&out), json!({}));
+    // No flag: the server goes by `Accept`, and the tool's `stream` asks for the events.
+    assert_eq!(*events(&out), json!({"select": "stream"}));
 }
 
 #[test]
@@ -190,22 +194,44 @@ fn an_operation_offering_json_or_events_by_a_body_flag_is_a_tool_returning_eithe
 }
 
 #[test]
-fn an_operation_offering_json_and_events_without_a_flag_stays_a_json_tool_with_both_calls() {
+fn an_operation_offering_json_and_events_without_a_flag_takes_stream_to_ask_by_accept() {
     let text = chat("{model: {type: string}}", STREAM, "");
     let out = check(&text);
-    assert_eq!(out.tool(0)["outputSchema"], json!({"type": "object"}));
-    let files = crate_files("chat.yaml", &text);
-    let client = files["src/client.rs"]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
-    assert!(
-        files["src/registry.rs"].contains("typed_handler(")
-            && !files["src/registry.rs"].contains("json_or_events_handler("),
-        "{}",
-        files["src/registry.rs"]
+    let tool = out.tool(0);
+    assert_eq!(tool["outputSchema"]["anyOf"][0], json!({"type": "object"}));
+    assert_eq!(tool["outputSchema"]["anyOf"][1]["type"], "array");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["stream"]["type"],
+        "boolean"
     );
+    assert_eq!(
+        tool["cli"]["arguments"]["stream"]["boolean_style"],
+        "set_true",
+        "`--stream` is a flag"
+    );
+    let files = crate_files("chat.yaml", &text);
+    let flat = |file: &str| files[file].split_whitespace().collect::<Vec<_>>().join(" ");
+    let client = flat("src/client.rs");
+    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
+    let registry = flat("src/registry.rs");
+    assert!(
+        registry.contains(r#"json_or_events_handler( "/stream","#),
+        "{registry}"
+    );
+}
+
+#[test]
+fn an_input_already_called_stream_keeps_the_json_tool_and_says_so() {
+    let text = op(
+        "get",
+        "/feed",
+        &format!(
+            "operationId: feed\nparameters:\n  - {{name: stream, in: query, schema: {{type: string}}}}\nresponses:\n  '200':\n    description: ok\n    content:\n      application/json:\n        schema: {{type: object}}\n{STREAM}"
+        ),
+    );
+    let out = check(&text);
+    assert_eq!(*events(&out), json!({"sentinel": "[DONE]"}));
+    assert!(out.diags.contains("already called `stream`"), "{}", out.diags);
 }
 
 #[test]

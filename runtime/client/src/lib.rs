@@ -111,6 +111,18 @@ impl HttpClient {
         E: OperationError,
     {
         let (input, uploads) = request_value(input)?;
+        // An input that asks for the event stream of an operation the server answers by
+        // `Accept` is the streaming call's, not this one's: refused rather than ignored.
+        if let Some(select) = binding.events.as_ref().and_then(|e| e.select.as_deref())
+            && input.get(select) == Some(&Value::Bool(true))
+        {
+            return Err(Error::InvalidValue {
+                pointer: format!("/{select}"),
+                reason: format!(
+                    "`{select}: true` asks for the event stream, which this call does not read: use the operation's `_events` call"
+                ),
+            });
+        }
         let (reply, _) = self
             .exchange(binding, &input, &uploads)
             .await
@@ -152,6 +164,7 @@ impl HttpClient {
             .clone()
             .unwrap_or(crate::binding::EventStream {
                 flag: None,
+                select: None,
                 sentinel: None,
             });
         if let (Some(flag), Some(body)) = (&stream.flag, &binding.body)

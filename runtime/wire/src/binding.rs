@@ -183,6 +183,13 @@ pub struct EventStream {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
     pub flag: Option<Text>,
+    /// For an operation whose server answers JSON or the stream by the request's `Accept`
+    /// (no body flag): the tool input's boolean property that asks for the stream. It is not
+    /// sent; the streaming call asks with `Accept: text/event-stream`, and a plain call
+    /// refuses an input that sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]
+    pub select: Option<Text>,
     /// The data that ends the stream, never an event itself (OpenAI's `[DONE]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "artifacts", ts(optional, as = "Option<String>"))]

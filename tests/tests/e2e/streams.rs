@@ -228,3 +228,33 @@ async fn a_declared_error_comes_instead_of_the_download() {
     };
     assert_eq!(body.title, "no such file");
 }
+
+#[tokio::test]
+async fn an_operation_the_server_answers_by_accept_streams_through_events_and_refuses_stream_in_the_plain_call()
+ {
+    let (base, _) = server::serve().await;
+    let client = client(&base);
+    let page = client.chat().list_news().topic("t").await.unwrap();
+    assert_eq!(page.items.len(), 3);
+    assert_eq!(page.items[0].title, "t: Rust 2024 ships");
+    let titles: Vec<String> = client
+        .chat()
+        .list_news()
+        .topic("t")
+        .events()
+        .await
+        .unwrap()
+        .map(|event| event.unwrap().data.title)
+        .collect()
+        .await;
+    assert_eq!(
+        titles,
+        ["t: Rust 2024 ships", "t: Streams everywhere", "t: The end"]
+    );
+    // `stream: true` asks for what the plain call does not read: refused, not ignored.
+    let refused = client.chat().list_news().stream(true).await.unwrap_err();
+    assert!(
+        matches!(&refused, Error::InvalidValue { pointer, .. } if pointer == "/stream"),
+        "{refused:?}"
+    );
+}

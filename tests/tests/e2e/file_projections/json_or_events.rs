@@ -147,3 +147,79 @@ async fn over_mcp_a_requested_stream_is_reported_as_progress_and_returned_whole(
         );
     }
 }
+
+/// The news the stand-in sends for `topic`, as `list_news`'s events.
+fn news(topic: &str) -> Vec<Value> {
+    server::NEWS
+        .iter()
+        .map(|t| json!({"title": format!("{topic}: {t}")}))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operation_the_server_answers_by_accept_takes_stream_to_ask_for_the_events() {
+    let (base, _) = server::serve().await;
+    let registry = registry(&base);
+    let tool = registry.lookup(Audience::Mcp, "list_news").unwrap();
+    // No body flag: the tool's input has `stream` of its own, and its output is either.
+    assert_eq!(
+        tool.input_schema.as_value()["properties"]["stream"]["type"],
+        "boolean"
+    );
+    assert_eq!(
+        tool.output_schema.clone().unwrap().as_value()["anyOf"][1]["type"],
+        "array"
+    );
+    let call = |input: Value| registry.invoke(Audience::Mcp, "list_news", input);
+    assert_eq!(
+        call(json!({"topic": "t"})).await.unwrap(),
+        json!({"items": news("t")})
+    );
+    assert_eq!(
+        call(json!({"topic": "t", "stream": true})).await.unwrap(),
+        Value::Array(news("t"))
+    );
+
+    // The CLI: `--stream` prints each event as a line; without it, the page.
+    let streamed = cli(
+        &base,
+        &["chat", "list-news", "--topic", "t", "--stream"],
+        false,
+    );
+    assert_eq!(streamed.code, 0, "{}", streamed.err);
+    let lines: Vec<Value> = String::from_utf8(streamed.out)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines, news("t"));
+    let whole = cli(&base, &["chat", "list-news", "--topic", "t"], false);
+    assert_eq!(whole.code, 0, "{}", whole.err);
+    let page: Value = serde_json::from_slice(&whole.out).unwrap();
+    assert_eq!(page, json!({"items": news("t")}));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_mcp_stream_true_asks_the_server_by_accept_and_reports_each_event() {
+    let script = json!([
+        {"call": "list_news", "arguments": {"topic": "t", "stream": true}, "progress": true},
+    ]);
+    let Some(runs) = over_mcp(script).await else {
+        return;
+    };
+    for (mode, steps) in runs {
+        let notes: Vec<Value> = steps[0]["progress"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| serde_json::from_str(n["message"].as_str().unwrap()).unwrap())
+            .collect();
+        assert_eq!(notes, news("t"), "{mode}");
+        let text = steps[0]["result"]["content"][0]["text"].as_str().unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap(),
+            Value::Array(news("t")),
+            "{mode}"
+        );
+    }
+}
