@@ -112,7 +112,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /toys`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -134,7 +134,7 @@ harness_gen_runtime::builder! {
         set page: i64, per_page: i64;
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /customers`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -220,7 +220,7 @@ impl<'de> serde::Deserialize<'de> for ListCustomersOutputObject {
         String::deserialize(deserializer).map(Self::from)
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /files`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -242,7 +242,7 @@ harness_gen_runtime::builder! {
         set after: String, limit: i64;
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /reports`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -283,7 +283,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /events`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -323,7 +323,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /messages`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -384,7 +384,7 @@ harness_gen_runtime::object! {
     }
     + additional_properties
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /history`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]

@@ -148,7 +148,7 @@ mod pets {
             String::deserialize(deserializer).map(Self::from)
         }
     }
-    /// An object of the API (its description says no more).
+    /// The input of `GET /pets`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -173,7 +173,7 @@ mod pets {
             set limit: i64, species: Vec<Species>, x_request_id: formats::Uuid;
         }
     }
-    /// An object of the API (its description says no more).
+    /// The input of `POST /pets`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct PetsCreateInput {
@@ -190,7 +190,7 @@ mod pets {
             new(body: NewPet)
         }
     }
-    /// An object of the API (its description says no more).
+    /// The input of `GET /pets/{petId}`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetPetInput {
@@ -207,9 +207,9 @@ mod pets {
             new(pet_id: i64)
         }
     }
-    /// The same shape as [`GetPetInput`], so the same type.
+    /// The input of `DELETE /pets/{petId}`: its parameters and body.
     pub type DeletePetInput = GetPetInput;
-    /// An object of the API (its description says no more).
+    /// The input of `PUT /pets/{petId}/photo`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct PutPetsPetIdPhotoInput {
@@ -230,7 +230,7 @@ mod pets {
             set body: formats::Upload;
         }
     }
-    /// An object of the API (its description says no more).
+    /// The input of `GET /pets/{petId}/name`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetPetNameInput {

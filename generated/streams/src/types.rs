@@ -289,7 +289,7 @@ impl<'de> serde::Deserialize<'de> for MessageRole {
         String::deserialize(deserializer).map(Self::from)
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `POST /chat/completions`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct CreateCompletionInput {
@@ -306,7 +306,7 @@ harness_gen_runtime::builder! {
         new(body: CompletionRequest)
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /ticks`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -331,7 +331,7 @@ harness_gen_runtime::builder! {
         set every_ms: i32, count: i32, bad: bool;
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /news`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[derive(Default)]
@@ -353,7 +353,7 @@ harness_gen_runtime::builder! {
         set topic: String, stream: bool;
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `POST /files`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct UploadFileInput {
@@ -370,7 +370,7 @@ harness_gen_runtime::builder! {
         new(body: UploadRequest)
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `PUT /files/{file_id}/raw`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct PutFileBytesInput {
@@ -390,7 +390,7 @@ harness_gen_runtime::builder! {
         new(file_id: String, body: formats::Upload)
     }
 }
-/// An object of the API (its description says no more).
+/// The input of `GET /files/{file_id}/content`: its parameters and body.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct DownloadFileInput {

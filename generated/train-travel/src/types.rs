@@ -77,7 +77,7 @@ mod bookings {
         }
         + additional_properties
     }
-    /// An object of the API (its description says no more).
+    /// The input of `GET /bookings`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -101,7 +101,7 @@ mod bookings {
     }
     /// The same shape as [`WrapperCollection`], so the same type.
     pub type GetBookingsOutput = WrapperCollection;
-    /// An object of the API (its description says no more).
+    /// The input of `POST /bookings`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct CreateBookingInput {
@@ -149,7 +149,7 @@ mod bookings {
         }
         + additional_properties
     }
-    /// An object of the API (its description says no more).
+    /// The input of `GET /bookings/{bookingId}`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetBookingInput {
@@ -168,7 +168,7 @@ mod bookings {
     }
     /// The same shape as [`CreateBookingOutput`], so the same type.
     pub type GetBookingOutput = CreateBookingOutput;
-    /// The same shape as [`GetBookingInput`], so the same type.
+    /// The input of `DELETE /bookings/{bookingId}`: its parameters and body.
     pub type DeleteBookingInput = GetBookingInput;
     /// How `GetBookingsError`'s operation can fail with a response: [`GetStationsError`].
     pub type GetBookingsError = GetStationsError;
@@ -795,7 +795,7 @@ mod payments {
             String::deserialize(deserializer).map(Self::from)
         }
     }
-    /// An object of the API (its description says no more).
+    /// The input of `POST /bookings/{bookingId}/payment`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct CreateBookingPaymentInput {
@@ -1072,7 +1072,7 @@ pub use bookings_and_2_more::*;
 mod stations {
     #[allow(unused_imports)]
     use super::*;
-    /// An object of the API (its description says no more).
+    /// The input of `GET /stations`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -1113,7 +1113,7 @@ pub use stations::*;
 mod trips {
     #[allow(unused_imports)]
     use super::*;
-    /// An object of the API (its description says no more).
+    /// The input of `GET /trips`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct GetTripsInput {

@@ -237,6 +237,13 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         };
         let input_hint = format!("{base}Input");
         let input_ty = space.inline(op.entry.input_schema.as_value(), &input_hint, &pointer);
+        space.describe(
+            &input_ty,
+            format!(
+                "The input of `{} {}`: its parameters and body.",
+                op.binding.method, op.binding.path
+            ),
+        );
         input_types.push(input_ty.clone());
         let input = named(&mut space, input_ty, input_hint);
         let output = match &op.output {

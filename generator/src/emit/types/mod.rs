@@ -436,6 +436,15 @@ impl<'a> TypeSpace<'a> {
         ty
     }
 
+    /// Gives the named type `ty` the doc `doc` unless its schema has one.
+    pub fn describe(&mut self, ty: &Ty, doc: String) {
+        if let Ty::Named(id) = ty
+            && self.defs[*id].doc.is_none()
+        {
+            self.defs[*id].doc = Some(doc);
+        }
+    }
+
     /// The name of a named type.
     pub fn name_of(&self, ty: &Ty) -> Option<&str> {
         match ty {
