@@ -253,6 +253,48 @@ pub fn shared_target() -> std::path::PathBuf {
     root().join("target/harness-typecheck/target")
 }
 
+/// Generates the crate `name` from the corpus description `spec` into the scratch workspace
+/// `target/harness-typecheck/<dir>` (emptied first), with `examples` (file name, program) as
+/// its examples and what they need (tokio, futures) as dev-dependencies; returns the
+/// workspace's folder, ready for a cargo in [`shared_target`].
+pub fn scratch_crate(
+    spec: &str,
+    name: &str,
+    dir: &str,
+    examples: &[(String, String)],
+) -> std::path::PathBuf {
+    let dir = root().join("target/harness-typecheck").join(dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let spec = root().join("../shared/corpus/large").join(spec);
+    let options = harness_gen::emit::krate::Options {
+        crate_name: Some(name.into()),
+        runtime_path: Some(root().join("runtime").display().to_string()),
+        command: format!("harness-gen openapi {}", spec.display()),
+        harness: None,
+        listing_budget: None,
+    };
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let (mut krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags)
+        .unwrap_or_else(|| panic!("{} generates: {diags}", spec.display()));
+    assert!(!diags.has_errors(), "{diags}");
+    for (file, program) in examples {
+        krate
+            .files
+            .insert(format!("examples/{file}"), program.clone());
+    }
+    if let Some(manifest) = krate.files.get_mut("Cargo.toml") {
+        manifest.push_str(
+            "\n[dev-dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\nfutures = \"0.3\"\n",
+        );
+    }
+    harness_gen::output::write(&dir.join(name), &krate.files)
+        .unwrap_or_else(|e| panic!("the crate is written: {e:?}"));
+    let workspace = format!("[workspace]\nresolver = \"3\"\nmembers = [\"{name}\"]\n");
+    std::fs::write(dir.join("Cargo.toml"), workspace).expect("the workspace is written");
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).expect("the lock is copied");
+    dir
+}
+
 /// `command` (a cargo, or a shell running one) building in [`shared_target`] with the flags every
 /// build there uses (warnings denied), so dependencies compile once for all of them.
 pub fn in_shared_target(command: &mut std::process::Command) -> &mut std::process::Command {

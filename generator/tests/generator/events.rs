@@ -205,8 +205,7 @@ fn an_operation_offering_json_and_events_without_a_flag_takes_stream_to_ask_by_a
         "boolean"
     );
     assert_eq!(
-        tool["cli"]["arguments"]["stream"]["boolean_style"],
-        "set_true",
+        tool["cli"]["arguments"]["stream"]["boolean_style"], "set_true",
         "`--stream` is a flag"
     );
     let files = crate_files("chat.yaml", &text);
@@ -231,7 +230,11 @@ fn an_input_already_called_stream_keeps_the_json_tool_and_says_so() {
     );
     let out = check(&text);
     assert_eq!(*events(&out), json!({"sentinel": "[DONE]"}));
-    assert!(out.diags.contains("already called `stream`"), "{}", out.diags);
+    assert!(
+        out.diags.contains("already called `stream`"),
+        "{}",
+        out.diags
+    );
 }
 
 #[test]

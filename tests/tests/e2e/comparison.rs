@@ -7,7 +7,6 @@
 use std::process::{Command, Stdio};
 
 use harness_e2e::comparison::{self, Task, lines};
-use harness_e2e::root;
 
 /// The API a task's program is written against, as the page's table names it.
 fn api(task: &Task) -> &'static str {
@@ -80,48 +79,26 @@ fn every_program_of_the_page_is_as_rustfmt_prints_it() {
 
 #[test]
 fn the_github_programs_compile_against_the_crate_generated_from_ghes() {
-    let dir = root().join("target/harness-typecheck/comparison-github");
-    let _ = std::fs::remove_dir_all(&dir);
-    let spec = root().join("../shared/corpus/large/ghes-3.6.descriptions-next.2023-03-08.json");
-    let options = harness_gen::emit::krate::Options {
-        crate_name: Some("github".into()),
-        runtime_path: Some(root().join("runtime").display().to_string()),
-        command: format!("harness-gen openapi {}", spec.display()),
-        harness: None,
-        listing_budget: None,
-    };
-    let mut diags = harness_gen::diag::Diagnostics::default();
-    let (mut krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags)
-        .expect("the GHES description generates");
-    assert!(!diags.has_errors(), "{diags}");
     let mut examples = Vec::new();
     for task in comparison::tasks() {
-        if let Some(name) = task.file.strip_prefix("github/") {
-            let name = name.trim_end_matches(".rs").to_string();
-            krate
-                .files
-                .insert(format!("examples/{name}.rs"), task.ours.clone());
-            examples.push(name);
+        if let Some(file) = task.file.strip_prefix("github/") {
+            examples.push((file.to_string(), task.ours.clone()));
         }
     }
     assert_eq!(examples.len(), 5);
-    krate.files.get_mut("Cargo.toml").unwrap().push_str(
-        "\n[dev-dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\nfutures = \"0.3\"\n",
+    let dir = harness_e2e::scratch_crate(
+        "ghes-3.6.descriptions-next.2023-03-08.json",
+        "github",
+        "comparison-github",
+        &examples,
     );
-    harness_gen::output::write(&dir.join("github"), &krate.files).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        "[workspace]\nresolver = \"3\"\nmembers = [\"github\"]\n",
-    )
-    .unwrap();
-    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let mut cargo = Command::new(env!("CARGO"));
     harness_e2e::in_shared_target(&mut cargo)
         .args(["check", "--quiet", "--offline", "--no-default-features"])
         .args(["--features", "repos,issues"])
         .current_dir(&dir);
-    for name in &examples {
-        cargo.args(["--example", name]);
+    for (file, _) in &examples {
+        cargo.args(["--example", file.trim_end_matches(".rs")]);
     }
     let out = cargo.output().expect("cargo runs");
     assert!(

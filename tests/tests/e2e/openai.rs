@@ -34,44 +34,25 @@ struct Built {
 fn built() -> &'static Built {
     static BUILT: OnceLock<Built> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let dir = root().join("target/harness-typecheck/openai-e2e");
-        let _ = std::fs::remove_dir_all(&dir);
-        let spec = root().join("../shared/corpus/large/openai.openapi.2026-08-21.json");
-        let options = harness_gen::emit::krate::Options {
-            crate_name: Some("openai".into()),
-            runtime_path: Some(root().join("runtime").display().to_string()),
-            command: format!("harness-gen openapi {}", spec.display()),
-            harness: None,
-            listing_budget: None,
-        };
-        let mut diags = harness_gen::diag::Diagnostics::default();
-        let (mut krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags)
-            .expect("OpenAI's description generates");
-        assert!(!diags.has_errors(), "{diags}");
-        let program = std::fs::read_to_string(root().join("tests/openai/sdk.rs")).unwrap();
-        krate.files.insert("examples/sdk.rs".into(), program);
+        let mut examples = vec![(
+            "sdk.rs".to_string(),
+            std::fs::read_to_string(root().join("tests/openai/sdk.rs")).unwrap(),
+        )];
         let mut comparison = Vec::new();
         for task in harness_e2e::comparison::tasks() {
             if let Some(name) = task.file.strip_prefix("openai/") {
                 let name = name.trim_end_matches(".rs");
                 let example = format!("comparison_{name}");
-                krate
-                    .files
-                    .insert(format!("examples/{example}.rs"), task.ours.clone());
+                examples.push((format!("{example}.rs"), task.ours.clone()));
                 comparison.push((name.to_string(), example));
             }
         }
-        let manifest = krate.files.get_mut("Cargo.toml").unwrap();
-        manifest.push_str(
-            "\n[dev-dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\nfutures = \"0.3\"\n",
+        let dir = harness_e2e::scratch_crate(
+            "openai.openapi.2026-08-21.json",
+            "openai",
+            "openai-e2e",
+            &examples,
         );
-        harness_gen::output::write(&dir.join("openai"), &krate.files).unwrap();
-        std::fs::write(
-            dir.join("Cargo.toml"),
-            "[workspace]\nresolver = \"3\"\nmembers = [\"openai\"]\n",
-        )
-        .unwrap();
-        std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
         let mut cargo = Command::new(env!("CARGO"));
         harness_e2e::in_shared_target(&mut cargo)
             .args(["build", "--quiet", "--offline", "--no-default-features"])
