@@ -22,6 +22,9 @@ run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-tr
 # Typed bindings of the petstore's catalog (the language bridge, in process and over MCP).
 "$gen" bindings generated/petstore/catalog.json --out generated/petstore-bindings \
   --crate-name petstore-bindings --runtime-path ../../runtime "${check[@]}" || status=1
+# Typed bindings of the streams crate's catalog: tools whose operations stream events.
+"$gen" bindings generated/streams/catalog.json --out generated/streams-bindings \
+  --crate-name streams-bindings --runtime-path ../../runtime "${check[@]}" || status=1
 # The same tools read from the petstore's running MCP server (stdio) instead of its catalog.
 cargo build -q -p petstore --features mcp --bin petstore-mcp
 "$gen" bindings --from-mcp target/debug/petstore-mcp --out generated/petstore-mcp-bindings \

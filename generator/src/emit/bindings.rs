@@ -52,6 +52,10 @@ struct ToolItems {
     output: proc_macro2::TokenStream,
     error: proc_macro2::TokenStream,
     doc: String,
+    /// For a tool whose operation streams events: its `_events` method, the event type, and
+    /// the JSON pointer of the input's boolean that asks for them (none when the operation
+    /// answers only with events).
+    events: Option<(String, proc_macro2::TokenStream, Option<String>)>,
 }
 
 /// The bindings crate of `catalog` (checked by the runtime when it was read). `listed`: the
@@ -120,13 +124,19 @@ pub fn generate(
             (None, Some(d)) => d.to_string(),
             (None, None) => format!("Calls `{name}`."),
         };
+        let method = methods.claim(&types::field_name(name), "_");
+        let events = streamed(entry).map(|(items, ask)| {
+            let event = in_types(typed(&items, "Event", "outputSchema").0);
+            (methods.claim(&format!("{method}_events"), "_"), event, ask)
+        });
         tools.push(ToolItems {
             name: name.to_string(),
-            method: methods.claim(&types::field_name(name), "_"),
+            method,
             input,
             output,
             error,
             doc,
+            events,
         });
     }
     space.settle_unions();
@@ -226,9 +236,41 @@ fn lib_rs(catalog: &Catalog, crate_name: &str) -> proc_macro2::TokenStream {
     }
 }
 
+/// For a tool whose operation streams events (its OpenAPI binding says `events`): the schema of
+/// one event (the items of its output's array, or of the array its output may be), and the
+/// JSON pointer of the input's boolean that asks for the stream (the body's flag, or the
+/// input's own `select`), if the operation also answers JSON.
+fn streamed(entry: &harness_gen_contract::catalog::Entry) -> Option<(Value, Option<String>)> {
+    use harness_gen_contract::catalog::SourceBinding;
+    let Some(SourceBinding::OpenApi(binding)) = entry.source.as_ref()?.binding.as_ref() else {
+        return None;
+    };
+    let events = binding.events.as_ref()?;
+    let output = entry.output_schema.as_ref()?.as_value();
+    let array = match output.get("anyOf").and_then(Value::as_array) {
+        Some(members) => members.iter().find(|m| m["type"] == "array")?,
+        None => output,
+    };
+    let items = array.get("items")?.clone();
+    let escape = |s: &str| s.replace('~', "~0").replace('/', "~1");
+    let ask = match (&events.flag, &events.select, &binding.body) {
+        (Some(flag), _, Some(body)) => {
+            Some(format!("/{}/{}", escape(&body.property), escape(flag)))
+        }
+        (_, Some(select), _) => Some(format!("/{}", escape(select))),
+        _ => None,
+    };
+    Some((items, ask))
+}
+
 /// `Tools`: one typed method per tool, and the contract they were generated from.
 fn tools_rs(tools: &[ToolItems], hashes: &BTreeMap<String, String>) -> proc_macro2::TokenStream {
     let hashes = hashes.iter().map(|(tool, hash)| quote!((#tool, #hash)));
+    let events_import = tools.iter().any(|t| t.events.is_some()).then(|| {
+        quote!(
+            use harness_gen_runtime::bridge::BridgeEvents;
+        )
+    });
     let methods = tools.iter().map(|tool| {
         let ToolItems {
             name,
@@ -237,10 +279,31 @@ fn tools_rs(tools: &[ToolItems], hashes: &BTreeMap<String, String>) -> proc_macr
             output,
             error,
             doc,
+            events,
         } = tool;
+        let flat = method;
         let method = format_ident!("{}", method);
         let input = format_ident!("{}", input);
         let docs = doc.lines().map(|line| format!(" {line}"));
+        let events = events.as_ref().map(|(method, event, ask)| {
+            let method = format_ident!("{}", method);
+            let ask = match ask {
+                Some(pointer) => quote!(Some(#pointer)),
+                None => quote!(None),
+            };
+            let doc = format!(
+                " [`Tools::{flat}`] as its events, each typed: as they arrive in process, once the call has ended over MCP."
+            );
+            quote! {
+                #[doc = #doc]
+                pub async fn #method(
+                    &self,
+                    input: &types::#input,
+                ) -> Result<BridgeEvents<#event, #error>, BridgeError<#error>> {
+                    self.bridge.events(#name, input, #ask).await
+                }
+            }
+        });
         quote! {
             #(#[doc = #docs])*
             pub async fn #method(
@@ -249,11 +312,13 @@ fn tools_rs(tools: &[ToolItems], hashes: &BTreeMap<String, String>) -> proc_macr
             ) -> Result<#output, BridgeError<#error>> {
                 self.bridge.call(#name, input).await
             }
+            #events
         }
     });
     quote! {
         //! Typed calls to the catalog's tools through one transport.
         // A catalog without tools uses neither the types nor the error type.
+        #events_import
         use harness_gen_runtime::bridge::{
             Bridge, BridgeError, Compatibility, ConnectError, InProcess, Mcp, Mismatch, Transport,
         };

@@ -231,7 +231,27 @@ pub trait Transport: Send + Sync {
 
     /// What an MCP server of these tools lists, as [`catalog::listed::listed_hash`]es by tool name.
     fn listed<'a>(&'a self) -> BoxFuture<'a, Result<BTreeMap<String, String>, ConnectError>>;
+
+    /// Calls `tool`, whose output is events, and hands them back one by one. By default once
+    /// the call has ended, from its result (the array of them); a transport that can hands
+    /// each back as it arrives.
+    fn events<'a>(&'a self, tool: &'a str, input: Value) -> BoxFuture<'a, EventsResult> {
+        Box::pin(async move {
+            let items = match self.call(tool, input).await? {
+                Value::Array(items) => items,
+                other => vec![other],
+            };
+            let items: EventItems = Box::pin(futures::stream::iter(items.into_iter().map(Ok)));
+            Ok(items)
+        })
+    }
 }
+
+/// Events as a transport hands them back, each checked against the tool's contract.
+pub type EventItems = futures::stream::BoxStream<'static, Result<Value, ToolError>>;
+
+/// What [`Transport::events`] comes back with.
+pub type EventsResult = Result<EventItems, ToolError>;
 
 /// Calls through a registry in this process, on behalf of one audience.
 pub struct InProcess {
@@ -255,6 +275,31 @@ impl Transport for InProcess {
         let hashes =
             catalog::listed::listed_hashes(self.registry.entries(), self.registry.components());
         Box::pin(async move { Ok(hashes) })
+    }
+
+    /// Each event as the tool's handler yields it, checked as the registry checks every event.
+    fn events<'a>(&'a self, tool: &'a str, input: Value) -> BoxFuture<'a, EventsResult> {
+        Box::pin(async move {
+            let mut output = self
+                .registry
+                .invoke_page(self.audience, tool, input)
+                .await?;
+            let Some(events) = output.events.take() else {
+                let value = self.registry.finish(self.audience, tool, output).await?;
+                let items = match value {
+                    Value::Array(items) => items,
+                    other => vec![other],
+                };
+                let items: EventItems = Box::pin(futures::stream::iter(items.into_iter().map(Ok)));
+                return Ok(items);
+            };
+            let (registry, audience, name) =
+                (self.registry.clone(), self.audience, tool.to_string());
+            let items: EventItems = Box::pin(futures::StreamExt::map(events.items, move |item| {
+                registry.event(audience, &name, item)
+            }));
+            Ok(items)
+        })
     }
 }
 
@@ -592,38 +637,92 @@ impl Bridge {
             };
         match self.transport.call(tool, input).await {
             Ok(output) => typed_value(output).map_err(|m| violation(Phase::Output, m)),
-            Err(error) => Err(match error {
-                ToolError::Application { data, .. } => match typed_value(data) {
-                    Ok(data) => BridgeError::Application(data),
-                    Err(m) => violation(Phase::Error, m),
-                },
-                ToolError::InvalidInput { tool, issues } => {
-                    BridgeError::InvalidInput { tool, issues }
-                }
-                ToolError::UnknownTool { name } => BridgeError::UnknownTool { name },
-                ToolError::Runtime { tool, category, .. } => {
-                    BridgeError::Runtime { tool, category }
-                }
-                ToolError::Reply {
-                    tool,
-                    category,
-                    reply,
-                } => BridgeError::Reply {
-                    tool,
-                    category,
-                    reply,
-                },
-                ToolError::ContractViolation {
-                    tool,
-                    phase,
-                    issues,
-                } => BridgeError::ContractViolation {
-                    tool,
-                    phase,
-                    issues,
-                },
-            }),
+            Err(error) => Err(bridged(error)),
         }
+    }
+
+    /// Calls `tool`, whose output is events, and streams them typed as `T`: as they arrive in
+    /// process, once the call has ended over MCP (its result holds them all). An event that
+    /// does not fit `T` is a contract violation item, and the stream goes on.
+    ///
+    /// `ask`: the JSON pointer of the input's boolean that asks for the events of a tool that
+    /// otherwise answers JSON (OpenAI's `/body/stream`); set to `true` here.
+    pub async fn events<I, T, E>(
+        &self,
+        tool: &str,
+        input: &I,
+        ask: Option<&str>,
+    ) -> Result<BridgeEvents<T, E>, BridgeError<E>>
+    where
+        I: Serialize + ?Sized,
+        T: DeserializeOwned + Send + 'static,
+        E: DeserializeOwned + Send + 'static,
+    {
+        let refused = || BridgeError::InvalidInput {
+            tool: tool.to_string(),
+            issues: Vec::new(),
+        };
+        let mut input = serde_json::to_value(input).map_err(|_| refused())?;
+        if let Some(pointer) = ask {
+            let (parent, key) = pointer.rsplit_once('/').ok_or_else(refused)?;
+            let key = key.replace("~1", "/").replace("~0", "~");
+            match input.pointer_mut(parent) {
+                Some(Value::Object(fields)) => {
+                    fields.insert(key, Value::Bool(true));
+                }
+                _ => return Err(refused()),
+            }
+        }
+        let items = self.transport.events(tool, input).await.map_err(bridged)?;
+        let tool = tool.to_string();
+        Ok(Box::pin(futures::StreamExt::map(items, move |item| {
+            let value = item.map_err(bridged)?;
+            typed_value(value).map_err(|(pointer, reason)| BridgeError::ContractViolation {
+                tool: tool.clone(),
+                phase: Phase::Output,
+                issues: vec![harness_gen_registry::mismatch_issue(pointer, &reason)],
+            })
+        })))
+    }
+}
+
+/// The events of a tool, typed: [`Bridge::events`].
+pub type BridgeEvents<T, E> = futures::stream::BoxStream<'static, Result<T, BridgeError<E>>>;
+
+/// A tool's failure as the bindings report it: a declared application error typed as `E`.
+fn bridged<E: DeserializeOwned>(error: ToolError) -> BridgeError<E> {
+    match error {
+        ToolError::Application { tool, data, .. } => match typed_value(data) {
+            Ok(data) => BridgeError::Application(data),
+            // A value that passed its schema but not the bindings' type of it: where, as the
+            // registry would say it.
+            Err((pointer, reason)) => BridgeError::ContractViolation {
+                tool,
+                phase: Phase::Error,
+                issues: vec![harness_gen_registry::mismatch_issue(pointer, &reason)],
+            },
+        },
+        ToolError::InvalidInput { tool, issues } => BridgeError::InvalidInput { tool, issues },
+        ToolError::UnknownTool { name } => BridgeError::UnknownTool { name },
+        ToolError::Runtime { tool, category, .. } => BridgeError::Runtime { tool, category },
+        ToolError::Reply {
+            tool,
+            category,
+            reply,
+        } => BridgeError::Reply {
+            tool,
+            category,
+            reply,
+        },
+        ToolError::ContractViolation {
+            tool,
+            phase,
+            issues,
+        } => BridgeError::ContractViolation {
+            tool,
+            phase,
+            issues,
+        },
     }
 }
 

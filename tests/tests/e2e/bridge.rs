@@ -221,3 +221,61 @@ async fn bindings_read_from_the_running_server_call_it_over_stdio_and_http() {
     }
     drop(server);
 }
+
+/// The streams crate's three streaming tools through `streams-bindings`: events only, events
+/// asked for by the body's flag, events asked for by the input's own `stream` (the server goes
+/// by `Accept`), each typed.
+async fn streamed(tools: &streams_bindings::Tools) {
+    use futures::StreamExt;
+    use streams_bindings::types as st;
+    let ticks: Vec<i64> = tools
+        .watch_ticks_events(&st::WatchTicksInput::new().every_ms(1).count(3))
+        .await
+        .unwrap()
+        .map(|tick| tick.unwrap().seq)
+        .collect()
+        .await;
+    assert_eq!(ticks, [0, 1, 2]);
+    let request = st::CompletionRequest::new("tidy", Vec::new());
+    let deltas: Vec<String> = tools
+        .create_completion_events(&st::CreateCompletionInput::new(request))
+        .await
+        .unwrap()
+        .map(|chunk| chunk.unwrap().delta)
+        .collect()
+        .await;
+    assert_eq!(deltas, ["Hel", "lo", "!"]);
+    let titles: Vec<String> = tools
+        .list_news_events(&st::ListNewsInput::new().topic("t"))
+        .await
+        .unwrap()
+        .map(|item| item.unwrap().title)
+        .collect()
+        .await;
+    assert_eq!(
+        titles,
+        ["t: Rust 2024 ships", "t: Streams everywhere", "t: The end"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bindings_stream_typed_events_in_process_and_over_mcp() {
+    let (base, _) = harness_e2e::streams::serve().await;
+    let client =
+        streams::Client::from_builder(streams::Client::builder().base_url(base.clone())).unwrap();
+    let registry = streams::registry(client).unwrap();
+    let tools = streams_bindings::Tools::in_process(
+        registry,
+        Audience::Mcp,
+        streams_bindings::Compatibility::Require,
+    )
+    .await
+    .unwrap();
+    streamed(&tools).await;
+    let mut command = std::process::Command::new(harness_e2e::streams_binary("streams-mcp"));
+    command.env("STREAMS_BASE_URL", &base);
+    let tools = streams_bindings::Tools::stdio(command, streams_bindings::Compatibility::Require)
+        .await
+        .unwrap();
+    streamed(&tools).await;
+}
