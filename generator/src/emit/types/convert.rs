@@ -306,6 +306,7 @@ impl<'a> TypeSpace<'a> {
             id,
             discriminator: unions::Discriminator::of(map),
             components,
+            pointer: pointer.to_string(),
         });
         self.define(id, Kind::Union(out), map, nullable)
     }

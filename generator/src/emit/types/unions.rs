@@ -61,6 +61,8 @@ pub struct Unsettled {
     pub discriminator: Option<Discriminator>,
     /// Per member (in the union's variant order), the component it references, if it is one.
     pub components: Vec<Option<String>>,
+    /// Where the union's schema is, for a report.
+    pub pointer: String,
 }
 
 impl TypeSpace<'_> {
@@ -88,6 +90,9 @@ impl TypeSpace<'_> {
                 None => {
                     let mut ordered = variants.clone();
                     ordered.sort_by_key(|(_, ty)| self.specificity(ty));
+                    if let Some(why) = self.shadowed(&self.defs[union.id].name, &ordered) {
+                        self.warnings.push((union.pointer.clone(), why));
+                    }
                     Kind::Union(ordered)
                 }
             };
@@ -212,6 +217,51 @@ impl TypeSpace<'_> {
             Ty::Value => (9, 0),
             Ty::Nullable(_) | Ty::Boxed(_) => (9, 0),
         }
+    }
+}
+
+impl TypeSpace<'_> {
+    /// Why an untagged union (members in the order serde tries them) has a member that can
+    /// never be read: an earlier member of the same Rust type, or an earlier struct that
+    /// requires no property and types every property the later one shares with it alike (it
+    /// reads every value of the later one). `None` when every member can be read.
+    fn shadowed(&self, union: &str, members: &[(String, Ty)]) -> Option<String> {
+        let seen: Vec<Ty> = members.iter().map(|(_, ty)| self.see_through(ty)).collect();
+        let fields = |ty: &Ty| match ty {
+            Ty::Named(id) => match &self.defs[*id].kind {
+                Kind::Struct { fields, .. } => Some(fields),
+                _ => None,
+            },
+            _ => None,
+        };
+        for (later, (rust, (name, _))) in seen.iter().zip(members).enumerate() {
+            let dated = matches!(rust, Ty::Format(Format::Date | Format::DateTime));
+            for (earlier, first) in seen[..later].iter().enumerate() {
+                let same = first == rust && !dated;
+                let covers = match (fields(first), fields(rust)) {
+                    (Some(first), Some(theirs)) => {
+                        first.iter().all(|f| !f.required)
+                            && theirs.iter().all(|t| {
+                                first.iter().find(|f| f.wire == t.wire).is_none_or(|f| {
+                                    self.see_through(&f.ty) == self.see_through(&t.ty)
+                                })
+                            })
+                    }
+                    _ => false,
+                };
+                if same || covers {
+                    let other = &members[earlier].0;
+                    let how = match same {
+                        true => "is the same Rust type",
+                        false => "requires no property, so it reads every value of it",
+                    };
+                    return Some(format!(
+                        "`{union}`: member `{name}` is never read: `{other}`, tried first, {how}; give the members required properties that tell them apart, or a `discriminator`"
+                    ));
+                }
+            }
+        }
+        None
     }
 }
 
