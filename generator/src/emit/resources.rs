@@ -94,6 +94,8 @@ pub fn resource_type(group: &str) -> String {
 /// One method of a resource: its name, the operation it calls, and that operation's types.
 struct Method<'a> {
     name: String,
+    /// The operation's index in the API.
+    at: usize,
     op: &'a Operation,
     types: &'a OpTypes,
 }
@@ -118,12 +120,12 @@ fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>
         .chain(CLIENT_OWN)
         .collect();
     let mut groups: BTreeMap<String, Vec<Method>> = BTreeMap::new();
-    for (op, types) in api.operations.iter().zip(ops) {
+    for (at, (op, types)) in api.operations.iter().zip(ops).enumerate() {
         let segments = op.entry.cli.command.segments();
         let [group, rest @ ..] = segments else {
             continue;
         };
-        // An input with neither a constructor nor nothing to take stays flat.
+        // An operation that takes an input without a constructor stays flat only.
         if rest.is_empty() || (types.input_shape.is_none() && types.takes_input) {
             continue;
         }
@@ -135,7 +137,12 @@ fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>
         let name = field_name(&words.join("-"));
         let methods = groups.entry(group).or_default();
         if methods.iter().all(|m| m.name != name) {
-            methods.push(Method { name, op, types });
+            methods.push(Method {
+                name,
+                at,
+                op,
+                types,
+            });
         }
     }
     groups
@@ -146,9 +153,7 @@ pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<(String, String)>> {
     let mut calls = vec![None; ops.len()];
     for (group, methods) in plan(api, ops) {
         for m in methods {
-            if let Some(at) = ops.iter().position(|t| std::ptr::eq(t, m.types)) {
-                calls[at] = Some((group.clone(), m.name));
-            }
+            calls[m.at] = Some((group.clone(), m.name));
         }
     }
     calls
