@@ -110,6 +110,15 @@ async fn news(
     headers: axum::http::HeaderMap,
     Query(query): Query<std::collections::BTreeMap<String, String>>,
 ) -> Response {
+    // `stream` is the tool's switch, never a parameter of the operation: a client that sent it
+    // would be refused here.
+    if query.contains_key("stream") || headers.contains_key("stream") {
+        return (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({"title": "unexpected parameter `stream`"})),
+        )
+            .into_response();
+    }
     let topic = query.get("topic").cloned().unwrap_or_default();
     let titles = NEWS.iter().map(move |t| match topic.as_str() {
         "" => (*t).to_string(),

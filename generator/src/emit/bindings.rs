@@ -245,22 +245,14 @@ fn streamed(entry: &harness_gen_contract::catalog::Entry) -> Option<(Value, Opti
     let Some(SourceBinding::OpenApi(binding)) = entry.source.as_ref()?.binding.as_ref() else {
         return None;
     };
-    let events = binding.events.as_ref()?;
+    binding.events.as_ref()?;
     let output = entry.output_schema.as_ref()?.as_value();
     let array = match output.get("anyOf").and_then(Value::as_array) {
         Some(members) => members.iter().find(|m| m["type"] == "array")?,
         None => output,
     };
     let items = array.get("items")?.clone();
-    let escape = |s: &str| s.replace('~', "~0").replace('/', "~1");
-    let ask = match (&events.flag, &events.select, &binding.body) {
-        (Some(flag), _, Some(body)) => {
-            Some(format!("/{}/{}", escape(&body.property), escape(flag)))
-        }
-        (_, Some(select), _) => Some(format!("/{}", escape(select))),
-        _ => None,
-    };
-    Some((items, ask))
+    Some((items, binding.events_switch()))
 }
 
 /// `Tools`: one typed method per tool, and the contract they were generated from.

@@ -619,19 +619,10 @@ fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
 }
 
 /// The quickstart's calls: up to three operations that read (GET first), reached by resource
-/// where they can be, whose required values are all numbers, strings or booleans (written as
-/// placeholders); each as (variable, call expression).
+/// where they can be, whose required values all have an example literal; each as (variable,
+/// call expression).
 fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
     let by_resource = super::resources::calls(api, ops);
-    let placeholder = |f: &super::types::InputField| -> Option<String> {
-        Some(match f.ty.as_str() {
-            "String" => format!("\"{}\"", f.wire),
-            "bool" => "true".to_string(),
-            "f64" | "f32" => "1.0".to_string(),
-            ty if ty.starts_with('i') || ty.starts_with('u') => "1".to_string(),
-            _ => return None,
-        })
-    };
     let mut candidates: Vec<(bool, usize, String, String)> = Vec::new();
     for (at, ((op, types), resource)) in
         api.operations.iter().zip(ops).zip(&by_resource).enumerate()
@@ -643,7 +634,7 @@ fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
             (Some((group, method)), Some(shape)) => {
                 let args: Option<Vec<String>> = super::resources::arguments(op, shape)
                     .into_iter()
-                    .map(placeholder)
+                    .map(|f| f.example.clone())
                     .collect();
                 let Some(args) = args else { continue };
                 format!("client.{group}().{method}({})", args.join(", "))

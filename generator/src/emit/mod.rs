@@ -297,21 +297,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         });
     }
     space.settle_unions();
-    // How many operations and types name each type, for the name a merged shape keeps.
-    let mut used = vec![0; space.defs.len()];
-    for ids in roots.iter().map(|tys| {
-        let mut ids = Vec::new();
-        tys.iter().for_each(|ty| TypeSpace::named_in(ty, &mut ids));
-        ids.sort_unstable();
-        ids.dedup();
-        ids
-    }) {
-        ids.into_iter().for_each(|id| used[id] += 1);
-    }
-    for id in space.uses().into_iter().flatten() {
-        used[id] += 1;
-    }
-    space.merge_identical(&used);
+    space.merge_identical(&use_counts(&space, &roots));
     space.box_cycles();
     // Page and event streams, named after every operation's own method so none of those
     // changes.
@@ -366,6 +352,23 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         ops,
         gating,
     }
+}
+
+/// How many operations (each once, by the types in `roots`) and types name each type: what
+/// decides the name a merged shape keeps.
+fn use_counts(space: &TypeSpace, roots: &[Vec<Ty>]) -> Vec<usize> {
+    let mut used = vec![0; space.defs.len()];
+    for tys in roots {
+        let mut ids = Vec::new();
+        tys.iter().for_each(|ty| TypeSpace::named_in(ty, &mut ids));
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter().for_each(|id| used[id] += 1);
+    }
+    for id in space.uses().into_iter().flatten() {
+        used[id] += 1;
+    }
+    used
 }
 
 /// Every item of `types.rs` but `formats`, by the gate that compiles it: the named types

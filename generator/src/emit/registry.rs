@@ -9,7 +9,6 @@ use super::client::type_tokens;
 use super::{Gates, OpTypes};
 use crate::model::Api;
 use harness_gen_contract::schema::listing::Budget;
-use harness_gen_wire::pointer::escape;
 
 /// The tokens of `registry.rs`; `catalog` is the expression that yields the catalog's JSON
 /// text (an `include_str!` of the crate's `catalog.json`, or of the file beside it in `OUT_DIR`).
@@ -41,13 +40,8 @@ pub fn file(
                 |c: Client, #param: #input| async move { c.#method(#arg).await }
             ))
         };
-        // The JSON pointer of the body's flag that asks for events instead of JSON, if any.
-        // (or, for an operation the server answers by `Accept`, of the input's selecting
-        // property).
-        let events = op.binding.events.as_ref();
-        let flag = events.and_then(|e| e.flag.as_deref()).zip(op.binding.body.as_ref()).map(|(flag, body)| {
-            format!("/{}/{}", escape(&body.property), escape(flag))
-        }).or_else(|| events.and_then(|e| e.select.as_deref()).map(|select| format!("/{}", escape(select))));
+        // The JSON pointer of the input's boolean that asks for events instead of JSON, if any.
+        let flag = op.binding.events_switch();
         let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
             (Some((events, _)), _, _) if types.events_only => called(quote!(harness_gen_runtime::http::events_handler), events),

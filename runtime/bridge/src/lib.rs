@@ -236,15 +236,17 @@ pub trait Transport: Send + Sync {
     /// the call has ended, from its result (the array of them); a transport that can hands
     /// each back as it arrives.
     fn events<'a>(&'a self, tool: &'a str, input: Value) -> BoxFuture<'a, EventsResult> {
-        Box::pin(async move {
-            let items = match self.call(tool, input).await? {
-                Value::Array(items) => items,
-                other => vec![other],
-            };
-            let items: EventItems = Box::pin(futures::stream::iter(items.into_iter().map(Ok)));
-            Ok(items)
-        })
+        Box::pin(async move { Ok(collected(self.call(tool, input).await?)) })
     }
+}
+
+/// The events a call's result holds (the array of them), one by one.
+fn collected(result: Value) -> EventItems {
+    let items = match result {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    Box::pin(futures::stream::iter(items.into_iter().map(Ok)))
 }
 
 /// Events as a transport hands them back, each checked against the tool's contract.
@@ -285,13 +287,9 @@ impl Transport for InProcess {
                 .invoke_page(self.audience, tool, input)
                 .await?;
             let Some(events) = output.events.take() else {
-                let value = self.registry.finish(self.audience, tool, output).await?;
-                let items = match value {
-                    Value::Array(items) => items,
-                    other => vec![other],
-                };
-                let items: EventItems = Box::pin(futures::stream::iter(items.into_iter().map(Ok)));
-                return Ok(items);
+                return Ok(collected(
+                    self.registry.finish(self.audience, tool, output).await?,
+                ));
             };
             let (registry, audience, name) =
                 (self.registry.clone(), self.audience, tool.to_string());
@@ -663,15 +661,10 @@ impl Bridge {
             issues: Vec::new(),
         };
         let mut input = serde_json::to_value(input).map_err(|_| refused())?;
-        if let Some(pointer) = ask {
-            let (parent, key) = pointer.rsplit_once('/').ok_or_else(refused)?;
-            let key = key.replace("~1", "/").replace("~0", "~");
-            match input.pointer_mut(parent) {
-                Some(Value::Object(fields)) => {
-                    fields.insert(key, Value::Bool(true));
-                }
-                _ => return Err(refused()),
-            }
+        if let Some(pointer) = ask
+            && !harness_gen_wire::pointer::set(&mut input, pointer, Value::Bool(true))
+        {
+            return Err(refused());
         }
         let items = self.transport.events(tool, input).await.map_err(bridged)?;
         let tool = tool.to_string();

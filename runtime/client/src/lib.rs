@@ -159,18 +159,10 @@ impl HttpClient {
         E: OperationError,
     {
         let (mut input, uploads) = request_value(input)?;
-        let stream = binding
-            .events
-            .clone()
-            .unwrap_or(crate::binding::EventStream {
-                flag: None,
-                select: None,
-                sentinel: None,
-            });
-        if let (Some(flag), Some(body)) = (&stream.flag, &binding.body)
-            && let Some(Value::Object(fields)) = input.get_mut(body.property.as_ref())
-        {
-            fields.insert(flag.to_string(), Value::Bool(true));
+        // The input's switch asks for the stream: the body's flag travels; the input's own
+        // `select` property is not bound to the wire (the `Accept` below asks).
+        if let Some(switch) = binding.events_switch() {
+            harness_gen_wire::pointer::set(&mut input, &switch, Value::Bool(true));
         }
         let (response, idle) = self
             .open::<E>(binding, &input, &uploads, "text/event-stream")
@@ -189,7 +181,11 @@ impl HttpClient {
         let end = harness_gen_wire::binding::EndWatch::default();
         let raw = events::raw_events(
             Download::new(response, idle),
-            stream.sentinel.map(|s| s.into_owned()),
+            binding
+                .events
+                .as_ref()
+                .and_then(|e| e.sentinel.as_ref())
+                .map(|s| s.to_string()),
             self.echoes().into_owned(),
             end.clone(),
         );

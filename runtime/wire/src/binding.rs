@@ -675,6 +675,22 @@ impl Binding {
             .max_by_key(|e| e.status.matches(status))
     }
 
+    /// The JSON pointer into a call's input of the boolean that asks for the event stream of an
+    /// operation that otherwise answers JSON: the body's flag (`/body/stream`), or the input's
+    /// own property where the server goes by `Accept` (`/stream`). `None` for an operation
+    /// that answers only with events, or without any.
+    pub fn events_switch(&self) -> Option<String> {
+        use crate::pointer::escape;
+        let events = self.events.as_ref()?;
+        match (&events.flag, &self.body, &events.select) {
+            (Some(flag), Some(body), _) => {
+                Some(format!("/{}/{}", escape(&body.property), escape(flag)))
+            }
+            (_, _, Some(select)) => Some(format!("/{}", escape(select))),
+            _ => None,
+        }
+    }
+
     /// Whether the method is idempotent (safe to retry).
     pub fn idempotent(&self) -> bool {
         self.method.is_idempotent()

@@ -240,6 +240,9 @@ pub struct InputField {
     pub ty: String,
     /// Doc text.
     pub doc: Option<String>,
+    /// A literal of its type for an example (a string by its wire name, `1`, `1.0`, `true`);
+    /// `None` for a type no literal writes.
+    pub example: Option<String>,
 }
 
 /// Where an optional part of the generated types goes.

@@ -504,6 +504,13 @@ impl TypeSpace<'_> {
             wire: f.wire.clone(),
             ty: self.qualified_tokens(&f.ty, &module).to_string(),
             doc: f.doc.clone(),
+            example: match f.ty {
+                Ty::String => Some(format!("{:?}", f.wire)),
+                Ty::Integer(_) => Some("1".into()),
+                Ty::Number | Ty::Float => Some("1.0".into()),
+                Ty::Bool => Some("true".into()),
+                _ => None,
+            },
         };
         Some(InputShape {
             name: self.defs[id].name.clone(),
