@@ -73,7 +73,7 @@ pub fn generate(
         .map(|(name, schema)| (name.clone(), schema.as_value().clone()))
         .collect();
     let mut space = TypeSpace::new(&components, Extras::CRATE);
-    let mut methods = Unique::default();
+    let mut methods = Unique::idents();
     for reserved in [
         "in_process",
         "stdio",
@@ -90,7 +90,7 @@ pub fn generate(
     // Types and aliases are named per tool; the aliases are written once every type is settled.
     for (at, entry) in catalog.tools.iter().enumerate() {
         let name = entry.name.as_str();
-        let base = types::type_name(name);
+        let base = crate::names::camel(name);
         // The type of one of the tool's schemas (`slot`), named `<Tool><suffix>`.
         let mut typed = |schema: &Value, suffix: &str, slot: &str| -> (String, Ty) {
             let hint = format!("{base}{suffix}");
@@ -127,7 +127,7 @@ pub fn generate(
         let method = methods.claim(&types::field_name(name), "_");
         let events = streamed(entry).map(|(items, ask)| {
             let event = in_types(typed(&items, "Event", "outputSchema").0);
-            (methods.claim(&format!("{method}_events"), "_"), event, ask)
+            (methods.claim(&crate::names::join_snake(&method, "events"), "_"), event, ask)
         });
         tools.push(ToolItems {
             name: name.to_string(),

@@ -188,7 +188,7 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
 }
 
 /// A flat call's `# Errors` section, and where the same call is by resource.
-fn call_errors(types: &OpTypes, resource: Option<&(String, String)>) -> TokenStream {
+fn call_errors(types: &OpTypes, resource: Option<&super::resources::Reach>) -> TokenStream {
     let mut lines = vec![
         String::new(),
         " # Errors".to_string(),
@@ -200,12 +200,16 @@ fn call_errors(types: &OpTypes, resource: Option<&(String, String)>) -> TokenStr
             types.error
         ),
     ];
-    if let Some((group, method)) = resource {
+    if let Some(reach) = resource {
+        let super::resources::Reach {
+            accessor,
+            resource,
+            method,
+        } = reach;
         lines.push(String::new());
         lines.push(format!(
-            " By resource, with the required values as arguments: [`resources::{}::{method}`] \
-             (`client.{group}().{method}(…)`).",
-            super::resources::resource_type(group)
+            " By resource, with the required values as arguments: [`resources::{resource}::{method}`] \
+             (`client.{accessor}().{method}(…)`)."
         ));
     }
     quote!(#(#[doc = #lines])*)
@@ -232,7 +236,7 @@ impl Call {
         op: &Operation,
         types: &OpTypes,
         gates: &Gates,
-        resource: Option<&(String, String)>,
+        resource: Option<&super::resources::Reach>,
     ) -> Self {
         let input = type_tokens(&types.input);
         // An operation without inputs takes none; its (empty) input type is still what the

@@ -113,17 +113,28 @@ struct Readme<'a> {
 /// A valid crate name from `text` (the document's title): its words lowercased as they are
 /// written (`OpenAI` stays one word), without a last `API` or `REST API` (every title of an
 /// API description would end so), joined by `-` and starting with a letter: "OpenAI API" is
-/// `openai`, so its key is `OPENAI_API_KEY`; "Stripe API" is `stripe`.
+/// `openai`, so its key is `OPENAI_API_KEY`; "Stripe API" is `stripe`. A word left alone that
+/// is a Rust keyword keeps its `API` ("Self API" is `self-api`: a crate cannot be called
+/// `self`).
 pub fn crate_name(text: &str) -> String {
     let mut words: Vec<String> = text
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
+    let full = words.clone();
     for generic in ["api", "rest"] {
         if words.len() > 1 && words.last().is_some_and(|w| w == generic) {
             words.pop();
         }
+    }
+    if let [one] = words.as_slice()
+        && crate::names::is_keyword(one)
+    {
+        words = match full.len() > 1 {
+            true => full,
+            false => vec![one.clone(), "api".into()],
+        };
     }
     let name = crate::names::kebab(&words.join(" "));
     if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
@@ -177,7 +188,7 @@ pub fn crate_name_problem(name: &str) -> Option<String> {
             name.len()
         ));
     }
-    if crate::names::RUST_KEYWORDS.contains(&name.replace('-', "_").as_str()) {
+    if crate::names::is_keyword(&name.replace('-', "_")) {
         return Some(format!(
             "`{name}` is a Rust keyword, which cargo refuses as a crate name"
         ));
@@ -631,16 +642,16 @@ fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
             continue;
         }
         let call = match (resource, &types.input_shape) {
-            (Some((group, method)), Some(shape)) => {
+            (Some(reach), Some(shape)) => {
                 let args: Option<Vec<String>> = super::resources::arguments(op, shape)
                     .into_iter()
                     .map(|f| f.example.clone())
                     .collect();
                 let Some(args) = args else { continue };
-                format!("client.{group}().{method}({})", args.join(", "))
+                format!("client.{}().{}({})", reach.accessor, reach.method, args.join(", "))
             }
-            (Some((group, method)), None) if !types.takes_input => {
-                format!("client.{group}().{method}()")
+            (Some(reach), None) if !types.takes_input => {
+                format!("client.{}().{}()", reach.accessor, reach.method)
             }
             _ if !types.takes_input => format!("client.{}()", types.method),
             _ => continue,

@@ -210,7 +210,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     let mut input_types: Vec<Ty> = Vec::new();
     let mut output_types: Vec<Option<Ty>> = Vec::new();
     let mut ops = Vec::new();
-    let mut methods = crate::names::Unique::default();
+    let mut methods = crate::names::Unique::idents();
     for reserved in [
         "builder",
         "env_builder",
@@ -225,7 +225,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     for (at, op) in api.operations.iter().enumerate() {
         let method = methods.claim(&types::field_name(&op.entry.name), "_");
         let mut used = Vec::new();
-        let base = types::type_name(&op.entry.name);
+        let base = crate::names::camel(&op.entry.name);
         let pointer = format!("#{}", op.loc.pointer);
         let mut named = |space: &mut TypeSpace, ty: Ty, hint: String| {
             used.push(ty.clone());
@@ -265,12 +265,13 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         });
         let error = space.claim_name(&format!("{base}Error"));
         let mut variants = Vec::new();
-        let mut idents = crate::names::Unique::default();
+        let mut idents = crate::names::Unique::idents();
         idents.reserve("UpstreamError");
         for (variant, schema) in op.binding.errors.iter().zip(&op.error_bodies) {
             let kind = variant.kind();
             let ident = idents.claim(&types::type_name(&kind), "");
-            let body = space.inline(schema, &format!("{error}{ident}Body"), &pointer);
+            let hint = crate::names::join_camel(&[&error, &ident, "Body"]);
+            let body = space.inline(schema, &hint, &pointer);
             used.push(body.clone());
             variants.push((ident, kind, body));
         }
@@ -303,7 +304,7 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     // changes.
     for (op, types) in api.operations.iter().zip(&mut ops) {
         if let Some((method, _)) = &mut types.events {
-            *method = methods.claim(&format!("{}_events", types.method), "_");
+            *method = methods.claim(&crate::names::join_snake(&types.method, "events"), "_");
             types.events_only = op
                 .binding
                 .response
@@ -313,12 +314,12 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         let bytes = op.binding.response.as_ref().map(|r| r.encoding)
             == Some(harness_gen_wire::binding::Encoding::Bytes);
         if bytes {
-            types.download = Some(methods.claim(&format!("{}_stream", types.method), "_"));
+            types.download = Some(methods.claim(&crate::names::join_snake(&types.method, "stream"), "_"));
         }
     }
     for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {
         if let (Some(pagination), Some(output)) = (&op.binding.pagination, output) {
-            let method = methods.claim(&format!("{}_pages", types.method), "_");
+            let method = methods.claim(&crate::names::join_snake(&types.method, "pages"), "_");
             let item = space.item_at(output, &pagination.items);
             let item = space.qualified_tokens(&item, &quote!(super::types));
             types.pages = Some((method, item.to_string()));
@@ -441,7 +442,7 @@ impl Gated {
 
     /// The ungated items as they are, then a module per gate, named for its features.
     fn tokens(self) -> TokenStream {
-        let mut names = crate::names::Unique::default();
+        let mut names = crate::names::Unique::idents();
         for reserved in ["formats", "types", "client", "bindings", "registry"] {
             names.reserve(reserved);
         }

@@ -22,7 +22,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::client::type_tokens;
-use super::types::{InputField, InputShape, field_name, type_name};
+use super::types::{InputField, InputShape, field_name};
+use crate::names::{Unique, camel};
 use super::{Gates, OpTypes};
 use crate::model::{Api, Operation};
 use harness_gen_wire::binding::ParamIn;
@@ -82,18 +83,29 @@ const MODULE_OWN: [&str; 32] = [
     "Vec",
 ];
 
-/// The type of a group's resource: its name as a type, `…Resource` where the module uses
-/// that name itself.
-pub fn resource_type(group: &str) -> String {
-    match type_name(group) {
-        name if MODULE_OWN.contains(&name.as_str()) => format!("{name}Resource"),
-        name => name,
-    }
+/// How the client by resource reaches one operation: `client.{accessor}().{method}(…)`, a
+/// method of the type `resources::{resource}`.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    /// The resource's accessor on `Client` (the group's name).
+    pub accessor: String,
+    /// The resource's type in the `resources` module.
+    pub resource: String,
+    /// The operation's method on the resource.
+    pub method: String,
 }
 
-/// One method of a resource: its name, the operation it calls, and that operation's types.
+/// One group's resource: its type's name and its methods.
+struct Group<'a> {
+    resource: String,
+    methods: Vec<Method<'a>>,
+}
+
+/// One method of a resource: its name, the operation it calls, that operation's types, and
+/// the name of its marker type.
 struct Method<'a> {
     name: String,
+    marker: String,
     /// The operation's index in the API.
     at: usize,
     op: &'a Operation,
@@ -101,8 +113,10 @@ struct Method<'a> {
 }
 
 /// The resources and their methods, by group: each operation whose command has a group, under
-/// a name no flat method has, once (the first operation of a name keeps it).
-fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>>> {
+/// a name no flat method has, once (the first operation of a name keeps it). The `resources`
+/// module's types are one namespace: its own items, then the resources (`…Resource` where the
+/// module uses the group's name itself: Stripe's `EventsResource`), then the markers.
+fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Group<'a>> {
     let flat: BTreeSet<&str> = ops
         .iter()
         .flat_map(|t| {
@@ -139,21 +153,45 @@ fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Vec<Method<'a>
         if methods.iter().all(|m| m.name != name) {
             methods.push(Method {
                 name,
+                marker: String::new(),
                 at,
                 op,
                 types,
             });
         }
     }
-    groups
+    let mut names = Unique::idents();
+    for own in MODULE_OWN {
+        names.reserve(own);
+    }
+    let mut planned: BTreeMap<String, Group> = groups
+        .into_iter()
+        .map(|(group, methods)| {
+            let stem = camel(&group);
+            let base = match MODULE_OWN.contains(&stem.as_str()) {
+                true => format!("{stem}Resource"),
+                false => stem,
+            };
+            let resource = names.claim(&base, "");
+            (group, Group { resource, methods })
+        })
+        .collect();
+    for m in planned.values_mut().flat_map(|g| &mut g.methods) {
+        m.marker = names.claim(&camel(&m.types.method), "");
+    }
+    planned
 }
 
-/// Per operation, how the client by resource reaches it: (resource accessor, method).
-pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<(String, String)>> {
+/// Per operation, how the client by resource reaches it.
+pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<Reach>> {
     let mut calls = vec![None; ops.len()];
-    for (group, methods) in plan(api, ops) {
-        for m in methods {
-            calls[m.at] = Some((group.clone(), m.name));
+    for (group, planned) in plan(api, ops) {
+        for m in planned.methods {
+            calls[m.at] = Some(Reach {
+                accessor: group.clone(),
+                resource: planned.resource.clone(),
+                method: m.name,
+            });
         }
     }
     calls
@@ -167,8 +205,8 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
     let mut operations = Vec::new();
     // Per input struct: the gates of the operations that build it through a request.
     let mut inputs: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
-    for (group, methods) in &groups {
-        let resource = format_ident!("{}", resource_type(group));
+    for (group, Group { resource, methods }) in &groups {
+        let resource = format_ident!("{}", resource);
         let accessor = format_ident!("{}", group);
         let first = methods.first().map(|m| m.name.as_str()).unwrap_or_default();
         let doc = format!(
@@ -232,7 +270,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         }
     });
     // Compiled with any of its operations, like each resource.
-    let cfg = gates.operations(groups.values().flatten().map(|m| m.op));
+    let cfg = gates.operations(groups.values().flat_map(|g| &g.methods).map(|m| m.op));
     quote! {
         impl Client {
             #(#accessors)*
@@ -424,7 +462,7 @@ fn setter(f: &InputField) -> TokenStream {
 fn operation(m: &Method, gates: &Gates) -> TokenStream {
     let types = m.types;
     let cfg = gates.operation(m.op);
-    let marker = format_ident!("{}", type_name(&types.method));
+    let marker = format_ident!("{}", m.marker);
     let input = api_type(&types.input);
     let error = api_type(&types.error);
     let output = api_type(&types.output);
@@ -546,7 +584,7 @@ fn method(m: &Method, group: &str, gates: &Gates) -> TokenStream {
     let types = m.types;
     let cfg = gates.operation(m.op);
     let input = api_type(&types.input);
-    let marker = format_ident!("{}", type_name(&types.method));
+    let marker = format_ident!("{}", m.marker);
     // An operation that takes nothing starts from its (empty) input's default.
     let (args, set, build) = match &types.input_shape {
         Some(shape) => {

@@ -66,7 +66,7 @@ pub fn parts(
     item: &Value,
     item_loc: &Loc,
 ) -> Parts {
-    let mut properties = Unique::default();
+    let mut properties = Unique::plain();
     let has_body = op.get("requestBody").is_some();
     if has_body {
         properties.reserve("body");

@@ -225,7 +225,7 @@ fn drafts(cx: &mut Cx) -> Vec<Draft> {
 /// Explicit `x-harn.name`s first (a clash between two is an error), then defaults made unique
 /// with `_2`, `_3`, … (reported). `None` for an operation whose explicit name was refused.
 fn tool_names(cx: &mut Cx, drafts: &[Draft]) -> Vec<Option<String>> {
-    let mut unique = Unique::default();
+    let mut unique = Unique::plain();
     let mut explicit: BTreeMap<String, usize> = BTreeMap::new();
     let mut out: Vec<Option<String>> = vec![None; drafts.len()];
     for (i, draft) in drafts.iter().enumerate() {
@@ -767,7 +767,7 @@ fn settle_option_names(
     let Some(Value::Object(properties)) = input.get("properties") else {
         return renamed_ones;
     };
-    let mut taken = Unique::default();
+    let mut taken = Unique::plain();
     for name in cli_names::RESERVED_LONG {
         taken.reserve(name);
     }

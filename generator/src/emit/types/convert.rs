@@ -210,7 +210,7 @@ impl<'a> TypeSpace<'a> {
         }) {
             return Ty::Value;
         }
-        let mut idents = Unique::default();
+        let mut idents = Unique::idents();
         idents.reserve("Other");
         let mut variants = Vec::new();
         let mut seen = BTreeSet::new();
@@ -218,7 +218,7 @@ impl<'a> TypeSpace<'a> {
             if !seen.insert(value) {
                 continue;
             }
-            let ident = idents.claim(&variant_name(value), "");
+            let ident = idents.claim(&variant_stem(value), "");
             variants.push((ident, value.to_string()));
         }
         let id = self.claim(if nullable { None } else { target }, hint);
@@ -267,7 +267,7 @@ impl<'a> TypeSpace<'a> {
             .iter()
             .any(|v| v.get("type").is_some_and(|t| t == "null"));
         let id = self.claim(if nullable_variant { None } else { target }, hint);
-        let mut idents = Unique::default();
+        let mut idents = Unique::idents();
         // A tagged union's fallback for values of a member the description does not list.
         idents.reserve("Unknown");
         let mut out = Vec::new();
@@ -292,7 +292,7 @@ impl<'a> TypeSpace<'a> {
             let base = names[i].clone().unwrap_or_else(|| format!("Variant{i}"));
             components.push(component);
             let ident = idents.claim(&base, "");
-            let variant_hint = format!("{}{}", self.defs[id].name, ident);
+            let variant_hint = join_camel(&[&self.defs[id].name, &ident]);
             let ty = self.convert(
                 variant,
                 None,
@@ -519,16 +519,14 @@ impl<'a> TypeSpace<'a> {
             .unwrap_or_default();
         let id = self.claim(target, hint);
         let struct_name = self.defs[id].name.clone();
-        let mut idents = Unique::default();
+        let mut idents = Unique::idents();
         if extra.is_some() {
             idents.reserve("additional_properties");
         }
         let mut fields = Vec::new();
         for (wire, schema) in properties {
-            let base = field_name(wire);
-            let sep = if base.ends_with('_') { "" } else { "_" };
-            let ident = idents.claim(&base, sep);
-            let field_hint = format!("{struct_name}{}", type_name(wire));
+            let ident = idents.claim(&field_name(wire), "_");
+            let field_hint = join_camel(&[&struct_name, &camel(wire)]);
             let ty = self.convert(
                 schema,
                 None,
@@ -558,10 +556,8 @@ impl<'a> TypeSpace<'a> {
                 at,
                 format!("`{wire}` is required but not declared in `properties`; it is a field of any JSON value"),
             ));
-            let base = field_name(wire);
-            let sep = if base.ends_with('_') { "" } else { "_" };
             fields.push(Field {
-                ident: idents.claim(&base, sep),
+                ident: idents.claim(&field_name(wire), "_"),
                 wire: wire.to_string(),
                 ty: Ty::Value,
                 required: true,

@@ -111,9 +111,9 @@ impl TypeSpace<'_> {
                 let name = tags[i]
                     .clone()
                     .or_else(|| components[i].clone())
-                    .or_else(|| member.get("title").and_then(Value::as_str).map(type_name))
-                    .or_else(|| own_pin(member).map(variant_name))
-                    .or_else(|| self.pinned_property(member, pointer).map(variant_name))
+                    .or_else(|| member.get("title").and_then(Value::as_str).map(camel))
+                    .or_else(|| own_pin(member).map(variant_stem))
+                    .or_else(|| self.pinned_property(member, pointer).map(variant_stem))
                     .or_else(|| own_properties[i].clone())
                     .or_else(|| self.type_word(member, pointer))
                     .unwrap_or_else(|| format!("Variant{i}"));
@@ -174,10 +174,10 @@ impl TypeSpace<'_> {
                             })
                             .map(|(value, _)| value)
                             .collect();
-                        let named = type_name(&component);
+                        let named = camel(&component);
                         values
                             .iter()
-                            .find(|value| variant_name(value) == named)
+                            .find(|value| variant_stem(value) == named)
                             .or(values.first())
                             .map(|value| (*value).clone())
                     });
@@ -185,7 +185,7 @@ impl TypeSpace<'_> {
                 })
                 .collect();
             let Some(values) = values else { continue };
-            let names: Vec<String> = values.iter().map(|v| variant_name(v)).collect();
+            let names: Vec<String> = values.iter().map(|v| variant_stem(v)).collect();
             let distinct: BTreeSet<&String> = names.iter().collect();
             if distinct.len() == names.len() {
                 let mut names = names.into_iter();
@@ -204,7 +204,7 @@ impl TypeSpace<'_> {
         let union = words(union);
         let names: Vec<Option<Vec<String>>> = members
             .iter()
-            .map(|m| m.and_then(component_of).map(|c| words(&type_name(&c))))
+            .map(|m| m.and_then(component_of).map(|c| words(&camel(&c))))
             .collect();
         let referenced: Vec<&Vec<String>> = names.iter().flatten().collect();
         // The words every referenced member shares at its start and at its end.
@@ -272,7 +272,7 @@ impl TypeSpace<'_> {
                             .enumerate()
                             .all(|(j, theirs)| j == i || !theirs.contains(name))
                     })
-                    .map(|name| type_name(name))
+                    .map(|name| camel(name))
             })
             .collect()
     }
@@ -305,8 +305,8 @@ impl TypeSpace<'_> {
                 let items = member.get("items");
                 let item = items.and_then(|items| {
                     component_of(items)
-                        .map(|c| type_name(&c))
-                        .or_else(|| items.get("title").and_then(Value::as_str).map(type_name))
+                        .map(|c| camel(&c))
+                        .or_else(|| items.get("title").and_then(Value::as_str).map(camel))
                         .or_else(|| {
                             let word = self.type_word(items, pointer)?;
                             (word != "Object").then_some(word)

@@ -21,12 +21,12 @@ use unions::Unsettled;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value};
 
-use crate::names::{RUST_KEYWORDS, Unique};
+pub use crate::names::{field_name, type_name};
+use crate::names::{Unique, camel, join_camel, variant_stem};
 
 /// A type expression.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -312,7 +312,7 @@ impl<'a> TypeSpace<'a> {
             defs: Vec::new(),
             component_ids: BTreeMap::new(),
             converted: BTreeMap::new(),
-            names: Unique::default(),
+            names: Unique::idents(),
             warnings: Vec::new(),
             extras,
             unsettled: Vec::new(),
@@ -349,7 +349,7 @@ impl<'a> TypeSpace<'a> {
             space.names.reserve(name);
         }
         for name in components.keys() {
-            let id = space.reserve(&type_name(name));
+            let id = space.reserve(&camel(name));
             space.component_ids.insert(name.clone(), id);
         }
         for (name, schema) in components {
@@ -358,7 +358,7 @@ impl<'a> TypeSpace<'a> {
                 "#/components/schemas/{}",
                 harness_gen_contract::schema::escape(name)
             );
-            let hint = space.defs[id].name.clone();
+            let hint = crate::names::stem(&space.defs[id].name).to_string();
             let ty = space.convert(schema, Some(id), &hint, &pointer, 0);
             if ty != Ty::Named(id) {
                 space.defs[id].kind = Kind::Alias(ty);
@@ -375,7 +375,7 @@ impl<'a> TypeSpace<'a> {
 
     /// The type of an inline schema (an operation's input, output or error), named after `hint`.
     pub fn inline(&mut self, schema: &Value, hint: &str, pointer: &str) -> Ty {
-        let hint = type_name(hint);
+        let hint = camel(hint);
         self.convert(schema, None, &hint, pointer, 0)
     }
 
@@ -391,7 +391,7 @@ impl<'a> TypeSpace<'a> {
 
     /// A type name no generated type has, based on `name`.
     pub fn claim_name(&mut self, name: &str) -> String {
-        self.names.claim(&type_name(name), "")
+        self.names.claim(&camel(name), "")
     }
 
     /// The type of the list items a JSON pointer leads to in values of `ty` (through struct
@@ -497,43 +497,3 @@ fn doc_of(schema: &Value) -> Option<String> {
     }
 }
 
-/// A Rust type name (UpperCamelCase, ASCII, not starting with a digit).
-pub fn type_name(text: &str) -> String {
-    let mut name = crate::names::ascii_words(text).to_upper_camel_case();
-    if name.is_empty() {
-        name.push_str("Type");
-    }
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, 'T');
-    }
-    if RUST_KEYWORDS.contains(&name.as_str()) {
-        name.push('_');
-    }
-    name
-}
-
-/// A Rust field name (snake_case, ASCII, never a keyword).
-pub fn field_name(text: &str) -> String {
-    let mut name = crate::names::ascii_words(text).to_snake_case();
-    if name.is_empty() {
-        name.push_str("field");
-    }
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, '_');
-    }
-    if RUST_KEYWORDS.contains(&name.as_str()) || name == "_" {
-        name.push('_');
-    }
-    name
-}
-
-/// An enum variant name for a string value.
-fn variant_name(value: &str) -> String {
-    if value.is_empty() {
-        return "Empty".to_string();
-    }
-    if !value.chars().any(|c| c.is_ascii_alphanumeric()) {
-        return "Value".to_string();
-    }
-    type_name(value)
-}
