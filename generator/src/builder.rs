@@ -177,25 +177,25 @@ impl Builder {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
-        let generated = doc
-            .and_then(|doc| {
-                // The module becomes part of the including crate, which has no features to put
-                // comparison derives, dates or operation groups behind.
-                let target = crate::pipeline::Target::BuildScript {
-                    groups: self.groups.as_deref(),
-                    dates: self.dates,
-                };
-                crate::pipeline::assemble(&doc, self.name.as_deref(), target, &mut diags)
-            })
-            .map(|assembled| {
-                let catalog = assembled.catalog.to_json_pretty();
-                let name = assembled.name.clone();
-                (
-                    name,
-                    single_file(assembled, &catalog, self.registry, self.listing_budget),
-                    catalog,
-                )
-            });
+        let generated = doc.and_then(|doc| {
+            // The module becomes part of the including crate, which has no features to put
+            // comparison derives, dates or operation groups behind.
+            let target = crate::pipeline::Target::BuildScript {
+                groups: self.groups.as_deref(),
+                dates: self.dates,
+            };
+            let assembled =
+                crate::pipeline::assemble(&doc, self.name.as_deref(), target, &mut diags)?;
+            let catalog = assembled.catalog.to_json_pretty();
+            let name = assembled.name.clone();
+            match single_file(assembled, &catalog, self.registry, self.listing_budget) {
+                Ok(source) => Some((name, source, catalog)),
+                Err((loc, broken)) => {
+                    diags.push(crate::unparsable_diagnostic(&doc, &loc, &broken));
+                    None
+                }
+            }
+        });
         if self.strict {
             diags.make_strict();
         }
@@ -237,7 +237,7 @@ fn single_file(
     catalog_text: &str,
     with_registry: bool,
     listing_budget: Option<crate::ListingBudget>,
-) -> String {
+) -> Result<String, (crate::load::Loc, crate::emit::Unparsable)> {
     let crate::pipeline::Assembled {
         api,
         name,
@@ -267,11 +267,11 @@ fn single_file(
         }
     });
     let require_api = crate::emit::krate::require_api();
-    let types_tokens = types.tokens;
+    let types_tokens = &types.tokens;
     let lints = crate::emit::document_lints(false);
     // Each module documents itself (its inner doc); the description's names are in `types`
     // and its text in `types` and `client`.
-    render(quote! {
+    let file = quote! {
         #require_api
         #lints
         pub mod types { #types_tokens }
@@ -279,5 +279,9 @@ fn single_file(
         pub mod client { #client }
         pub use client::Client;
         #registry
+    };
+    render(file).map_err(|mut broken| {
+        broken.file = "the generated module".to_string();
+        (types.origin_of(&broken), broken)
     })
 }

@@ -82,6 +82,9 @@ pub enum Code {
     /// HG0701: the crate name (given or derived from the title) is not one cargo accepts, or
     /// is taken by the runtime or a dependency of the generated crate.
     CrateName,
+    /// HG0702: the Rust the generator made for a schema or operation does not parse (a defect
+    /// of the generator); nothing is written.
+    UnparsableRust,
 }
 
 impl Code {
@@ -116,6 +119,7 @@ impl Code {
             Code::LongDescription => "HG0511",
             Code::Catalog => "HG0601",
             Code::CrateName => "HG0701",
+            Code::UnparsableRust => "HG0702",
         }
     }
 }

@@ -141,7 +141,27 @@ pub fn generate_crate(
         clean.then(|| catalog::listing_report(&doc, catalog, budget))
     });
     diags.append(report.unwrap_or_default());
+    for (loc, broken) in &krate.unparsable {
+        diags.push(unparsable_diagnostic(&doc, loc, broken));
+    }
     Some((krate, catalog))
+}
+
+/// The error of generated Rust that does not parse, at the schema or operation its item was
+/// made from.
+pub(crate) fn unparsable_diagnostic(
+    doc: &load::Document,
+    loc: &load::Loc,
+    broken: &emit::Unparsable,
+) -> diag::Diagnostic {
+    doc.diag(
+        diag::Code::UnparsableRust,
+        diag::Severity::Error,
+        loc,
+        format!(
+            "harness-gen made Rust that does not parse from this part of the document, so nothing was written: {broken}. This is a defect of harness-gen: please report it with the document; renaming the schema or operation here may avoid it meanwhile"
+        ),
+    )
 }
 
 /// `harness-gen bindings`: the typed bindings crate of a `harn-tools/2.0` catalog's text.
@@ -154,7 +174,7 @@ pub fn generate_bindings(
     bindings_name_is_usable(options)?;
     let catalog =
         harness_gen_contract::Catalog::from_json(catalog).map_err(BindingsError::Catalog)?;
-    Ok(emit::bindings::generate(&catalog, None, options))
+    emit::bindings::generate(&catalog, None, options).map_err(BindingsError::Unparsable)
 }
 
 /// `harness-gen bindings --from-mcp`: the typed bindings crate of what a live MCP server
@@ -166,7 +186,7 @@ pub fn generate_bindings_of_listing(
     options: &BindingsOptions,
 ) -> Result<Bindings, BindingsError> {
     bindings_name_is_usable(options)?;
-    Ok(emit::bindings::generate(catalog, Some(listed), options))
+    emit::bindings::generate(catalog, Some(listed), options).map_err(BindingsError::Unparsable)
 }
 
 /// The bindings crate's name, checked before anything is read or started.
@@ -187,6 +207,9 @@ pub enum BindingsError {
     /// The MCP server could not be started, reached or listed (`harness-gen bindings
     /// --from-mcp`).
     Server(String),
+    /// The Rust made for the catalog does not parse (a defect of the generator); nothing is
+    /// written.
+    Unparsable(Vec<emit::Unparsable>),
 }
 
 impl std::fmt::Display for BindingsError {
@@ -201,6 +224,19 @@ impl std::fmt::Display for BindingsError {
                 f,
                 "{why}\nhelp: --from-mcp takes the command that starts a server speaking stdio, or its Streamable HTTP URL"
             ),
+            BindingsError::Unparsable(broken) => {
+                for broken in broken {
+                    writeln!(
+                        f,
+                        "error[{}]: harness-gen made Rust that does not parse, so nothing was written: {broken}",
+                        diag::Code::UnparsableRust.as_str()
+                    )?;
+                }
+                write!(
+                    f,
+                    "help: this is a defect of harness-gen: please report it with the catalog; renaming the tool or schema named above may avoid it meanwhile"
+                )
+            }
             BindingsError::Catalog(errors) => write!(
                 f,
                 "{errors}\nhelp: regenerate the catalog, its schema and the bindings together (`harness-gen catalog`, then `harness-gen bindings`)"

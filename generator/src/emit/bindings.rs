@@ -11,7 +11,6 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::krate::{crate_version, render_template, require_api, toml_string};
-use super::render;
 use super::types::{self, Extras, Ty, TypeSpace};
 use crate::names::Unique;
 
@@ -65,7 +64,7 @@ pub fn generate(
     catalog: &Catalog,
     listed: Option<BTreeMap<String, String>>,
     options: &Options,
-) -> Bindings {
+) -> Result<Bindings, Vec<super::Unparsable>> {
     let components: BTreeMap<String, Value> = catalog
         .components
         .iter()
@@ -156,7 +155,8 @@ pub fn generate(
         quote!(#[doc = #doc] pub type #ident = #ty;)
     });
     let formats = space.formats_module();
-    let types_rs = render(quote! {
+    let mut rendered = super::Renderer::default();
+    let types_rs = rendered.file("src/types.rs", quote! {
         //! Types of the catalog's schemas: each tool's input, output and application error.
         #formats
         #(#items)*
@@ -172,11 +172,11 @@ pub fn generate(
     files.insert("src/types.rs".to_string(), types_rs);
     files.insert(
         "src/lib.rs".to_string(),
-        render(lib_rs(catalog, &options.crate_name)),
+        rendered.file("src/lib.rs", lib_rs(catalog, &options.crate_name)),
     );
     files.insert(
         "src/tools.rs".to_string(),
-        render(tools_rs(&tools, &hashes)),
+        rendered.file("src/tools.rs", tools_rs(&tools, &hashes)),
     );
     files.insert("catalog.json".to_string(), catalog.to_json_pretty());
     let runtime_version = concat!("version = \"", env!("CARGO_PKG_VERSION"), "\"");
@@ -203,10 +203,13 @@ pub fn generate(
         runtime,
     };
     files.insert("Cargo.toml".to_string(), render_template(&cargo));
-    Bindings {
+    if !rendered.unparsable.is_empty() {
+        return Err(rendered.unparsable);
+    }
+    Ok(Bindings {
         files,
         fallbacks: space.warnings.clone(),
-    }
+    })
 }
 
 /// The crate root: the modules (which `cargo fmt` leaves as printed) and re-exports, written

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 use quote::quote;
 
-use super::{Gates, client, index, registry, render};
+use super::{Gates, Renderer, client, index, registry};
 use crate::model::Api;
 use harness_gen_wire::binding::Encoding;
 
@@ -33,6 +33,9 @@ pub struct Crate {
     pub files: BTreeMap<String, String>,
     /// (pointer, why) of each schema typed as `serde_json::Value`.
     pub fallbacks: Vec<(String, String)>,
+    /// The files whose Rust does not parse (left empty in `files`), each with where its
+    /// broken item comes from; a crate with any is not to be written.
+    pub unparsable: Vec<(crate::load::Loc, super::Unparsable)>,
 }
 
 #[derive(Template)]
@@ -266,29 +269,30 @@ pub(crate) fn generate<R: Send>(
     // client and the types are 1.9 MB each): the client, the catalog's text and the caller's
     // `beside` work (the listing report) are done on a second thread meanwhile. Tokens are not
     // `Send`, so a file is built on the thread that formats it.
+    let mut rendered = Renderer::default();
     let (types_rs, (client_rs, catalog_json, index_rs, beside), registry_rs) =
         std::thread::scope(|scope| {
             let ops = &types.ops;
             let catalog = &catalog;
             let client = scope.spawn(|| {
-                let client = render(client::file(api, ops, &prefix, gates));
+                let mut rendered = Renderer::default();
+                let client = rendered.file("src/client.rs", client::file(api, ops, &prefix, gates));
                 let text = catalog.to_json_pretty();
-                let index = render(index::file(api, catalog, &text, gates));
-                (client, text, index, beside(catalog))
+                let index = index::file(api, catalog, &text, gates);
+                let index = rendered.file("src/catalog_index.rs", index);
+                (client, text, index, beside(catalog), rendered)
             });
-            let types_rs = types.file();
+            let types_rs = rendered.file("src/types.rs", types.tokens.clone());
             let catalog_source = quote!(include_str!("../catalog.json"));
-            let registry_rs = render(registry::file(
-                api,
-                ops,
-                catalog_source,
-                options.listing_budget,
-                gates,
-            ));
-            let client_rs = client
+            let registry_rs = rendered.file(
+                "src/registry.rs",
+                registry::file(api, ops, catalog_source, options.listing_budget, gates),
+            );
+            let (client_rs, text, index_rs, beside, other) = client
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (types_rs, client_rs, registry_rs)
+            rendered.unparsable.extend(other.unparsable);
+            (types_rs, (client_rs, text, index_rs, beside), registry_rs)
         });
     files.insert("src/types.rs".to_string(), types_rs);
     files.insert("src/client.rs".to_string(), client_rs);
@@ -297,29 +301,28 @@ pub(crate) fn generate<R: Send>(
     let with_harness = options.harness.is_some();
     files.insert(
         "src/lib.rs".to_string(),
-        render(lib_rs(api, &types.ops, &name, with_harness)),
+        rendered.file("src/lib.rs", lib_rs(api, &types.ops, &name, with_harness)),
     );
     if let Some(bundle) = &options.harness {
         files.insert(
             "harness.json".to_string(),
             harness_gen_contract::harness::to_pretty_json(bundle),
         );
-        files.insert("src/harness.rs".to_string(), render(harness_rs()));
+        let harness = rendered.file("src/harness.rs", harness_rs());
+        files.insert("src/harness.rs".to_string(), harness);
     }
     let cli_doc = format!(
         " The `{name}` command-line program: every CLI tool of the registry as a subcommand."
     );
-    files.insert(
-        format!("src/bin/{name}.rs"),
-        render(bin_rs(&cli_doc, Program::Cli, &ident, with_harness)),
-    );
+    let path = format!("src/bin/{name}.rs");
+    let cli = rendered.file(&path, bin_rs(&cli_doc, Program::Cli, &ident, with_harness));
+    files.insert(path, cli);
     let mcp_doc = format!(
         " The `{name}-mcp` MCP server: every MCP tool of the registry, over stdio or Streamable HTTP (and the operator dashboard beside it, with the `dashboard` feature)."
     );
-    files.insert(
-        format!("src/bin/{name}-mcp.rs"),
-        render(bin_rs(&mcp_doc, Program::Mcp, &ident, with_harness)),
-    );
+    let path = format!("src/bin/{name}-mcp.rs");
+    let mcp = rendered.file(&path, bin_rs(&mcp_doc, Program::Mcp, &ident, with_harness));
+    files.insert(path, mcp);
     files.insert("catalog.json".to_string(), catalog_json);
     // A generated crate has operation features only when its types and client are gated by
     // them (`Gates::features`).
@@ -336,9 +339,15 @@ pub(crate) fn generate<R: Send>(
         "README.md".to_string(),
         readme(api, &types, &name, options, &groups),
     );
+    let unparsable = rendered
+        .unparsable
+        .into_iter()
+        .map(|broken| (types.origin_of(&broken), broken))
+        .collect();
     let krate = Crate {
         files,
         fallbacks: types.fallbacks,
+        unparsable,
     };
     (krate, catalog, beside)
 }

@@ -147,7 +147,7 @@ fn crate_names_are_checked_as_the_command_checks_them() {
     let spec = out.join("title.yaml");
     std::fs::write(
         &spec,
-        "openapi: 3.1.0\ninfo: {title: 'Self', version: '1'}\npaths: {}\n",
+        "openapi: 3.1.0\ninfo: {title: 'Serde API', version: '1'}\npaths: {}\n",
     )
     .unwrap();
     let derived = Builder::new()
@@ -157,7 +157,20 @@ fn crate_names_are_checked_as_the_command_checks_them() {
         .generate()
         .unwrap_err();
     assert!(format!("{derived:?}").contains("HG0701"), "{derived:?}");
-    assert!(!out.join("self.rs").exists());
+    assert!(!out.join("serde.rs").exists());
+    // A title that is a keyword keeps its `API`: a crate cannot be called `self`.
+    std::fs::write(
+        &spec,
+        "openapi: 3.1.0\ninfo: {title: 'Self', version: '1'}\npaths: {}\n",
+    )
+    .unwrap();
+    Builder::new()
+        .openapi(&spec)
+        .out_dir(&out)
+        .cargo_directives(false)
+        .generate()
+        .unwrap();
+    assert!(out.join("self_api.rs").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
 

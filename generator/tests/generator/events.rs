@@ -107,6 +107,7 @@ fn the_event_type_comes_from_item_schema_before_schema() {
     let types = types_of_document("item-schema.yaml", &text);
     let file = types
         .file()
+        .unwrap()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");

@@ -17,6 +17,7 @@ mod harness_no_panic;
 mod harness_resolve;
 mod load;
 mod mapping;
+mod names;
 mod no_panic;
 mod pagination;
 mod sample;

@@ -256,6 +256,40 @@ fn openapi_refuses_a_crate_name_cargo_would_refuse_or_that_is_taken_before_writi
     }
 }
 
+/// Rust the generator made that does not parse is never written: the run fails with `HG0702`
+/// at the schema the broken item was made from. No document makes it happen, so the test
+/// injects the fault: the type `NewPet` is printed as `Self`.
+#[test]
+fn generated_rust_that_does_not_parse_fails_the_run_located_and_writes_nothing() {
+    let dir = scratch("unparsable");
+    let out_dir = dir.join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_harness-gen"))
+        .args(["openapi", "specs/petstore.yaml", "--out"])
+        .arg(&out_dir)
+        .env("HARNESS_GEN_FAULT_UNPARSABLE_TYPE", "NewPet")
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let error = stderr
+        .lines()
+        .position(|l| l.starts_with("error[HG0702]"))
+        .unwrap_or_else(|| panic!("no HG0702 in {stderr}"));
+    let (message, location) = (stderr.lines().nth(error).unwrap(), stderr.lines().nth(error + 1).unwrap());
+    assert!(
+        message.contains("src/types.rs (item `") && message.contains("Self`)"),
+        "{message}"
+    );
+    assert!(message.contains("does not parse"), "{message}");
+    assert!(
+        location.contains("specs/petstore.yaml:239:") && location.ends_with("(#/components/schemas/NewPet)"),
+        "located at the schema: {location}"
+    );
+    assert!(!out_dir.exists(), "something was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn openapi_refuses_a_directory_it_did_not_create() {
     let dir = scratch("foreign");

@@ -73,12 +73,12 @@ impl<'a> TypeSpace<'a> {
             return ty;
         }
         if let Some(Value::Array(values)) = map.get("enum") {
-            return self.enumeration(values, map, target, hint);
+            return self.enumeration(values, map, target, hint, pointer);
         }
         match map.get("const") {
             // A pinned string is a one-value string enum (the tag of a tagged union's member).
             Some(pinned @ Value::String(_)) => {
-                return self.enumeration(std::slice::from_ref(pinned), map, target, hint);
+                return self.enumeration(std::slice::from_ref(pinned), map, target, hint, pointer);
             }
             Some(_) => return Ty::Value,
             None => {}
@@ -196,6 +196,7 @@ impl<'a> TypeSpace<'a> {
         map: &Map<String, Value>,
         target: Option<usize>,
         hint: &str,
+        pointer: &str,
     ) -> Ty {
         let nullable = values.iter().any(Value::is_null);
         let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
@@ -221,7 +222,7 @@ impl<'a> TypeSpace<'a> {
             let ident = idents.claim(&variant_stem(value), "");
             variants.push((ident, value.to_string()));
         }
-        let id = self.claim(if nullable { None } else { target }, hint);
+        let id = self.claim(if nullable { None } else { target }, hint, pointer);
         self.define(id, Kind::StringEnum(variants), map, nullable)
     }
 
@@ -261,12 +262,12 @@ impl<'a> TypeSpace<'a> {
             let mut own = map.clone();
             own.remove(keyword);
             own.insert("type".into(), Value::String("string".into()));
-            return self.enumeration(&values, &own, target, hint);
+            return self.enumeration(&values, &own, target, hint, pointer);
         }
         let nullable_variant = variants
             .iter()
             .any(|v| v.get("type").is_some_and(|t| t == "null"));
-        let id = self.claim(if nullable_variant { None } else { target }, hint);
+        let id = self.claim(if nullable_variant { None } else { target }, hint, pointer);
         let mut idents = Unique::idents();
         // A tagged union's fallback for values of a member the description does not list.
         idents.reserve("Unknown");
@@ -517,7 +518,7 @@ impl<'a> TypeSpace<'a> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let id = self.claim(target, hint);
+        let id = self.claim(target, hint, pointer);
         let struct_name = self.defs[id].name.clone();
         let mut idents = Unique::idents();
         if extra.is_some() {

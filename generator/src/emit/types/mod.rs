@@ -160,6 +160,9 @@ pub struct Def {
     pub doc: Option<String>,
     /// Its shape.
     pub kind: Kind,
+    /// The JSON pointer of the schema it was made from (in the document, or a tool's schema
+    /// in a catalog), for diagnostics about the type.
+    pub origin: String,
 }
 
 /// The shape of a named type.
@@ -349,7 +352,11 @@ impl<'a> TypeSpace<'a> {
             space.names.reserve(name);
         }
         for name in components.keys() {
-            let id = space.reserve(&camel(name));
+            let pointer = format!(
+                "#/components/schemas/{}",
+                harness_gen_contract::schema::escape(name)
+            );
+            let id = space.reserve(&camel(name), &pointer);
             space.component_ids.insert(name.clone(), id);
         }
         for (name, schema) in components {
@@ -456,19 +463,28 @@ impl<'a> TypeSpace<'a> {
         }
     }
 
-    fn reserve(&mut self, name: &str) -> usize {
+    fn reserve(&mut self, name: &str, origin: &str) -> usize {
         let name = self.names.claim(name, "");
         self.defs.push(Def {
             name,
             doc: None,
             kind: Kind::Pending,
+            origin: origin.to_string(),
         });
         self.defs.len() - 1
     }
 
-    /// The id a named shape goes to: the component being defined, or a fresh one.
-    fn claim(&mut self, target: Option<usize>, hint: &str) -> usize {
-        target.unwrap_or_else(|| self.reserve(hint))
+    /// The id a named shape found at `pointer` goes to: the component being defined, or a
+    /// fresh one.
+    fn claim(&mut self, target: Option<usize>, hint: &str, pointer: &str) -> usize {
+        target.unwrap_or_else(|| self.reserve(hint, pointer))
+    }
+
+    /// Each named type's name and the pointer of the schema it was made from.
+    pub fn origins(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.defs
+            .iter()
+            .map(|def| (def.name.as_str(), def.origin.as_str()))
     }
 
     fn fallback(&mut self, pointer: &str, why: &str) -> Ty {
