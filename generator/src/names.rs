@@ -35,10 +35,9 @@ pub const RUST_KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
     "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while",
-    // Reserved.
-    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try",
-    "typeof", "unsized", "virtual", "yield",
+    "unsafe", "use", "where", "while", // Reserved.
+    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof",
+    "unsized", "virtual", "yield",
 ];
 
 /// `text` with everything but ASCII letters and digits turned into word breaks.
@@ -283,7 +282,11 @@ mod tests {
                 format!("{k}-"),
             ]
         };
-        for keyword in RUST_KEYWORDS.iter().chain(WEAK_KEYWORDS).chain(&["_", "r#", ""]) {
+        for keyword in RUST_KEYWORDS
+            .iter()
+            .chain(WEAK_KEYWORDS)
+            .chain(&["_", "r#", ""])
+        {
             for text in spellings(keyword) {
                 let ty = type_name(&text);
                 let field = field_name(&text);
@@ -301,7 +304,10 @@ mod tests {
                     syn::parse_file(&file).is_ok(),
                     "{text:?} made Rust that does not parse:\n{file}"
                 );
-                assert!(!composed.contains("_") || composed.ends_with('_'), "{composed}");
+                assert!(
+                    !composed.contains("_") || composed.ends_with('_'),
+                    "{composed}"
+                );
             }
         }
     }

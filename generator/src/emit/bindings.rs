@@ -126,7 +126,11 @@ pub fn generate(
         let method = methods.claim(&types::field_name(name), "_");
         let events = streamed(entry).map(|(items, ask)| {
             let event = in_types(typed(&items, "Event", "outputSchema").0);
-            (methods.claim(&crate::names::join_snake(&method, "events"), "_"), event, ask)
+            (
+                methods.claim(&crate::names::join_snake(&method, "events"), "_"),
+                event,
+                ask,
+            )
         });
         tools.push(ToolItems {
             name: name.to_string(),
@@ -156,12 +160,15 @@ pub fn generate(
     });
     let formats = space.formats_module();
     let mut rendered = super::Renderer::default();
-    let types_rs = rendered.file("src/types.rs", quote! {
-        //! Types of the catalog's schemas: each tool's input, output and application error.
-        #formats
-        #(#items)*
-        #(#alias_items)*
-    });
+    let types_rs = rendered.file(
+        "src/types.rs",
+        quote! {
+            //! Types of the catalog's schemas: each tool's input, output and application error.
+            #formats
+            #(#items)*
+            #(#alias_items)*
+        },
+    );
     let hashes = listed.unwrap_or_else(|| {
         harness_gen_contract::catalog::listed::listed_hashes(
             catalog.tools.iter(),

@@ -657,7 +657,12 @@ fn quick_calls(api: &Api, ops: &[super::OpTypes]) -> Vec<(String, String)> {
                     .map(|f| f.example.clone())
                     .collect();
                 let Some(args) = args else { continue };
-                format!("client.{}().{}({})", reach.accessor, reach.method, args.join(", "))
+                format!(
+                    "client.{}().{}({})",
+                    reach.accessor,
+                    reach.method,
+                    args.join(", ")
+                )
             }
             (Some(reach), None) if !types.takes_input => {
                 format!("client.{}().{}()", reach.accessor, reach.method)

@@ -331,7 +331,8 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         let bytes = op.binding.response.as_ref().map(|r| r.encoding)
             == Some(harness_gen_wire::binding::Encoding::Bytes);
         if bytes {
-            types.download = Some(methods.claim(&crate::names::join_snake(&types.method, "stream"), "_"));
+            types.download =
+                Some(methods.claim(&crate::names::join_snake(&types.method, "stream"), "_"));
         }
     }
     for ((op, types), output) in api.operations.iter().zip(&mut ops).zip(&output_types) {

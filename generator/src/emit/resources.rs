@@ -23,9 +23,9 @@ use quote::{format_ident, quote};
 
 use super::client::type_tokens;
 use super::types::{InputField, InputShape, field_name};
-use crate::names::{Unique, camel};
 use super::{Gates, OpTypes};
 use crate::model::{Api, Operation};
+use crate::names::{Unique, camel};
 use harness_gen_wire::binding::ParamIn;
 
 /// The names `Client` has besides the operations' methods.

@@ -18,11 +18,57 @@ use serde_json::{Value, json};
 /// converted to snake_case or CamelCase.
 fn a_name() -> impl Strategy<Value = String> {
     let listed = prop::sample::select(vec![
-        "self", "Self", "SELF", "super", "crate", "type", "Type", "fn", "async", "await", "gen",
-        "try", "dyn", "union", "macro_rules", "raw", "safe", "static", "r#", "r#type", "_", "__",
-        "", "0", "1st", "-", "a-b", "a_b", "aB", "A B", "ab", "Ünïcode", "日本", "self_",
-        "Self_", "type_", "Result", "Option", "Request", "Call", "Error", "Client", "Value",
-        "client", "builder", "with", "default", "main", "items", "pages", "events",
+        "self",
+        "Self",
+        "SELF",
+        "super",
+        "crate",
+        "type",
+        "Type",
+        "fn",
+        "async",
+        "await",
+        "gen",
+        "try",
+        "dyn",
+        "union",
+        "macro_rules",
+        "raw",
+        "safe",
+        "static",
+        "r#",
+        "r#type",
+        "_",
+        "__",
+        "",
+        "0",
+        "1st",
+        "-",
+        "a-b",
+        "a_b",
+        "aB",
+        "A B",
+        "ab",
+        "Ünïcode",
+        "日本",
+        "self_",
+        "Self_",
+        "type_",
+        "Result",
+        "Option",
+        "Request",
+        "Call",
+        "Error",
+        "Client",
+        "Value",
+        "client",
+        "builder",
+        "with",
+        "default",
+        "main",
+        "items",
+        "pages",
+        "events",
     ])
     .prop_map(str::to_string);
     prop_oneof![
@@ -192,5 +238,8 @@ fn members_named_self_by_tag_or_component_are_escaped() {
     for expected in ["Self_(SelfLink)", "Self_(LinksSelf)", "Super(LinksSuper)"] {
         assert!(types.contains(expected), "{expected} in:\n{types}");
     }
-    assert!(!types.contains("Self_L") && !types.contains("Self_S"), "an escape inside a name:\n{types}");
+    assert!(
+        !types.contains("Self_L") && !types.contains("Self_S"),
+        "an escape inside a name:\n{types}"
+    );
 }

@@ -90,7 +90,8 @@ components:
             barks: {type: boolean}
 "##,
     )
-    .file().unwrap();
+    .file()
+    .unwrap();
     let structs_with_phone = types.matches("pub phone: Option<String>").count();
     assert_eq!(structs_with_phone, 1, "{types}");
     assert!(types.contains("Who looks after the pet."), "{types}");

@@ -103,8 +103,11 @@ fn a_build_script_without_dates_writes_them_as_strings() {
         comparisons: Optional::Always,
         dates: Optional::Never,
     };
-    let types =
-        flat(&harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All).file().unwrap());
+    let types = flat(
+        &harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All)
+            .file()
+            .unwrap(),
+    );
     assert!(types.contains("pub at: String,"), "{types}");
     assert!(types.contains("pub day: Option<String>,"), "{types}");
     assert!(types.contains("pub id: Option<formats::Uuid>,"), "{types}");

@@ -363,6 +363,7 @@ fn bindings_of_representative_catalogs_compile() {
         "bindings-representative",
         &[
             root().join("specs/hostile.yaml"),
+            root().join("specs/keywords.yaml"),
             root().join("specs/streams.yaml"),
             corpus("examples/train-travel.openapi.yaml"),
             corpus("codegen-tests/openapi-python-client_openapi_3.1_enums.yaml"),

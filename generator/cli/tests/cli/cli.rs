@@ -276,14 +276,18 @@ fn generated_rust_that_does_not_parse_fails_the_run_located_and_writes_nothing()
         .lines()
         .position(|l| l.starts_with("error[HG0702]"))
         .unwrap_or_else(|| panic!("no HG0702 in {stderr}"));
-    let (message, location) = (stderr.lines().nth(error).unwrap(), stderr.lines().nth(error + 1).unwrap());
+    let (message, location) = (
+        stderr.lines().nth(error).unwrap(),
+        stderr.lines().nth(error + 1).unwrap(),
+    );
     assert!(
         message.contains("src/types.rs (item `") && message.contains("Self`)"),
         "{message}"
     );
     assert!(message.contains("does not parse"), "{message}");
     assert!(
-        location.contains("specs/petstore.yaml:239:") && location.ends_with("(#/components/schemas/NewPet)"),
+        location.contains("specs/petstore.yaml:239:")
+            && location.ends_with("(#/components/schemas/NewPet)"),
         "located at the schema: {location}"
     );
     assert!(!out_dir.exists(), "something was written");

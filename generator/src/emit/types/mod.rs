@@ -25,8 +25,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value};
 
-pub use crate::names::{field_name, type_name};
 use crate::names::{Unique, camel, join_camel, variant_stem};
+pub use crate::names::{field_name, type_name};
 
 /// A type expression.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -512,4 +512,3 @@ fn doc_of(schema: &Value) -> Option<String> {
         (None, None) => None,
     }
 }
-
