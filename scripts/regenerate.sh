@@ -18,6 +18,8 @@ run() {
 run specs/petstore.yaml --out generated/petstore --crate-name petstore --harness specs/petstore.harness
 run specs/pages.yaml --out generated/pages --crate-name pages
 run specs/streams.yaml --out generated/streams --crate-name streams
+# One schema for requests and replies, readOnly and writeOnly properties taken by direction.
+run specs/directions.yaml --out generated/directions --crate-name directions
 # Names that are keywords or collide once converted, wherever a document gives one.
 run specs/keywords.yaml --out generated/keywords --crate-name keywords
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel

@@ -25,8 +25,12 @@ pub struct Api {
     pub usual_scheme: Option<String>,
     /// Every operation, in document order (including those not exposed as tools).
     pub operations: Vec<Operation>,
-    /// Normalized component schemas by name (2020-12; references only to each other).
+    /// Normalized component schemas by name (2020-12; references only to each other), each as
+    /// a reply carries it; a component whose request view differs has that view beside it.
     pub components: BTreeMap<String, Value>,
+    /// Component → the component holding its request view, where the two differ
+    /// (`mapping::directions`).
+    pub request_views: BTreeMap<String, String>,
     /// Parent-command metadata for the CLI (from `x-harn.cli` and tags).
     pub cli_commands: Vec<CommandSpec>,
     /// The operation groups, each a cargo feature of the generated crate, sorted by feature

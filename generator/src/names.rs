@@ -36,8 +36,8 @@ pub const RUST_KEYWORDS: &[&str] = &[
     "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
     "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
     "unsafe", "use", "where", "while", // Reserved.
-    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof",
-    "unsized", "virtual", "yield",
+    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try",
+    "typeof", "unsized", "virtual", "yield",
 ];
 
 /// `text` with everything but ASCII letters and digits turned into word breaks.

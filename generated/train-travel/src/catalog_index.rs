@@ -43,7 +43,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "create_booking",
-            at: (25751, 32157),
+            at: (25751, 32164),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
                 path: &["bookings", "create"],
@@ -54,7 +54,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_booking",
-            at: (32163, 38761),
+            at: (32170, 38768),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
                 path: &["bookings", "get-booking"],
@@ -65,7 +65,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "delete_booking",
-            at: (38767, 44936),
+            at: (38774, 44943),
             enabled: cfg!(feature = "bookings"),
             command: Some(IndexedCommand {
                 path: &["bookings", "delete"],
@@ -76,7 +76,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "create_booking_payment",
-            at: (44942, 51360),
+            at: (44949, 51374),
             enabled: cfg!(feature = "payments"),
             command: Some(IndexedCommand {
                 path: &["payments", "create-booking-payment"],
@@ -87,16 +87,18 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Booking", (51418, 52597)),
-        ("BookingPayment", (52623, 58991)),
-        ("Links-Booking", (59016, 59365)),
-        ("Links-Destination", (59394, 59625)),
-        ("Links-Origin", (59649, 59875)),
-        ("Links-Pagination", (59903, 60241)),
-        ("Links-Self", (60263, 60482)),
-        ("Problem", (60501, 61907)),
-        ("Station", (61926, 63568)),
-        ("Trip", (63584, 65757)),
-        ("Wrapper-Collection", (65787, 66460)),
+        ("Booking", (51432, 52611)),
+        ("BookingPayment", (52637, 58980)),
+        ("BookingPaymentRequest", (59013, 64834)),
+        ("BookingRequest", (64860, 65785)),
+        ("Links-Booking", (65810, 66159)),
+        ("Links-Destination", (66188, 66419)),
+        ("Links-Origin", (66443, 66669)),
+        ("Links-Pagination", (66697, 67035)),
+        ("Links-Self", (67057, 67276)),
+        ("Problem", (67295, 68701)),
+        ("Station", (68720, 70362)),
+        ("Trip", (70378, 72551)),
+        ("Wrapper-Collection", (72581, 73254)),
     ],
 };

@@ -615,7 +615,7 @@ pub mod resources {
         #[cfg(feature = "bookings")]
         pub fn create(
             &self,
-            body: impl Into<types::Booking>,
+            body: impl Into<types::BookingRequest>,
         ) -> Request<'a, types::CreateBookingInput, operations::CreateBooking> {
             Request::new(self.client, types::CreateBookingInput::new(body))
         }
@@ -695,7 +695,7 @@ pub mod resources {
         pub fn create_booking_payment(
             &self,
             booking_id: impl Into<types::formats::Uuid>,
-            body: impl Into<types::BookingPayment>,
+            body: impl Into<types::BookingPaymentRequest>,
         ) -> Request<
             'a,
             types::CreateBookingPaymentInput,

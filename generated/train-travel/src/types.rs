@@ -16,9 +16,9 @@ pub mod formats {
     #[cfg(not(feature = "dates"))]
     pub type DateTime = String;
 }
-/// The types compiled with `bookings`.
-#[cfg(feature = "bookings")]
-mod bookings {
+/// The types compiled with `all-operations`.
+#[cfg(feature = "all-operations")]
+mod all_operations {
     #[allow(unused_imports)]
     use super::*;
     /// A booking for a train trip.
@@ -49,283 +49,6 @@ mod bookings {
         }
         + additional_properties
     }
-    harness_gen_runtime::builder! {
-        Booking {
-            new()
-            set
-                id: formats::Uuid,
-                trip_id: formats::Uuid,
-                passenger_name: String,
-                has_bicycle: bool,
-                has_dog: bool;
-            + additional_properties
-        }
-    }
-    /// The link to the current resource.
-    #[derive(Debug, Clone)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    #[derive(Default)]
-    pub struct LinksSelf {
-        /// `self`.
-        pub self_: Option<String>,
-        /// Properties beyond the declared ones.
-        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-    }
-    harness_gen_runtime::object! {
-        LinksSelf {
-            self_: "self" optional,
-        }
-        + additional_properties
-    }
-    /// The input of `GET /bookings`: its parameters and body.
-    #[derive(Debug, Clone)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    #[derive(Default)]
-    pub struct GetBookingsInput {
-        /// The page number to return
-        pub page: Option<i64>,
-        /// The number of items to return per page
-        pub limit: Option<i64>,
-    }
-    harness_gen_runtime::object! {
-        GetBookingsInput {
-            page: "page" optional,
-            limit: "limit" optional,
-        }
-    }
-    harness_gen_runtime::builder! {
-        GetBookingsInput {
-            new()
-            set page: i64, limit: i64;
-        }
-    }
-    /// The same shape as [`WrapperCollection`], so the same type.
-    pub type GetBookingsOutput = WrapperCollection;
-    /// The input of `POST /bookings`: its parameters and body.
-    #[derive(Debug, Clone)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    pub struct CreateBookingInput {
-        /// `body`.
-        pub body: Booking,
-    }
-    harness_gen_runtime::object! {
-        CreateBookingInput {
-            body: "body" required,
-        }
-    }
-    harness_gen_runtime::builder! {
-        CreateBookingInput {
-            new(body: Booking)
-        }
-    }
-    /// An object of the API (its description says no more).
-    #[derive(Debug, Clone)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    #[derive(Default)]
-    pub struct CreateBookingOutput {
-        /// Unique identifier for the booking
-        pub id: Option<formats::Uuid>,
-        /// Identifier of the booked trip
-        pub trip_id: Option<formats::Uuid>,
-        /// Name of the passenger
-        pub passenger_name: Option<String>,
-        /// Indicates whether the passenger has a bicycle.
-        pub has_bicycle: Option<bool>,
-        /// Indicates whether the passenger has a dog.
-        pub has_dog: Option<bool>,
-        /// `links`.
-        pub links: Option<LinksSelf>,
-        /// Properties beyond the declared ones.
-        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
-    }
-    harness_gen_runtime::object! {
-        CreateBookingOutput {
-            id: "id" optional,
-            trip_id: "trip_id" optional,
-            passenger_name: "passenger_name" optional,
-            has_bicycle: "has_bicycle" optional,
-            has_dog: "has_dog" optional,
-            links: "links" optional,
-        }
-        + additional_properties
-    }
-    /// The input of `GET /bookings/{bookingId}`: its parameters and body.
-    #[derive(Debug, Clone)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    pub struct GetBookingInput {
-        /// The ID of the booking to retrieve.
-        pub booking_id: formats::Uuid,
-    }
-    harness_gen_runtime::object! {
-        GetBookingInput {
-            booking_id: "booking_id" required,
-        }
-    }
-    harness_gen_runtime::builder! {
-        GetBookingInput {
-            new(booking_id: formats::Uuid)
-        }
-    }
-    /// The same shape as [`CreateBookingOutput`], so the same type.
-    pub type GetBookingOutput = CreateBookingOutput;
-    /// The input of `DELETE /bookings/{bookingId}`: its parameters and body.
-    pub type DeleteBookingInput = GetBookingInput;
-    /// How `GetBookingsError`'s operation can fail with a response: [`GetStationsError`].
-    pub type GetBookingsError = GetStationsError;
-    /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-    #[derive(Debug, Clone, serde::Serialize)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    #[serde(tag = "kind")]
-    pub enum CreateBookingError {
-        /// The declared error `http_400`.
-        #[serde(rename = "http_400")]
-        Http400 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_401`.
-        #[serde(rename = "http_401")]
-        Http401 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_404`.
-        #[serde(rename = "http_404")]
-        Http404 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_409`.
-        #[serde(rename = "http_409")]
-        Http409 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_429`.
-        #[serde(rename = "http_429")]
-        Http429 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_500`.
-        #[serde(rename = "http_500")]
-        Http500 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// An undeclared status or an unparsable body; the body is never kept.
-        #[serde(rename = "upstream_error")]
-        UpstreamError {
-            /// The reply's HTTP status.
-            status: u16,
-            /// What was wrong with it.
-            reason: String,
-        },
-    }
-    harness_gen_runtime::operation_error! {
-        CreateBookingError {
-            "http_400" => Http400,
-            "http_401" => Http401,
-            "http_404" => Http404,
-            "http_409" => Http409,
-            "http_429" => Http429,
-            "http_500" => Http500,
-        }
-    }
-    /// How 2 operations with the same declared errors (each names this type by an alias of its own) can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
-    #[derive(Debug, Clone, serde::Serialize)]
-    #[cfg_attr(feature = "compare", derive(PartialEq))]
-    #[serde(tag = "kind")]
-    pub enum GetBookingError {
-        /// The declared error `http_400`.
-        #[serde(rename = "http_400")]
-        Http400 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_401`.
-        #[serde(rename = "http_401")]
-        Http401 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_403`.
-        #[serde(rename = "http_403")]
-        Http403 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_404`.
-        #[serde(rename = "http_404")]
-        Http404 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_429`.
-        #[serde(rename = "http_429")]
-        Http429 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// The declared error `http_500`.
-        #[serde(rename = "http_500")]
-        Http500 {
-            /// The reply's HTTP status.
-            status: u16,
-            /// The reply's body.
-            body: Problem,
-        },
-        /// An undeclared status or an unparsable body; the body is never kept.
-        #[serde(rename = "upstream_error")]
-        UpstreamError {
-            /// The reply's HTTP status.
-            status: u16,
-            /// What was wrong with it.
-            reason: String,
-        },
-    }
-    harness_gen_runtime::operation_error! {
-        GetBookingError {
-            "http_400" => Http400,
-            "http_401" => Http401,
-            "http_403" => Http403,
-            "http_404" => Http404,
-            "http_429" => Http429,
-            "http_500" => Http500,
-        }
-    }
-    /// How `DeleteBookingError`'s operation can fail with a response: [`GetBookingError`].
-    pub type DeleteBookingError = GetBookingError;
-}
-#[cfg(feature = "bookings")]
-pub use bookings::*;
-/// The types compiled with `payments`.
-#[cfg(feature = "payments")]
-mod payments {
-    #[allow(unused_imports)]
-    use super::*;
     /// A payment for a booking.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -354,15 +77,136 @@ mod payments {
         }
         + additional_properties
     }
+    /// The link to the destination station resource.
+    pub type LinksDestination = LinksSelf;
+    /// The link to the origin station resource.
+    pub type LinksOrigin = LinksSelf;
+    /// Links to the next and previous pages of a paginated response.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct LinksPagination {
+        /// `next`.
+        pub next: Option<String>,
+        /// `prev`.
+        pub prev: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        LinksPagination {
+            next: "next" optional,
+            prev: "prev" optional,
+        }
+        + additional_properties
+    }
+    /// A train station.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct Station {
+        /// Unique identifier for the station.
+        pub id: formats::Uuid,
+        /// The name of the station
+        pub name: String,
+        /// The address of the station.
+        pub address: String,
+        /// The country code of the station.
+        pub country_code: String,
+        /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
+        pub timezone: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Station {
+            id: "id" required,
+            name: "name" required,
+            address: "address" required,
+            country_code: "country_code" required,
+            timezone: "timezone" optional,
+        }
+        + additional_properties
+    }
+    /// A train trip.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct Trip {
+        /// Unique identifier for the trip
+        pub id: Option<formats::Uuid>,
+        /// The starting station of the trip
+        pub origin: Option<String>,
+        /// The destination station of the trip
+        pub destination: Option<String>,
+        /// The date and time when the trip departs
+        pub departure_time: Option<formats::DateTime>,
+        /// The date and time when the trip arrives
+        pub arrival_time: Option<formats::DateTime>,
+        /// The name of the operator of the trip
+        pub operator: Option<String>,
+        /// The cost of the trip
+        pub price: Option<f64>,
+        /// Indicates whether bicycles are allowed on the trip
+        pub bicycles_allowed: Option<bool>,
+        /// Indicates whether dogs are allowed on the trip
+        pub dogs_allowed: Option<bool>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        Trip {
+            id: "id" optional,
+            origin: "origin" optional,
+            destination: "destination" optional,
+            departure_time: "departure_time" optional,
+            arrival_time: "arrival_time" optional,
+            operator: "operator" optional,
+            price: "price" optional,
+            bicycles_allowed: "bicycles_allowed" optional,
+            dogs_allowed: "dogs_allowed" optional,
+        }
+        + additional_properties
+    }
+    /// The same shape as [`BookingPaymentSourceBankAccountObject`], so the same type.
+    pub type BookingPaymentRequestSourceBankAccountObject = BookingPaymentSourceBankAccountObject;
+    /// The type of entity that holds the account. This can be either `individual` or `company`.
+    pub type BookingPaymentRequestSourceBankAccountAccountType = BookingPaymentSourceBankAccountAccountType;
+}
+#[cfg(feature = "all-operations")]
+pub use all_operations::*;
+/// The types compiled with `payments`.
+#[cfg(feature = "payments")]
+mod payments {
+    #[allow(unused_imports)]
+    use super::*;
+    /// [`BookingPayment`] as a request sends it: without what the server assigns (its `readOnly` properties).
+    ///
+    /// A payment for a booking.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct BookingPaymentRequest {
+        /// Amount intended to be collected by this payment. A positive decimal figure describing the amount to be collected.
+        pub amount: Option<f64>,
+        /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
+        pub currency: Option<BookingPaymentRequestCurrency>,
+        /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
+        pub source: Option<BookingPaymentRequestSource>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        BookingPaymentRequest {
+            amount: "amount" optional,
+            currency: "currency" optional,
+            source: "source" optional,
+        }
+        + additional_properties
+    }
     harness_gen_runtime::builder! {
-        BookingPayment {
+        BookingPaymentRequest {
             new()
-            set
-                id: formats::Uuid,
-                amount: f64,
-                currency: BookingPaymentCurrency,
-                source: BookingPaymentSource,
-                status: BookingPaymentStatus;
+            set amount: f64, currency: BookingPaymentRequestCurrency, source: BookingPaymentRequestSource;
             + additional_properties
         }
     }
@@ -456,16 +300,6 @@ mod payments {
             String::deserialize(deserializer).map(Self::from)
         }
     }
-    impl From<BookingPaymentSourceCard> for BookingPaymentSource {
-        fn from(value: BookingPaymentSourceCard) -> Self {
-            Self::Card(value)
-        }
-    }
-    impl From<BookingPaymentSourceBankAccount> for BookingPaymentSource {
-        fn from(value: BookingPaymentSourceBankAccount) -> Self {
-            Self::BankAccount(value)
-        }
-    }
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -497,7 +331,7 @@ mod payments {
         /// The card number, as a string without any separators. On read all but the last four digits will be masked for security.
         pub number: String,
         /// Card security code, 3 or 4 digits usually found on the back of the card.
-        pub cvc: String,
+        pub cvc: Option<String>,
         /// Two-digit number representing the card's expiration month.
         pub exp_month: i64,
         /// Four-digit number representing the card's expiration year.
@@ -520,7 +354,7 @@ mod payments {
             object: "object" optional,
             name: "name" required,
             number: "number" required,
-            cvc: "cvc" required,
+            cvc: "cvc" optional,
             exp_month: "exp_month" required,
             exp_year: "exp_year" required,
             address_line1: "address_line1" optional,
@@ -530,25 +364,6 @@ mod payments {
             address_post_code: "address_post_code" optional,
         }
         + additional_properties
-    }
-    harness_gen_runtime::builder! {
-        BookingPaymentSourceCard {
-            new(
-                name: String,
-                number: String,
-                cvc: String,
-                exp_month: i64,
-                exp_year: i64,
-                address_country: String,
-            )
-            fix object = ::core::option::Option::Some(BookingPaymentSourceCardObject::Card);
-            set
-                address_line1: String,
-                address_line2: String,
-                address_city: String,
-                address_post_code: String;
-            + additional_properties
-        }
     }
     /// One of the values the API lists, or another it sends.
     #[derive(Debug, Clone)]
@@ -795,6 +610,108 @@ mod payments {
             String::deserialize(deserializer).map(Self::from)
         }
     }
+    /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.
+    pub type BookingPaymentRequestCurrency = BookingPaymentCurrency;
+    impl From<BookingPaymentRequestSourceCard> for BookingPaymentRequestSource {
+        fn from(value: BookingPaymentRequestSourceCard) -> Self {
+            Self::Card(value)
+        }
+    }
+    impl From<BookingPaymentRequestSourceBankAccount> for BookingPaymentRequestSource {
+        fn from(value: BookingPaymentRequestSourceBankAccount) -> Self {
+            Self::BankAccount(value)
+        }
+    }
+    /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[allow(clippy::large_enum_variant)]
+    pub enum BookingPaymentRequestSource {
+        /// As [`BookingPaymentRequestSourceCard`], when `object` is `card`.
+        Card(BookingPaymentRequestSourceCard),
+        /// As [`BookingPaymentRequestSourceBankAccount`], when `object` is `bank_account`.
+        BankAccount(BookingPaymentRequestSourceBankAccount),
+        /// A member whose `object` this version of the API description does not list, as sent.
+        Unknown(serde_json::Value),
+    }
+    harness_gen_runtime::tagged! {
+        BookingPaymentRequestSource "object" {
+            Card("card"),
+            BankAccount("bank_account"),
+        }
+    }
+    /// Card
+    ///
+    /// A card (debit or credit) to take payment from.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct BookingPaymentRequestSourceCard {
+        /// `object`.
+        pub object: Option<BookingPaymentRequestSourceCardObject>,
+        /// Cardholder's full name as it appears on the card.
+        pub name: String,
+        /// The card number, as a string without any separators. On read all but the last four digits will be masked for security.
+        pub number: String,
+        /// Card security code, 3 or 4 digits usually found on the back of the card.
+        pub cvc: String,
+        /// Two-digit number representing the card's expiration month.
+        pub exp_month: i64,
+        /// Four-digit number representing the card's expiration year.
+        pub exp_year: i64,
+        /// `address_line1`.
+        pub address_line1: Option<String>,
+        /// `address_line2`.
+        pub address_line2: Option<String>,
+        /// `address_city`.
+        pub address_city: Option<String>,
+        /// `address_country`.
+        pub address_country: String,
+        /// `address_post_code`.
+        pub address_post_code: Option<String>,
+        /// Properties beyond the declared ones.
+        pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    harness_gen_runtime::object! {
+        BookingPaymentRequestSourceCard {
+            object: "object" optional,
+            name: "name" required,
+            number: "number" required,
+            cvc: "cvc" required,
+            exp_month: "exp_month" required,
+            exp_year: "exp_year" required,
+            address_line1: "address_line1" optional,
+            address_line2: "address_line2" optional,
+            address_city: "address_city" optional,
+            address_country: "address_country" required,
+            address_post_code: "address_post_code" optional,
+        }
+        + additional_properties
+    }
+    harness_gen_runtime::builder! {
+        BookingPaymentRequestSourceCard {
+            new(
+                name: String,
+                number: String,
+                cvc: String,
+                exp_month: i64,
+                exp_year: i64,
+                address_country: String,
+            )
+            fix object = ::core::option::Option::Some(BookingPaymentRequestSourceCardObject::Card);
+            set
+                address_line1: String,
+                address_line2: String,
+                address_city: String,
+                address_post_code: String;
+            + additional_properties
+        }
+    }
+    /// The same shape as [`BookingPaymentSourceCardObject`], so the same type.
+    pub type BookingPaymentRequestSourceCardObject = BookingPaymentSourceCardObject;
+    /// Bank Account
+    ///
+    /// A bank account to take payment from. Must be able to make payments in the currency specified in the payment.
+    pub type BookingPaymentRequestSourceBankAccount = BookingPaymentSourceBankAccount;
     /// The input of `POST /bookings/{bookingId}/payment`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
@@ -802,7 +719,7 @@ mod payments {
         /// The ID of the booking to pay for.
         pub booking_id: formats::Uuid,
         /// `body`.
-        pub body: BookingPayment,
+        pub body: BookingPaymentRequest,
     }
     harness_gen_runtime::object! {
         CreateBookingPaymentInput {
@@ -812,7 +729,7 @@ mod payments {
     }
     harness_gen_runtime::builder! {
         CreateBookingPaymentInput {
-            new(booking_id: formats::Uuid, body: BookingPayment)
+            new(booking_id: formats::Uuid, body: BookingPaymentRequest)
         }
     }
     /// An object of the API (its description says no more).
@@ -851,104 +768,305 @@ mod payments {
 }
 #[cfg(feature = "payments")]
 pub use payments::*;
-/// The types compiled with `all-operations`.
-#[cfg(feature = "all-operations")]
-mod all_operations {
+/// The types compiled with `bookings`.
+#[cfg(feature = "bookings")]
+mod bookings {
     #[allow(unused_imports)]
     use super::*;
-    /// The link to the destination station resource.
-    pub type LinksDestination = LinksSelf;
-    /// The link to the origin station resource.
-    pub type LinksOrigin = LinksSelf;
-    /// Links to the next and previous pages of a paginated response.
+    /// [`Booking`] as a request sends it: without what the server assigns (its `readOnly` properties).
+    ///
+    /// A booking for a train trip.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
-    pub struct LinksPagination {
-        /// `next`.
-        pub next: Option<String>,
-        /// `prev`.
-        pub prev: Option<String>,
+    pub struct BookingRequest {
+        /// Identifier of the booked trip
+        pub trip_id: Option<formats::Uuid>,
+        /// Name of the passenger
+        pub passenger_name: Option<String>,
+        /// Indicates whether the passenger has a bicycle.
+        pub has_bicycle: Option<bool>,
+        /// Indicates whether the passenger has a dog.
+        pub has_dog: Option<bool>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
-        LinksPagination {
-            next: "next" optional,
-            prev: "prev" optional,
+        BookingRequest {
+            trip_id: "trip_id" optional,
+            passenger_name: "passenger_name" optional,
+            has_bicycle: "has_bicycle" optional,
+            has_dog: "has_dog" optional,
         }
         + additional_properties
     }
-    /// A train station.
+    harness_gen_runtime::builder! {
+        BookingRequest {
+            new()
+            set trip_id: formats::Uuid, passenger_name: String, has_bicycle: bool, has_dog: bool;
+            + additional_properties
+        }
+    }
+    /// The link to the current resource.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
-    pub struct Station {
-        /// Unique identifier for the station.
-        pub id: formats::Uuid,
-        /// The name of the station
-        pub name: String,
-        /// The address of the station.
-        pub address: String,
-        /// The country code of the station.
-        pub country_code: String,
-        /// The timezone of the station in the [IANA Time Zone Database format](https://www.iana.org/time-zones).
-        pub timezone: Option<String>,
+    #[derive(Default)]
+    pub struct LinksSelf {
+        /// `self`.
+        pub self_: Option<String>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
-        Station {
-            id: "id" required,
-            name: "name" required,
-            address: "address" required,
-            country_code: "country_code" required,
-            timezone: "timezone" optional,
+        LinksSelf {
+            self_: "self" optional,
         }
         + additional_properties
     }
-    /// A train trip.
+    /// The input of `GET /bookings`: its parameters and body.
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
-    pub struct Trip {
-        /// Unique identifier for the trip
+    pub struct GetBookingsInput {
+        /// The page number to return
+        pub page: Option<i64>,
+        /// The number of items to return per page
+        pub limit: Option<i64>,
+    }
+    harness_gen_runtime::object! {
+        GetBookingsInput {
+            page: "page" optional,
+            limit: "limit" optional,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetBookingsInput {
+            new()
+            set page: i64, limit: i64;
+        }
+    }
+    /// The same shape as [`WrapperCollection`], so the same type.
+    pub type GetBookingsOutput = WrapperCollection;
+    /// The input of `POST /bookings`: its parameters and body.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct CreateBookingInput {
+        /// `body`.
+        pub body: BookingRequest,
+    }
+    harness_gen_runtime::object! {
+        CreateBookingInput {
+            body: "body" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        CreateBookingInput {
+            new(body: BookingRequest)
+        }
+    }
+    /// An object of the API (its description says no more).
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[derive(Default)]
+    pub struct CreateBookingOutput {
+        /// Unique identifier for the booking
         pub id: Option<formats::Uuid>,
-        /// The starting station of the trip
-        pub origin: Option<String>,
-        /// The destination station of the trip
-        pub destination: Option<String>,
-        /// The date and time when the trip departs
-        pub departure_time: Option<formats::DateTime>,
-        /// The date and time when the trip arrives
-        pub arrival_time: Option<formats::DateTime>,
-        /// The name of the operator of the trip
-        pub operator: Option<String>,
-        /// The cost of the trip
-        pub price: Option<f64>,
-        /// Indicates whether bicycles are allowed on the trip
-        pub bicycles_allowed: Option<bool>,
-        /// Indicates whether dogs are allowed on the trip
-        pub dogs_allowed: Option<bool>,
+        /// Identifier of the booked trip
+        pub trip_id: Option<formats::Uuid>,
+        /// Name of the passenger
+        pub passenger_name: Option<String>,
+        /// Indicates whether the passenger has a bicycle.
+        pub has_bicycle: Option<bool>,
+        /// Indicates whether the passenger has a dog.
+        pub has_dog: Option<bool>,
+        /// `links`.
+        pub links: Option<LinksSelf>,
         /// Properties beyond the declared ones.
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
-        Trip {
+        CreateBookingOutput {
             id: "id" optional,
-            origin: "origin" optional,
-            destination: "destination" optional,
-            departure_time: "departure_time" optional,
-            arrival_time: "arrival_time" optional,
-            operator: "operator" optional,
-            price: "price" optional,
-            bicycles_allowed: "bicycles_allowed" optional,
-            dogs_allowed: "dogs_allowed" optional,
+            trip_id: "trip_id" optional,
+            passenger_name: "passenger_name" optional,
+            has_bicycle: "has_bicycle" optional,
+            has_dog: "has_dog" optional,
+            links: "links" optional,
         }
         + additional_properties
     }
+    /// The input of `GET /bookings/{bookingId}`: its parameters and body.
+    #[derive(Debug, Clone)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    pub struct GetBookingInput {
+        /// The ID of the booking to retrieve.
+        pub booking_id: formats::Uuid,
+    }
+    harness_gen_runtime::object! {
+        GetBookingInput {
+            booking_id: "booking_id" required,
+        }
+    }
+    harness_gen_runtime::builder! {
+        GetBookingInput {
+            new(booking_id: formats::Uuid)
+        }
+    }
+    /// The same shape as [`CreateBookingOutput`], so the same type.
+    pub type GetBookingOutput = CreateBookingOutput;
+    /// The input of `DELETE /bookings/{bookingId}`: its parameters and body.
+    pub type DeleteBookingInput = GetBookingInput;
+    /// How `GetBookingsError`'s operation can fail with a response: [`GetStationsError`].
+    pub type GetBookingsError = GetStationsError;
+    /// How `CreateBookingError`'s operation can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum CreateBookingError {
+        /// The declared error `http_400`.
+        #[serde(rename = "http_400")]
+        Http400 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_401`.
+        #[serde(rename = "http_401")]
+        Http401 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_404`.
+        #[serde(rename = "http_404")]
+        Http404 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_409`.
+        #[serde(rename = "http_409")]
+        Http409 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_429`.
+        #[serde(rename = "http_429")]
+        Http429 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_500`.
+        #[serde(rename = "http_500")]
+        Http500 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
+    }
+    harness_gen_runtime::operation_error! {
+        CreateBookingError {
+            "http_400" => Http400,
+            "http_401" => Http401,
+            "http_404" => Http404,
+            "http_409" => Http409,
+            "http_429" => Http429,
+            "http_500" => Http500,
+        }
+    }
+    /// How 2 operations with the same declared errors (each names this type by an alias of its own) can fail with a response: a declared error, or `UpstreamError` for an undeclared status or an unparsable body.
+    #[derive(Debug, Clone, serde::Serialize)]
+    #[cfg_attr(feature = "compare", derive(PartialEq))]
+    #[serde(tag = "kind")]
+    pub enum GetBookingError {
+        /// The declared error `http_400`.
+        #[serde(rename = "http_400")]
+        Http400 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_401`.
+        #[serde(rename = "http_401")]
+        Http401 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_403`.
+        #[serde(rename = "http_403")]
+        Http403 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_404`.
+        #[serde(rename = "http_404")]
+        Http404 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_429`.
+        #[serde(rename = "http_429")]
+        Http429 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// The declared error `http_500`.
+        #[serde(rename = "http_500")]
+        Http500 {
+            /// The reply's HTTP status.
+            status: u16,
+            /// The reply's body.
+            body: Problem,
+        },
+        /// An undeclared status or an unparsable body; the body is never kept.
+        #[serde(rename = "upstream_error")]
+        UpstreamError {
+            /// The reply's HTTP status.
+            status: u16,
+            /// What was wrong with it.
+            reason: String,
+        },
+    }
+    harness_gen_runtime::operation_error! {
+        GetBookingError {
+            "http_400" => Http400,
+            "http_401" => Http401,
+            "http_403" => Http403,
+            "http_404" => Http404,
+            "http_429" => Http429,
+            "http_500" => Http500,
+        }
+    }
+    /// How `DeleteBookingError`'s operation can fail with a response: [`GetBookingError`].
+    pub type DeleteBookingError = GetBookingError;
 }
-#[cfg(feature = "all-operations")]
-pub use all_operations::*;
+#[cfg(feature = "bookings")]
+pub use bookings::*;
 /// A problem detail object as defined in RFC 7807.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]

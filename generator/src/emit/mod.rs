@@ -220,6 +220,9 @@ impl Types {
 /// operation features `gating` says.
 pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     let mut space = TypeSpace::new(&api.components, extras);
+    for (component, view) in &api.request_views {
+        space.request_view(component, view);
+    }
     // Per operation: its aliases, its error enum, and the types it uses directly.
     let mut aliases: Vec<(usize, String, Ty)> = Vec::new();
     let mut errors: Vec<(usize, String, Vec<ErrorVariantType>)> = Vec::new();

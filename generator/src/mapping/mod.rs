@@ -3,6 +3,7 @@
 
 mod check;
 mod commands;
+pub mod directions;
 mod events;
 pub mod groups;
 mod operation;
@@ -30,6 +31,8 @@ pub struct Cx<'a> {
     pub default_security: Vec<Vec<String>>,
     /// Security schemes that resolved.
     pub schemes: BTreeMap<String, SecurityScheme>,
+    /// The components with a request view of their own (`readOnly` and `writeOnly`).
+    pub views: directions::Views,
 }
 
 /// Maps a loaded document to the model. Problems go to `diags`; the model is returned even
@@ -48,16 +51,19 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
         diags,
         default_security: Vec::new(),
         schemes,
+        views: directions::Views::default(),
     };
     if let Some(requirements) = root.get("security") {
         cx.default_security = operation::security(&mut cx, requirements, &Loc::main("/security"));
     }
-    let components = component_schemas(&mut cx);
+    let mut components = component_schemas(&mut cx);
+    cx.views = directions::Views::split(&mut components);
     let tools::Tools {
         operations,
         cli_commands,
         groups,
     } = tools::build(&mut cx, &ext, &components);
+    let request_views = std::mem::take(&mut cx.views).finish(&mut components);
     let usual_scheme = cx
         .default_security
         .iter()
@@ -72,6 +78,7 @@ pub fn map(doc: &Document, diags: &mut Diagnostics) -> Api {
         security_schemes: cx.schemes,
         operations,
         components,
+        request_views,
         cli_commands,
         groups,
     }

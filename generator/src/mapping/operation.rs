@@ -77,7 +77,27 @@ pub fn parts(
     } else {
         None
     };
-    let (output, errors) = responses(cx, op, op_loc);
+    let (mut output, mut errors) = responses(cx, op, op_loc);
+    // Each part in its direction: what is sent in the request view, what comes back in the
+    // reply view (`directions`).
+    let mut params = params;
+    let mut body = body;
+    for schema in params
+        .iter_mut()
+        .map(|p| &mut p.schema)
+        .chain(body.iter_mut().map(|b| &mut b.schema))
+    {
+        cx.views.for_request(schema);
+    }
+    for output in output.iter_mut() {
+        super::directions::for_reply(&mut output.schema);
+        if let Some(events) = &mut output.events {
+            super::directions::for_reply(events);
+        }
+    }
+    for error in &mut errors {
+        super::directions::for_reply(&mut error.schema);
+    }
     let security = match op.get("security") {
         Some(requirements) => security(cx, requirements, &op_loc.at("security")),
         None => cx.default_security.clone(),

@@ -7,6 +7,7 @@ mod bridge;
 mod comparison;
 mod crash_sweep;
 mod dashboard;
+mod directions;
 mod file_projections;
 mod openai;
 mod operated;

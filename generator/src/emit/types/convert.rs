@@ -525,7 +525,9 @@ impl<'a> TypeSpace<'a> {
             idents.reserve("additional_properties");
         }
         let mut fields = Vec::new();
-        for (wire, schema) in properties {
+        // A property refused in this direction (a request's `readOnly` one, `false`) is no
+        // field: nothing can be sent for it.
+        for (wire, schema) in properties.iter().filter(|(_, s)| **s != Value::Bool(false)) {
             let ident = idents.claim(&field_name(wire), "_");
             let field_hint = join_camel(&[&struct_name, &camel(wire)]);
             let ty = self.convert(
@@ -594,6 +596,7 @@ fn is_constraint(keyword: &str) -> bool {
 fn copied_property(schema: &Value, part_at: &str, merged_at: &str, name: &str) -> Value {
     // `%` would be read as percent-encoding in a reference.
     if part_at == merged_at
+        || !schema.is_object()
         || !part_at.starts_with(COMPONENTS)
         || part_at.contains('%')
         || name.contains('%')

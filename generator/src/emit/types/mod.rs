@@ -480,6 +480,23 @@ impl<'a> TypeSpace<'a> {
         target.unwrap_or_else(|| self.reserve(hint, pointer))
     }
 
+    /// Says of the component `view` that it is the component `of` as a request sends it.
+    pub fn request_view(&mut self, of: &str, view: &str) {
+        let (Some(&of), Some(&view)) = (self.component_ids.get(of), self.component_ids.get(view))
+        else {
+            return;
+        };
+        let what = format!(
+            "[`{}`] as a request sends it: without what the server assigns (its `readOnly` properties).",
+            self.defs[of].name
+        );
+        let doc = match self.defs[view].doc.take() {
+            Some(doc) => format!("{what}\n\n{doc}"),
+            None => what,
+        };
+        self.defs[view].doc = Some(doc);
+    }
+
     /// Each named type's name and the pointer of the schema it was made from.
     pub fn origins(&self) -> impl Iterator<Item = (&str, &str)> {
         self.defs

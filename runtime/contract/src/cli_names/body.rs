@@ -72,7 +72,10 @@ fn gather<'a>(
     }
     let schema = resolved(schema, resolve);
     if let Some(Value::Object(properties)) = schema.get("properties") {
-        for (name, property) in properties {
+        // A property whose schema is `false` (a request's `readOnly` one) takes no value: no
+        // option.
+        let allowed = properties.iter().filter(|(_, p)| **p != Value::Bool(false));
+        for (name, property) in allowed {
             if !out.iter().any(|f: &Field| f.name == name) {
                 out.push(Field {
                     name,

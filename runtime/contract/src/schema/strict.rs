@@ -293,6 +293,9 @@ fn object(map: &Map<String, Value>) -> Kind {
         Some(properties) if !properties.is_empty() => Kind::Object(
             properties
                 .iter()
+                // A property that takes no value (`false`: a request's `readOnly` one) is not
+                // listed: strict mode would have to require it.
+                .filter(|(_, schema)| **schema != Value::Bool(false))
                 .map(|(name, schema)| {
                     (
                         name.clone(),

@@ -400,7 +400,8 @@
 
   function objectField(s, label, required, pointer, depth, top) {
     const properties = s.properties || {};
-    const names = Object.keys(properties);
+    // A property whose schema is `false` (a request's read-only one) takes no value: no field.
+    const names = Object.keys(properties).filter((name) => properties[name] !== false);
     if (names.length === 0 || depth > 6) return jsonField(s, label, required, pointer);
     const needed = new Set(s.required || []);
     const children = names.map((name) => [name, build(properties[name], name, needed.has(name), pointer + '/' + name.replace(/~/g, '~0').replace(/\//g, '~1'), depth + 1)]);

@@ -220,7 +220,12 @@ impl Sampler<'_> {
         let mut out = Map::new();
         let properties = schema.get("properties").and_then(Value::as_object);
         if self.every_property && depth < 4 {
-            for (name, property) in properties.into_iter().flatten() {
+            // A property whose schema is `false` (a request's `readOnly` one) takes no value.
+            let allowed = properties
+                .into_iter()
+                .flatten()
+                .filter(|(_, p)| **p != false);
+            for (name, property) in allowed {
                 let value = self.sample(property, depth + 1);
                 if !value.is_null() {
                     out.insert(name.clone(), value);
