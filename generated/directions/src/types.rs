@@ -17,6 +17,8 @@ pub mod formats {
     pub type DateTime = String;
 }
 /// Read-only properties reached through `allOf`, arrays, maps and unions.
+///
+/// Requests send it as [`AssemblyRequest`].
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Assembly {
@@ -80,7 +82,7 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
-/// An object of the API (its description says no more).
+/// An object of the API, as replies carry it. Requests send it as [`PartRequest`].
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Part {
@@ -119,7 +121,7 @@ harness_gen_runtime::builder! {
         + additional_properties
     }
 }
-/// An object of the API (its description says no more).
+/// An object of the API, as replies carry it. Requests send it as [`WidgetRequest`].
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 pub struct Widget {
@@ -178,13 +180,13 @@ pub enum AssemblyMain {
 #[serde(untagged)]
 pub enum AssemblyRequestMain {
     /// As [`PartRequest`].
-    PartRequest(PartRequest),
+    Part(PartRequest),
     /// As `String`.
     String(String),
 }
 impl From<PartRequest> for AssemblyRequestMain {
     fn from(value: PartRequest) -> Self {
-        Self::PartRequest(value)
+        Self::Part(value)
     }
 }
 impl From<String> for AssemblyRequestMain {
@@ -270,7 +272,7 @@ pub type ReplacePartsError = UndeclaredError;
 mod all_operations {
     #[allow(unused_imports)]
     use super::*;
-    /// An object of the API (its description says no more).
+    /// An object of the API, as replies carry it. Requests send it as [`NamedRequest`].
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     pub struct Named {

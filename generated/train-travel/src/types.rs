@@ -22,6 +22,8 @@ mod all_operations {
     #[allow(unused_imports)]
     use super::*;
     /// A booking for a train trip.
+    ///
+    /// Requests send it as [`BookingRequest`].
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]
@@ -50,6 +52,8 @@ mod all_operations {
         + additional_properties
     }
     /// A payment for a booking.
+    ///
+    /// Requests send it as [`BookingPaymentRequest`].
     #[derive(Debug, Clone)]
     #[cfg_attr(feature = "compare", derive(PartialEq))]
     #[derive(Default)]

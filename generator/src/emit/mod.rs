@@ -219,10 +219,7 @@ impl Types {
 /// declared-error types, with the optional parts where `extras` says and each item under the
 /// operation features `gating` says.
 pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
-    let mut space = TypeSpace::new(&api.components, extras);
-    for (component, view) in &api.request_views {
-        space.request_view(component, view);
-    }
+    let mut space = TypeSpace::with_views(&api.components, extras, &api.request_views);
     // Per operation: its aliases, its error enum, and the types it uses directly.
     let mut aliases: Vec<(usize, String, Ty)> = Vec::new();
     let mut errors: Vec<(usize, String, Vec<ErrorVariantType>)> = Vec::new();

@@ -140,7 +140,7 @@ mod tests {
     use quote::quote;
 
     fn broken(tokens: TokenStream) -> Unparsable {
-        let error = syn::parse2::<syn::File>(tokens.clone()).unwrap_err();
+        let error = syn::parse2::<syn::File>(tokens.clone()).err().unwrap();
         Unparsable::find(tokens, &error)
     }
 

@@ -115,6 +115,28 @@ fn request_view(names: &BTreeMap<String, String>, schema: &mut Value, used: &mut
             );
             used.insert(name);
         }
+        // A discriminator's mapping names the members as the references do.
+        if let Some(Value::Object(mapping)) = map
+            .get_mut("discriminator")
+            .and_then(|d| d.get_mut("mapping"))
+        {
+            for target in mapping.values_mut() {
+                let Value::String(target) = target else {
+                    continue;
+                };
+                let name = component(target).unwrap_or_else(|| target.clone());
+                if let Some(request) = names.get(&name) {
+                    *target = match target.starts_with('#') {
+                        true => format!(
+                            "{COMPONENTS}{}",
+                            harness_gen_contract::schema::escape(request)
+                        ),
+                        false => request.clone(),
+                    };
+                    used.insert(name);
+                }
+            }
+        }
         let read_only = flagged(map, "readOnly");
         for name in &read_only {
             if let Some(Value::Object(properties)) = map.get_mut("properties") {

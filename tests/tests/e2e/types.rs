@@ -10,8 +10,9 @@ use harness_gen_runtime::http::Error;
 use harness_gen_runtime::{Audience, Issue, ToolError};
 use serde_json::{Value, json};
 use train_travel::types::{
-    BookingPaymentSource, BookingPaymentSourceBankAccount,
-    BookingPaymentSourceBankAccountAccountType, BookingPaymentSourceCard,
+    BookingPaymentRequestSource, BookingPaymentRequestSourceBankAccount,
+    BookingPaymentRequestSourceCard, BookingPaymentSource,
+    BookingPaymentSourceBankAccountAccountType,
 };
 
 fn card() -> Value {
@@ -66,9 +67,11 @@ fn a_tagged_member_that_does_not_fit_is_an_error_located_inside_it() {
     assert!(!error.contains("December"), "{error}");
 }
 
+/// What a request sends is built from the request view (`BookingPaymentRequest`: the card's
+/// write-only `cvc` required), what a reply carries read into the reply view.
 #[test]
 fn constructors_set_the_tag_of_a_union_member() {
-    let built = BookingPaymentSource::Card(BookingPaymentSourceCard::new(
+    let built = BookingPaymentRequestSource::Card(BookingPaymentRequestSourceCard::new(
         "J. Doe",
         "4242424242424242",
         "123",
@@ -77,15 +80,29 @@ fn constructors_set_the_tag_of_a_union_member() {
         "FR",
     ));
     assert_eq!(serde_json::to_value(&built).unwrap(), card());
-    let bank = BookingPaymentSourceBankAccount::new(
+    let bank = BookingPaymentRequestSourceBankAccount::new(
         "J. Doe",
         "0001",
         BookingPaymentSourceBankAccountAccountType::Individual,
         "B",
         "FR",
     );
-    let written = serde_json::to_value(BookingPaymentSource::BankAccount(bank)).unwrap();
+    let written = serde_json::to_value(BookingPaymentRequestSource::BankAccount(bank)).unwrap();
     assert_eq!(written["object"], "bank_account");
+}
+
+/// A reply need not carry what only requests send: the card the server reads back without
+/// its write-only `cvc` is still a card.
+#[test]
+fn a_reply_without_write_only_values_reads() {
+    let mut read_back = card();
+    let fields = read_back.as_object_mut().unwrap();
+    fields.remove("cvc");
+    let source: BookingPaymentSource = serde_json::from_value(read_back).unwrap();
+    let BookingPaymentSource::Card(card) = &source else {
+        panic!("{source:?}")
+    };
+    assert_eq!(card.cvc, None);
 }
 
 #[tokio::test]

@@ -204,7 +204,10 @@ impl TypeSpace<'_> {
         let union = words(union);
         let names: Vec<Option<Vec<String>>> = members
             .iter()
-            .map(|m| m.and_then(component_of).map(|c| words(&camel(&c))))
+            .map(|m| {
+                let c = m.and_then(component_of)?;
+                Some(words(&camel(self.views_of.get(&c).unwrap_or(&c))))
+            })
             .collect();
         let referenced: Vec<&Vec<String>> = names.iter().flatten().collect();
         // The words every referenced member shares at its start and at its end.

@@ -299,6 +299,9 @@ pub struct TypeSpace<'a> {
     extras: Extras,
     /// The unions whose shape is decided once every type is converted (`settle_unions`).
     unsettled: Vec<Unsettled>,
+    /// Request view component → the component it is a view of, so a union member is named
+    /// alike in both views.
+    views_of: BTreeMap<String, String>,
 }
 
 /// Where component schemas are, as JSON pointers.
@@ -310,6 +313,17 @@ const MAX_DEPTH: usize = 48;
 impl<'a> TypeSpace<'a> {
     /// A space holding one type per component schema, its optional parts where `extras` says.
     pub fn new(components: &'a BTreeMap<String, Value>, extras: Extras) -> Self {
+        Self::with_views(components, extras, &BTreeMap::new())
+    }
+
+    /// [`TypeSpace::new`], where `request_views` (component → the component holding its
+    /// request view) says which components are views of others: each view's type says so, and
+    /// a union names a view member as it names the component.
+    pub fn with_views(
+        components: &'a BTreeMap<String, Value>,
+        extras: Extras,
+        request_views: &BTreeMap<String, String>,
+    ) -> Self {
         let mut space = Self {
             components,
             defs: Vec::new(),
@@ -319,6 +333,10 @@ impl<'a> TypeSpace<'a> {
             warnings: Vec::new(),
             extras,
             unsettled: Vec::new(),
+            views_of: request_views
+                .iter()
+                .map(|(of, view)| (view.clone(), of.clone()))
+                .collect(),
         };
         // Names the prelude and the generated code use, and the public names of a crate's
         // other modules (its client's, a bindings crate's root): no two public types of one
@@ -377,6 +395,9 @@ impl<'a> TypeSpace<'a> {
             }
         }
         space.break_alias_cycles();
+        for (of, view) in request_views {
+            space.request_view(of, view);
+        }
         space
     }
 
@@ -481,7 +502,7 @@ impl<'a> TypeSpace<'a> {
     }
 
     /// Says of the component `view` that it is the component `of` as a request sends it.
-    pub fn request_view(&mut self, of: &str, view: &str) {
+    fn request_view(&mut self, of: &str, view: &str) {
         let (Some(&of), Some(&view)) = (self.component_ids.get(of), self.component_ids.get(view))
         else {
             return;
@@ -495,6 +516,12 @@ impl<'a> TypeSpace<'a> {
             None => what,
         };
         self.defs[view].doc = Some(doc);
+        let sent = format!("Requests send it as [`{}`].", self.defs[view].name);
+        let doc = match self.defs[of].doc.take() {
+            Some(doc) => format!("{doc}\n\n{sent}"),
+            None => format!("An object of the API, as replies carry it. {sent}"),
+        };
+        self.defs[of].doc = Some(doc);
     }
 
     /// Each named type's name and the pointer of the schema it was made from.
