@@ -40,7 +40,7 @@
 pub use harness_gen_types::{absent_or_null, builder, formats, object, tagged, upload};
 pub use harness_gen_wire::{
     API_VERSION, ContractError, ContractErrors, ErrorCode, RuntimeCategory, binding,
-    mask_serde_message,
+    mask_serde_message, param,
 };
 
 // The contract as data (harness-gen-contract), with the registry.

@@ -55,11 +55,11 @@ impl Client {
     }
     /// `GET /widgets`: list_widgets
     ///
+    /// The call [`resources::Widgets::list`] documents (`client.widgets().list(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListWidgetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Widgets::list`] (`client.widgets().list(…)`).
+    /// [`Error::Api`] with [`ListWidgetsError`] for a declared error reply, another [`Error`] otherwise.
     pub async fn list_widgets(
         &self,
     ) -> Result<ListWidgetsOutput, Error<ListWidgetsError>> {
@@ -67,29 +67,33 @@ impl Client {
     }
     /// `POST /widgets`: create_widget
     ///
+    /// The call [`resources::Widgets::create`] documents (`client.widgets().create(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`CreateWidgetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Widgets::create`] (`client.widgets().create(…)`).
-    pub async fn create_widget(
-        &self,
-        input: &CreateWidgetInput,
-    ) -> Result<CreateWidgetOutput, Error<CreateWidgetError>> {
-        self.http.call(&bindings::CREATE_WIDGET, input).await
+    /// [`Error::Api`] with [`CreateWidgetError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn create_widget<'a>(
+        &'a self,
+        input: &'a CreateWidgetInput,
+    ) -> impl std::future::Future<
+        Output = Result<CreateWidgetOutput, Error<CreateWidgetError>>,
+    > + 'a {
+        self.http.call(&bindings::CREATE_WIDGET, input)
     }
     /// `PUT /widgets/{id}/parts`: replace_parts
     ///
+    /// The call [`resources::Widgets::replace_parts`] documents (`client.widgets().replace_parts(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ReplacePartsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Widgets::replace_parts`] (`client.widgets().replace_parts(…)`).
-    pub async fn replace_parts(
-        &self,
-        input: &ReplacePartsInput,
-    ) -> Result<ReplacePartsOutput, Error<ReplacePartsError>> {
-        self.http.call(&bindings::REPLACE_PARTS, input).await
+    /// [`Error::Api`] with [`ReplacePartsError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn replace_parts<'a>(
+        &'a self,
+        input: &'a ReplacePartsInput,
+    ) -> impl std::future::Future<
+        Output = Result<ReplacePartsOutput, Error<ReplacePartsError>>,
+    > + 'a {
+        self.http.call(&bindings::REPLACE_PARTS, input)
     }
 }
 impl Client {
@@ -106,6 +110,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -201,118 +206,104 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `GET /widgets` ([`Client::list_widgets`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /widgets`.
         pub struct ListWidgets;
         const _: () = {
             impl Operation for ListWidgets {
                 type Input = types::ListWidgetsInput;
-                type Error = types::ListWidgetsError;
-            }
-            impl Call for ListWidgets {
                 type Output = types::ListWidgetsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListWidgetsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListWidgetsOutput, types::ListWidgetsError>,
-                > + Send + 'a {
-                    let _ = input;
-                    client.list_widgets()
-                }
+                type Error = types::ListWidgetsError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_WIDGETS;
             }
+            impl Call for ListWidgets {}
         };
-        /// `POST /widgets` ([`Client::create_widget`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `POST /widgets`.
         pub struct CreateWidget;
         const _: () = {
             impl Operation for CreateWidget {
                 type Input = types::CreateWidgetInput;
-                type Error = types::CreateWidgetError;
-            }
-            impl Call for CreateWidget {
                 type Output = types::CreateWidgetOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::CreateWidgetInput,
-                ) -> impl Future<
-                    Output = Reply<types::CreateWidgetOutput, types::CreateWidgetError>,
-                > + Send + 'a {
-                    client.create_widget(input)
-                }
+                type Error = types::CreateWidgetError;
+                const BINDING: &'static Binding = &super::super::bindings::CREATE_WIDGET;
             }
+            impl Call for CreateWidget {}
         };
-        /// `PUT /widgets/{id}/parts` ([`Client::replace_parts`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `PUT /widgets/{id}/parts`.
         pub struct ReplaceParts;
         const _: () = {
             impl Operation for ReplaceParts {
                 type Input = types::ReplacePartsInput;
-                type Error = types::ReplacePartsError;
-            }
-            impl Call for ReplaceParts {
                 type Output = types::ReplacePartsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ReplacePartsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ReplacePartsOutput, types::ReplacePartsError>,
-                > + Send + 'a {
-                    client.replace_parts(input)
-                }
+                type Error = types::ReplacePartsError;
+                const BINDING: &'static Binding = &super::super::bindings::REPLACE_PARTS;
             }
+            impl Call for ReplaceParts {}
         };
     }
     impl<Op> Request<'_, types::CreateWidgetInput, Op> {}
@@ -325,11 +316,11 @@ pub mod resources {
     impl<'a> Widgets<'a> {
         /// `GET /widgets`: list_widgets
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListWidgetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_widgets`].
+        /// [`Error::Api`] with [`ListWidgetsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_widgets`].
         ///
         /// ```ignore
         /// let reply = client.widgets().list().await?;
@@ -341,14 +332,13 @@ pub mod resources {
         }
         /// `POST /widgets`: create_widget
         ///
-        /// Takes:
-        /// - `body`
+        /// Takes `body` (fields of [`CreateWidgetInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateWidgetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_widget`].
+        /// [`Error::Api`] with [`CreateWidgetError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::create_widget`].
         ///
         /// ```ignore
         /// let reply = client.widgets().create(body).await?;
@@ -361,15 +351,13 @@ pub mod resources {
         }
         /// `PUT /widgets/{id}/parts`: replace_parts
         ///
-        /// Takes:
-        /// - `id`
-        /// - `body`
+        /// Takes `id`, `body` (fields of [`ReplacePartsInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ReplacePartsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::replace_parts`].
+        /// [`Error::Api`] with [`ReplacePartsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::replace_parts`].
         ///
         /// ```ignore
         /// let reply = client.widgets().replace_parts(id, body).await?;
@@ -387,7 +375,6 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `list_widgets`.
     pub(super) static LIST_WIDGETS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/widgets"),
@@ -400,7 +387,6 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `create_widget`.
     pub(super) static CREATE_WIDGET: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/widgets"),
@@ -421,19 +407,10 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `replace_parts`.
     pub(super) static REPLACE_PARTS: Binding = Binding {
         method: Method::Put,
         path: Text::Borrowed("/widgets/{id}/parts"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("id"),
-                    property: Text::Borrowed("id"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),
             content_type: Text::Borrowed("application/json"),

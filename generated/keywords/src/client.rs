@@ -55,116 +55,120 @@ impl Client {
     }
     /// `GET /self/{type}`: type_
     ///
+    /// The call [`resources::Crate::type_`] documents (`client.crate_().type_(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`TypeError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Crate::type_`] (`client.crate_().type_(…)`).
+    /// [`Error::Api`] with [`TypeError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub async fn type_(
-        &self,
-        input: &TypeInput,
-    ) -> Result<TypeOutput, Error<TypeError>> {
-        self.http.call(&bindings::TYPE_, input).await
+    pub fn type_<'a>(
+        &'a self,
+        input: &'a TypeInput,
+    ) -> impl std::future::Future<Output = Result<TypeOutput, Error<TypeError>>> + 'a {
+        self.http.call(&bindings::TYPE_, input)
     }
     /// `POST /self/{type}`: self_
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`SelfError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    /// [`Error::Api`] with [`SelfError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "self")]
-    pub async fn self_(
-        &self,
-        input: &SelfInput,
-    ) -> Result<SelfOutput, Error<SelfError>> {
-        self.http.call(&bindings::SELF_, input).await
+    pub fn self_<'a>(
+        &'a self,
+        input: &'a SelfInput,
+    ) -> impl std::future::Future<Output = Result<SelfOutput, Error<SelfError>>> + 'a {
+        self.http.call(&bindings::SELF_, input)
     }
     /// `GET /super`: super_
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`SuperError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
+    /// [`Error::Api`] with [`SuperError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "self")]
     pub async fn super_(&self) -> Result<SuperOutput, Error<SuperError>> {
         self.http.call(&bindings::SUPER_, &SuperInput::default()).await
     }
     /// `GET /crate/result`: result
     ///
+    /// The call [`resources::Crate::result`] documents (`client.crate_().result(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ResultError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Crate::result`] (`client.crate_().result(…)`).
+    /// [`Error::Api`] with [`ResultError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
     pub async fn result(&self) -> Result<ResultOutput, Error<ResultError>> {
         self.http.call(&bindings::RESULT, &ResultInput::default()).await
     }
     /// `GET /crate/request`: request
     ///
+    /// The call [`resources::Crate::request`] documents (`client.crate_().request(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`RequestError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Crate::request`] (`client.crate_().request(…)`).
+    /// [`Error::Api`] with [`RequestError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub async fn request(
-        &self,
-        input: &RequestInput,
-    ) -> Result<RequestOutput, Error<RequestError>> {
-        self.http.call(&bindings::REQUEST, input).await
+    pub fn request<'a>(
+        &'a self,
+        input: &'a RequestInput,
+    ) -> impl std::future::Future<
+        Output = Result<RequestOutput, Error<RequestError>>,
+    > + 'a {
+        self.http.call(&bindings::REQUEST, input)
     }
     /// `GET /crate/call`: call
     ///
+    /// The call [`resources::Crate::call`] documents (`client.crate_().call(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`CallError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Crate::call`] (`client.crate_().call(…)`).
+    /// [`Error::Api`] with [`CallError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
     pub async fn call(&self) -> Result<CallOutput, Error<CallError>> {
         self.http.call(&bindings::CALL, &CallInput::default()).await
     }
     /// `GET /items/{id}`: get_item
     ///
+    /// The call [`resources::MyTag::get_item`] documents (`client.my_tag().get_item(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetItemError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::MyTag::get_item`] (`client.my_tag().get_item(…)`).
+    /// [`Error::Api`] with [`GetItemError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub async fn get_item(
-        &self,
-        input: &GetItemInput,
-    ) -> Result<GetItemOutput, Error<GetItemError>> {
-        self.http.call(&bindings::GET_ITEM, input).await
+    pub fn get_item<'a>(
+        &'a self,
+        input: &'a GetItemInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetItemOutput, Error<GetItemError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_ITEM, input)
     }
     /// `PUT /items/{id}`: get_item_2
     ///
+    /// The call [`resources::MyTag::get_item_2`] documents (`client.my_tag().get_item_2(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetItem2Error`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::MyTag::get_item_2`] (`client.my_tag().get_item_2(…)`).
+    /// [`Error::Api`] with [`GetItem2Error`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub async fn get_item_2(
-        &self,
-        input: &GetItem2Input,
-    ) -> Result<(), Error<GetItem2Error>> {
-        self.http.call(&bindings::GET_ITEM_2, input).await
+    pub fn get_item_2<'a>(
+        &'a self,
+        input: &'a GetItem2Input,
+    ) -> impl std::future::Future<Output = Result<(), Error<GetItem2Error>>> + 'a {
+        self.http.call(&bindings::GET_ITEM_2, input)
     }
     /// `DELETE /items/{id}`: get_item_3
     ///
+    /// The call [`resources::MyTag::get_item_3`] documents (`client.my_tag().get_item_3(…)`), with its input as one struct.
+    ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetItem3Error`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::MyTag::get_item_3`] (`client.my_tag().get_item_3(…)`).
+    /// [`Error::Api`] with [`GetItem3Error`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub async fn get_item_3(
-        &self,
-        input: &GetItem3Input,
-    ) -> Result<(), Error<GetItem3Error>> {
-        self.http.call(&bindings::GET_ITEM_3, input).await
+    pub fn get_item_3<'a>(
+        &'a self,
+        input: &'a GetItem3Input,
+    ) -> impl std::future::Future<Output = Result<(), Error<GetItem3Error>>> + 'a {
+        self.http.call(&bindings::GET_ITEM_3, input)
     }
 }
 impl Client {
@@ -188,6 +192,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -283,209 +288,162 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `GET /self/{type}` ([`Client::type_`]).
+        /// `GET /self/{type}`.
         #[cfg(feature = "crate")]
-        #[derive(Clone, Copy, Debug)]
         pub struct Type;
         #[cfg(feature = "crate")]
         const _: () = {
             impl Operation for Type {
                 type Input = types::TypeInput;
-                type Error = types::TypeError;
-            }
-            impl Call for Type {
                 type Output = types::TypeOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::TypeInput,
-                ) -> impl Future<
-                    Output = Reply<types::TypeOutput, types::TypeError>,
-                > + Send + 'a {
-                    client.type_(input)
-                }
+                type Error = types::TypeError;
+                const BINDING: &'static Binding = &super::super::bindings::TYPE_;
             }
+            impl Call for Type {}
         };
-        /// `GET /crate/result` ([`Client::result`]).
+        /// `GET /crate/result`.
         #[cfg(feature = "crate")]
-        #[derive(Clone, Copy, Debug)]
         pub struct Result2;
         #[cfg(feature = "crate")]
         const _: () = {
             impl Operation for Result2 {
                 type Input = types::ResultInput;
-                type Error = types::ResultError;
-            }
-            impl Call for Result2 {
                 type Output = types::ResultOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ResultInput,
-                ) -> impl Future<
-                    Output = Reply<types::ResultOutput, types::ResultError>,
-                > + Send + 'a {
-                    let _ = input;
-                    client.result()
-                }
+                type Error = types::ResultError;
+                const BINDING: &'static Binding = &super::super::bindings::RESULT;
             }
+            impl Call for Result2 {}
         };
-        /// `GET /crate/request` ([`Client::request`]).
+        /// `GET /crate/request`.
         #[cfg(feature = "crate")]
-        #[derive(Clone, Copy, Debug)]
         pub struct Request2;
         #[cfg(feature = "crate")]
         const _: () = {
             impl Operation for Request2 {
                 type Input = types::RequestInput;
-                type Error = types::RequestError;
-            }
-            impl Call for Request2 {
                 type Output = types::RequestOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::RequestInput,
-                ) -> impl Future<
-                    Output = Reply<types::RequestOutput, types::RequestError>,
-                > + Send + 'a {
-                    client.request(input)
-                }
+                type Error = types::RequestError;
+                const BINDING: &'static Binding = &super::super::bindings::REQUEST;
             }
+            impl Call for Request2 {}
         };
-        /// `GET /crate/call` ([`Client::call`]).
+        /// `GET /crate/call`.
         #[cfg(feature = "crate")]
-        #[derive(Clone, Copy, Debug)]
         pub struct Call2;
         #[cfg(feature = "crate")]
         const _: () = {
             impl Operation for Call2 {
                 type Input = types::CallInput;
-                type Error = types::CallError;
-            }
-            impl Call for Call2 {
                 type Output = types::CallOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::CallInput,
-                ) -> impl Future<
-                    Output = Reply<types::CallOutput, types::CallError>,
-                > + Send + 'a {
-                    let _ = input;
-                    client.call()
-                }
+                type Error = types::CallError;
+                const BINDING: &'static Binding = &super::super::bindings::CALL;
             }
+            impl Call for Call2 {}
         };
-        /// `GET /items/{id}` ([`Client::get_item`]).
+        /// `GET /items/{id}`.
         #[cfg(feature = "my-tag")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetItem;
         #[cfg(feature = "my-tag")]
         const _: () = {
             impl Operation for GetItem {
                 type Input = types::GetItemInput;
-                type Error = types::GetItemError;
-            }
-            impl Call for GetItem {
                 type Output = types::GetItemOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetItemInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetItemOutput, types::GetItemError>,
-                > + Send + 'a {
-                    client.get_item(input)
-                }
+                type Error = types::GetItemError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM;
             }
+            impl Call for GetItem {}
         };
-        /// `PUT /items/{id}` ([`Client::get_item_2`]).
+        /// `PUT /items/{id}`.
         #[cfg(feature = "my-tag")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetItem2;
         #[cfg(feature = "my-tag")]
         const _: () = {
             impl Operation for GetItem2 {
                 type Input = types::GetItem2Input;
-                type Error = types::GetItem2Error;
-            }
-            impl Call for GetItem2 {
                 type Output = ();
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetItem2Input,
-                ) -> impl Future<Output = Reply<(), types::GetItem2Error>> + Send + 'a {
-                    client.get_item_2(input)
-                }
+                type Error = types::GetItem2Error;
+                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM_2;
             }
+            impl Call for GetItem2 {}
         };
-        /// `DELETE /items/{id}` ([`Client::get_item_3`]).
+        /// `DELETE /items/{id}`.
         #[cfg(feature = "my-tag")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetItem3;
         #[cfg(feature = "my-tag")]
         const _: () = {
             impl Operation for GetItem3 {
                 type Input = types::GetItem3Input;
-                type Error = types::GetItem3Error;
-            }
-            impl Call for GetItem3 {
                 type Output = ();
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetItem3Input,
-                ) -> impl Future<Output = Reply<(), types::GetItem3Error>> + Send + 'a {
-                    client.get_item_3(input)
-                }
+                type Error = types::GetItem3Error;
+                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM_3;
             }
+            impl Call for GetItem3 {}
         };
     }
     #[cfg(feature = "my-tag")]
@@ -529,16 +487,15 @@ pub mod resources {
     impl<'a> Crate<'a> {
         /// `GET /self/{type}`: type_
         ///
-        /// Takes:
-        /// - `type_` (`type`)
+        /// Takes `type_` (fields of [`TypeInput`]).
         ///
         /// Optional, set on the request: `.async_(…)`, `.self_(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`TypeError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::type_`].
+        /// [`Error::Api`] with [`TypeError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::type_`].
         ///
         /// ```ignore
         /// let reply = client.crate_().type_(type_).await?;
@@ -552,11 +509,11 @@ pub mod resources {
         }
         /// `GET /crate/result`: result
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ResultError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::result`].
+        /// [`Error::Api`] with [`ResultError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::result`].
         ///
         /// ```ignore
         /// let reply = client.crate_().result().await?;
@@ -569,11 +526,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.a_b(…)`, `.a_b_query(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`RequestError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::request`].
+        /// [`Error::Api`] with [`RequestError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::request`].
         ///
         /// ```ignore
         /// let reply = client.crate_().request().await?;
@@ -584,11 +541,11 @@ pub mod resources {
         }
         /// `GET /crate/call`: call
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CallError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::call`].
+        /// [`Error::Api`] with [`CallError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::call`].
         ///
         /// ```ignore
         /// let reply = client.crate_().call().await?;
@@ -608,14 +565,13 @@ pub mod resources {
     impl<'a> MyTag<'a> {
         /// `GET /items/{id}`: get_item
         ///
-        /// Takes:
-        /// - `id`
+        /// Takes `id` (fields of [`GetItemInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetItemError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_item`].
+        /// [`Error::Api`] with [`GetItemError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_item`].
         ///
         /// ```ignore
         /// let reply = client.my_tag().get_item(id).await?;
@@ -629,16 +585,15 @@ pub mod resources {
         }
         /// `PUT /items/{id}`: get_item_2
         ///
-        /// Takes:
-        /// - `id`
+        /// Takes `id` (fields of [`GetItem2Input`]).
         ///
         /// Optional, set on the request: `.body(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetItem2Error`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_item_2`].
+        /// [`Error::Api`] with [`GetItem2Error`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_item_2`].
         ///
         /// ```ignore
         /// let reply = client.my_tag().get_item_2(id).await?;
@@ -652,14 +607,13 @@ pub mod resources {
         }
         /// `DELETE /items/{id}`: get_item_3
         ///
-        /// Takes:
-        /// - `id`
+        /// Takes `id` (fields of [`GetItem3Input`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetItem3Error`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_item_3`].
+        /// [`Error::Api`] with [`GetItem3Error`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_item_3`].
         ///
         /// ```ignore
         /// let reply = client.my_tag().get_item_3(id).await?;
@@ -677,28 +631,15 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `type_`.
     #[cfg(feature = "crate")]
     pub(super) static TYPE_: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/self/{type}"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("type"),
-                    property: Text::Borrowed("type"),
-                    ..ParamBinding::PATH
-                },
-                ParamBinding {
-                    name: Text::Borrowed("async"),
-                    property: Text::Borrowed("async"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("self"),
-                    property: Text::Borrowed("self"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(path "type"),
+                harness_gen_runtime::param!(query "async"),
+                harness_gen_runtime::param!(query "self"),
             ],
         ),
         response: Some(
@@ -710,20 +651,11 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `self_`.
     #[cfg(feature = "self")]
     pub(super) static SELF_: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/self/{type}"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("type"),
-                    property: Text::Borrowed("type"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "type")]),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),
             content_type: Text::Borrowed("application/json"),
@@ -741,7 +673,6 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `super_`.
     #[cfg(feature = "self")]
     pub(super) static SUPER_: Binding = Binding {
         method: Method::Get,
@@ -755,7 +686,6 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `result`.
     #[cfg(feature = "crate")]
     pub(super) static RESULT: Binding = Binding {
         method: Method::Get,
@@ -769,23 +699,14 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `request`.
     #[cfg(feature = "crate")]
     pub(super) static REQUEST: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/crate/request"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("a-b"),
-                    property: Text::Borrowed("a_b"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("a_b"),
-                    property: Text::Borrowed("a_b_query"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "a-b" as "a_b"),
+                harness_gen_runtime::param!(query "a_b" as "a_b_query"),
             ],
         ),
         response: Some(
@@ -797,7 +718,6 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `call`.
     #[cfg(feature = "crate")]
     pub(super) static CALL: Binding = Binding {
         method: Method::Get,
@@ -811,20 +731,11 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `get_item`.
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("id"),
-                    property: Text::Borrowed("id"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
         response: Some(
             ResponseBinding::new(
                 StatusKey::Code(200),
@@ -834,20 +745,11 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `get_item_2`.
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM_2: Binding = Binding {
         method: Method::Put,
         path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("id"),
-                    property: Text::Borrowed("id"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),
             content_type: Text::Borrowed("application/json"),
@@ -858,20 +760,11 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `get_item_3`.
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM_3: Binding = Binding {
         method: Method::Delete,
         path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("id"),
-                    property: Text::Borrowed("id"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
         ..Binding::EMPTY
     };
 }

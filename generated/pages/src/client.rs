@@ -55,18 +55,18 @@ impl Client {
     }
     /// `GET /toys`: List toys, a page at a time by the Link header
     ///
-    /// List toys, a page at a time by the Link header
+    /// The call [`resources::Catalogue::list_toys`] documents (`client.catalogue().list_toys(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListToysError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_toys`] (`client.catalogue().list_toys(…)`).
-    pub async fn list_toys(
-        &self,
-        input: &ListToysInput,
-    ) -> Result<ListToysOutput, Error<ListToysError>> {
-        self.http.call(&bindings::LIST_TOYS, input).await
+    /// [`Error::Api`] with [`ListToysError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_toys<'a>(
+        &'a self,
+        input: &'a ListToysInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListToysOutput, Error<ListToysError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_TOYS, input)
     }
     /// Every page of [`Client::list_toys`], each fetched when read (`.items()` streams their items).
     pub fn list_toys_pages(
@@ -77,18 +77,18 @@ impl Client {
     }
     /// `GET /customers`: List customers after a given one
     ///
-    /// List customers after a given one
+    /// The call [`resources::Catalogue::list_customers`] documents (`client.catalogue().list_customers(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListCustomersError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_customers`] (`client.catalogue().list_customers(…)`).
-    pub async fn list_customers(
-        &self,
-        input: &ListCustomersInput,
-    ) -> Result<ListCustomersOutput, Error<ListCustomersError>> {
-        self.http.call(&bindings::LIST_CUSTOMERS, input).await
+    /// [`Error::Api`] with [`ListCustomersError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_customers<'a>(
+        &'a self,
+        input: &'a ListCustomersInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListCustomersOutput, Error<ListCustomersError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_CUSTOMERS, input)
     }
     /// Every page of [`Client::list_customers`], each fetched when read (`.items()` streams their items).
     pub fn list_customers_pages(
@@ -99,18 +99,18 @@ impl Client {
     }
     /// `GET /files`: List files after a given one
     ///
-    /// List files after a given one
+    /// The call [`resources::Catalogue::list_files`] documents (`client.catalogue().list_files(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListFilesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_files`] (`client.catalogue().list_files(…)`).
-    pub async fn list_files(
-        &self,
-        input: &ListFilesInput,
-    ) -> Result<ListFilesOutput, Error<ListFilesError>> {
-        self.http.call(&bindings::LIST_FILES, input).await
+    /// [`Error::Api`] with [`ListFilesError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_files<'a>(
+        &'a self,
+        input: &'a ListFilesInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListFilesOutput, Error<ListFilesError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_FILES, input)
     }
     /// Every page of [`Client::list_files`], each fetched when read (`.items()` streams their items).
     pub fn list_files_pages(
@@ -121,18 +121,18 @@ impl Client {
     }
     /// `GET /reports`: List reports by page token
     ///
-    /// List reports by page token
+    /// The call [`resources::Catalogue::list_reports`] documents (`client.catalogue().list_reports(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListReportsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_reports`] (`client.catalogue().list_reports(…)`).
-    pub async fn list_reports(
-        &self,
-        input: &ListReportsInput,
-    ) -> Result<ListReportsOutput, Error<ListReportsError>> {
-        self.http.call(&bindings::LIST_REPORTS, input).await
+    /// [`Error::Api`] with [`ListReportsError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_reports<'a>(
+        &'a self,
+        input: &'a ListReportsInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListReportsOutput, Error<ListReportsError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_REPORTS, input)
     }
     /// Every page of [`Client::list_reports`], each fetched when read (`.items()` streams their items).
     pub fn list_reports_pages(
@@ -143,18 +143,18 @@ impl Client {
     }
     /// `GET /events`: List events from an offset
     ///
-    /// List events from an offset
+    /// The call [`resources::Catalogue::list_events`] documents (`client.catalogue().list_events(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListEventsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_events`] (`client.catalogue().list_events(…)`).
-    pub async fn list_events(
-        &self,
-        input: &ListEventsInput,
-    ) -> Result<ListEventsOutput, Error<ListEventsError>> {
-        self.http.call(&bindings::LIST_EVENTS, input).await
+    /// [`Error::Api`] with [`ListEventsError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_events<'a>(
+        &'a self,
+        input: &'a ListEventsInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListEventsOutput, Error<ListEventsError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_EVENTS, input)
     }
     /// Every page of [`Client::list_events`], each fetched when read (`.items()` streams their items).
     pub fn list_events_pages(
@@ -165,18 +165,18 @@ impl Client {
     }
     /// `GET /messages`: List messages by iterator until done
     ///
-    /// List messages by iterator until done
+    /// The call [`resources::Catalogue::list_messages`] documents (`client.catalogue().list_messages(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListMessagesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_messages`] (`client.catalogue().list_messages(…)`).
-    pub async fn list_messages(
-        &self,
-        input: &ListMessagesInput,
-    ) -> Result<ListMessagesOutput, Error<ListMessagesError>> {
-        self.http.call(&bindings::LIST_MESSAGES, input).await
+    /// [`Error::Api`] with [`ListMessagesError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_messages<'a>(
+        &'a self,
+        input: &'a ListMessagesInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListMessagesOutput, Error<ListMessagesError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_MESSAGES, input)
     }
     /// Every page of [`Client::list_messages`], each fetched when read (`.items()` streams their items).
     pub fn list_messages_pages(
@@ -191,18 +191,18 @@ impl Client {
     }
     /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
     ///
-    /// List history entries (not paginated, whatever its shape suggests)
+    /// The call [`resources::Catalogue::list_history`] documents (`client.catalogue().list_history(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListHistoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Catalogue::list_history`] (`client.catalogue().list_history(…)`).
-    pub async fn list_history(
-        &self,
-        input: &ListHistoryInput,
-    ) -> Result<ListHistoryOutput, Error<ListHistoryError>> {
-        self.http.call(&bindings::LIST_HISTORY, input).await
+    /// [`Error::Api`] with [`ListHistoryError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_history<'a>(
+        &'a self,
+        input: &'a ListHistoryInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListHistoryOutput, Error<ListHistoryError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_HISTORY, input)
     }
 }
 impl Client {
@@ -221,6 +221,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -316,267 +317,166 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `GET /toys` ([`Client::list_toys`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /toys`.
         pub struct ListToys;
         const _: () = {
             impl Operation for ListToys {
                 type Input = types::ListToysInput;
-                type Error = types::ListToysError;
-            }
-            impl Call for ListToys {
                 type Output = types::ListToysOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListToysInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListToysOutput, types::ListToysError>,
-                > + Send + 'a {
-                    client.list_toys(input)
-                }
+                type Error = types::ListToysError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_TOYS;
             }
+            impl Call for ListToys {}
             impl Paged for ListToys {
                 type Item = types::Toy;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListToysInput,
-                ) -> Pages<types::ListToysOutput, types::Toy, types::ListToysError> {
-                    client.list_toys_pages(input)
-                }
             }
         };
-        /// `GET /customers` ([`Client::list_customers`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /customers`.
         pub struct ListCustomers;
         const _: () = {
             impl Operation for ListCustomers {
                 type Input = types::ListCustomersInput;
-                type Error = types::ListCustomersError;
-            }
-            impl Call for ListCustomers {
                 type Output = types::ListCustomersOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListCustomersInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListCustomersOutput, types::ListCustomersError>,
-                > + Send + 'a {
-                    client.list_customers(input)
-                }
+                type Error = types::ListCustomersError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_CUSTOMERS;
             }
+            impl Call for ListCustomers {}
             impl Paged for ListCustomers {
                 type Item = types::Customer;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListCustomersInput,
-                ) -> Pages<
-                    types::ListCustomersOutput,
-                    types::Customer,
-                    types::ListCustomersError,
-                > {
-                    client.list_customers_pages(input)
-                }
             }
         };
-        /// `GET /files` ([`Client::list_files`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /files`.
         pub struct ListFiles;
         const _: () = {
             impl Operation for ListFiles {
                 type Input = types::ListFilesInput;
-                type Error = types::ListFilesError;
-            }
-            impl Call for ListFiles {
                 type Output = types::ListFilesOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListFilesInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListFilesOutput, types::ListFilesError>,
-                > + Send + 'a {
-                    client.list_files(input)
-                }
+                type Error = types::ListFilesError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_FILES;
             }
+            impl Call for ListFiles {}
             impl Paged for ListFiles {
                 type Item = types::FileListDataItem;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListFilesInput,
-                ) -> Pages<
-                    types::ListFilesOutput,
-                    types::FileListDataItem,
-                    types::ListFilesError,
-                > {
-                    client.list_files_pages(input)
-                }
             }
         };
-        /// `GET /reports` ([`Client::list_reports`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /reports`.
         pub struct ListReports;
         const _: () = {
             impl Operation for ListReports {
                 type Input = types::ListReportsInput;
-                type Error = types::ListReportsError;
-            }
-            impl Call for ListReports {
                 type Output = types::ListReportsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListReportsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListReportsOutput, types::ListReportsError>,
-                > + Send + 'a {
-                    client.list_reports(input)
-                }
+                type Error = types::ListReportsError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_REPORTS;
             }
+            impl Call for ListReports {}
             impl Paged for ListReports {
                 type Item = String;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListReportsInput,
-                ) -> Pages<types::ListReportsOutput, String, types::ListReportsError> {
-                    client.list_reports_pages(input)
-                }
             }
         };
-        /// `GET /events` ([`Client::list_events`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /events`.
         pub struct ListEvents;
         const _: () = {
             impl Operation for ListEvents {
                 type Input = types::ListEventsInput;
-                type Error = types::ListEventsError;
-            }
-            impl Call for ListEvents {
                 type Output = types::ListEventsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListEventsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListEventsOutput, types::ListEventsError>,
-                > + Send + 'a {
-                    client.list_events(input)
-                }
+                type Error = types::ListEventsError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_EVENTS;
             }
+            impl Call for ListEvents {}
             impl Paged for ListEvents {
                 type Item = types::Event;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListEventsInput,
-                ) -> Pages<
-                    types::ListEventsOutput,
-                    types::Event,
-                    types::ListEventsError,
-                > {
-                    client.list_events_pages(input)
-                }
             }
         };
-        /// `GET /messages` ([`Client::list_messages`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /messages`.
         pub struct ListMessages;
         const _: () = {
             impl Operation for ListMessages {
                 type Input = types::ListMessagesInput;
-                type Error = types::ListMessagesError;
-            }
-            impl Call for ListMessages {
                 type Output = types::ListMessagesOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListMessagesInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListMessagesOutput, types::ListMessagesError>,
-                > + Send + 'a {
-                    client.list_messages(input)
-                }
+                type Error = types::ListMessagesError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_MESSAGES;
             }
+            impl Call for ListMessages {}
             impl Paged for ListMessages {
                 type Item = types::ListMessagesOutputDataItem;
-                fn pages(
-                    client: &Client,
-                    input: &types::ListMessagesInput,
-                ) -> Pages<
-                    types::ListMessagesOutput,
-                    types::ListMessagesOutputDataItem,
-                    types::ListMessagesError,
-                > {
-                    client.list_messages_pages(input)
-                }
             }
         };
-        /// `GET /history` ([`Client::list_history`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /history`.
         pub struct ListHistory;
         const _: () = {
             impl Operation for ListHistory {
                 type Input = types::ListHistoryInput;
-                type Error = types::ListHistoryError;
-            }
-            impl Call for ListHistory {
                 type Output = types::ListHistoryOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListHistoryInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListHistoryOutput, types::ListHistoryError>,
-                > + Send + 'a {
-                    client.list_history(input)
-                }
+                type Error = types::ListHistoryError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_HISTORY;
             }
+            impl Call for ListHistory {}
         };
     }
     impl<Op> Request<'_, types::ListCustomersInput, Op> {
@@ -655,11 +555,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.page(…)`, `.per_page(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListToysError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_toys`].
+        /// [`Error::Api`] with [`ListToysError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_toys`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_toys().items();
@@ -673,11 +573,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.starting_after(…)`, `.limit(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListCustomersError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_customers`].
+        /// [`Error::Api`] with [`ListCustomersError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_customers`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_customers().items();
@@ -691,11 +591,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.after(…)`, `.limit(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListFilesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_files`].
+        /// [`Error::Api`] with [`ListFilesError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_files`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_files().items();
@@ -709,11 +609,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.page_token(…)`, `.page_size(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListReportsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_reports`].
+        /// [`Error::Api`] with [`ListReportsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_reports`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_reports().items();
@@ -727,11 +627,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.skip(…)`, `.limit(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListEventsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_events`].
+        /// [`Error::Api`] with [`ListEventsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_events`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_events().items();
@@ -745,11 +645,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.iterator(…)`, `.limit(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.pages()` for every page, `.items()` for every item or `.all()` for all of them.
+        /// Then `.send()` (or `.await`); `.pages()`, `.items()` or `.all()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListMessagesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_messages`].
+        /// [`Error::Api`] with [`ListMessagesError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_messages`].
         ///
         /// ```ignore
         /// let items = client.catalogue().list_messages().items();
@@ -763,11 +663,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.cursor(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListHistoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_history`].
+        /// [`Error::Api`] with [`ListHistoryError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_history`].
         ///
         /// ```ignore
         /// let reply = client.catalogue().list_history().await?;
@@ -783,22 +683,13 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `list_toys`.
     pub(super) static LIST_TOYS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/toys"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("page"),
-                    property: Text::Borrowed("page"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("per_page"),
-                    property: Text::Borrowed("per_page"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "page"),
+                harness_gen_runtime::param!(query "per_page"),
             ],
         ),
         response: Some(
@@ -819,22 +710,13 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_customers`.
     pub(super) static LIST_CUSTOMERS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/customers"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("starting_after"),
-                    property: Text::Borrowed("starting_after"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "starting_after"),
+                harness_gen_runtime::param!(query "limit"),
             ],
         ),
         response: Some(
@@ -855,22 +737,13 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_files`.
     pub(super) static LIST_FILES: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/files"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("after"),
-                    property: Text::Borrowed("after"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "after"),
+                harness_gen_runtime::param!(query "limit"),
             ],
         ),
         response: Some(
@@ -891,22 +764,13 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_reports`.
     pub(super) static LIST_REPORTS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/reports"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("pageToken"),
-                    property: Text::Borrowed("page_token"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("pageSize"),
-                    property: Text::Borrowed("page_size"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "pageToken" as "page_token"),
+                harness_gen_runtime::param!(query "pageSize" as "page_size"),
             ],
         ),
         response: Some(
@@ -927,22 +791,13 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_events`.
     pub(super) static LIST_EVENTS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/events"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("skip"),
-                    property: Text::Borrowed("skip"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "skip"),
+                harness_gen_runtime::param!(query "limit"),
             ],
         ),
         response: Some(
@@ -963,22 +818,13 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_messages`.
     pub(super) static LIST_MESSAGES: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/messages"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("iterator"),
-                    property: Text::Borrowed("iterator"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "iterator"),
+                harness_gen_runtime::param!(query "limit"),
             ],
         ),
         response: Some(
@@ -999,19 +845,10 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_history`.
     pub(super) static LIST_HISTORY: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/history"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("cursor"),
-                    property: Text::Borrowed("cursor"),
-                    ..ParamBinding::QUERY
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(query "cursor")]),
         response: Some(
             ResponseBinding::new(
                 StatusKey::Code(200),

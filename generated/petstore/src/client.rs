@@ -67,109 +67,105 @@ impl Client {
     }
     /// `GET /pets`: List the pets
     ///
-    /// Lists the pets in the store, newest first.
+    /// The call [`resources::Pets::list`] documents (`client.pets().list(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListPetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::list`] (`client.pets().list(…)`).
+    /// [`Error::Api`] with [`ListPetsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn list_pets(
-        &self,
-        input: &ListPetsInput,
-    ) -> Result<ListPetsOutput, Error<ListPetsError>> {
-        self.http.call(&bindings::LIST_PETS, input).await
+    pub fn list_pets<'a>(
+        &'a self,
+        input: &'a ListPetsInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListPetsOutput, Error<ListPetsError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_PETS, input)
     }
     /// `POST /pets`: Add a pet
     ///
-    /// Add a pet
+    /// The call [`resources::Pets::add`] documents (`client.pets().add(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`PetsCreateError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::add`] (`client.pets().add(…)`).
+    /// [`Error::Api`] with [`PetsCreateError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn pets_create(
-        &self,
-        input: &PetsCreateInput,
-    ) -> Result<PetsCreateOutput, Error<PetsCreateError>> {
-        self.http.call(&bindings::PETS_CREATE, input).await
+    pub fn pets_create<'a>(
+        &'a self,
+        input: &'a PetsCreateInput,
+    ) -> impl std::future::Future<
+        Output = Result<PetsCreateOutput, Error<PetsCreateError>>,
+    > + 'a {
+        self.http.call(&bindings::PETS_CREATE, input)
     }
     /// `GET /pets/{petId}`: Get a pet
     ///
-    /// Get a pet
+    /// The call [`resources::Pets::get`] documents (`client.pets().get(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetPetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::get`] (`client.pets().get(…)`).
+    /// [`Error::Api`] with [`GetPetError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn get_pet(
-        &self,
-        input: &GetPetInput,
-    ) -> Result<GetPetOutput, Error<GetPetError>> {
-        self.http.call(&bindings::GET_PET, input).await
+    pub fn get_pet<'a>(
+        &'a self,
+        input: &'a GetPetInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetPetOutput, Error<GetPetError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_PET, input)
     }
     /// `DELETE /pets/{petId}`: Delete a pet
     ///
-    /// Delete a pet
+    /// The call [`resources::Pets::delete`] documents (`client.pets().delete(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`DeletePetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::delete`] (`client.pets().delete(…)`).
+    /// [`Error::Api`] with [`DeletePetError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn delete_pet(
-        &self,
-        input: &DeletePetInput,
-    ) -> Result<(), Error<DeletePetError>> {
-        self.http.call(&bindings::DELETE_PET, input).await
+    pub fn delete_pet<'a>(
+        &'a self,
+        input: &'a DeletePetInput,
+    ) -> impl std::future::Future<Output = Result<(), Error<DeletePetError>>> + 'a {
+        self.http.call(&bindings::DELETE_PET, input)
     }
     /// `PUT /pets/{petId}/photo`: Upload a photo
     ///
-    /// Upload a photo
+    /// The call [`resources::Pets::put_pet_id_photo`] documents (`client.pets().put_pet_id_photo(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::put_pet_id_photo`] (`client.pets().put_pet_id_photo(…)`).
+    /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn put_pets_pet_id_photo(
-        &self,
-        input: &PutPetsPetIdPhotoInput,
-    ) -> Result<(), Error<PutPetsPetIdPhotoError>> {
-        self.http.call(&bindings::PUT_PETS_PET_ID_PHOTO, input).await
+    pub fn put_pets_pet_id_photo<'a>(
+        &'a self,
+        input: &'a PutPetsPetIdPhotoInput,
+    ) -> impl std::future::Future<
+        Output = Result<(), Error<PutPetsPetIdPhotoError>>,
+    > + 'a {
+        self.http.call(&bindings::PUT_PETS_PET_ID_PHOTO, input)
     }
     /// `GET /pets/{petId}/name`: Get a pet's name
     ///
-    /// Returns the name alone, as a JSON string.
+    /// The call [`resources::Pets::get_name`] documents (`client.pets().get_name(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetPetNameError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Pets::get_name`] (`client.pets().get_name(…)`).
+    /// [`Error::Api`] with [`GetPetNameError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub async fn get_pet_name(
-        &self,
-        input: &GetPetNameInput,
-    ) -> Result<GetPetNameOutput, Error<GetPetNameError>> {
-        self.http.call(&bindings::GET_PET_NAME, input).await
+    pub fn get_pet_name<'a>(
+        &'a self,
+        input: &'a GetPetNameInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetPetNameOutput, Error<GetPetNameError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_PET_NAME, input)
     }
     /// `GET /store/inventory`: Inventory counts by status
     ///
-    /// Inventory counts by status
+    /// The call [`resources::Store::get_inventory`] documents (`client.store().get_inventory(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetInventoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Store::get_inventory`] (`client.store().get_inventory(…)`).
+    /// [`Error::Api`] with [`GetInventoryError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "shop")]
     pub async fn get_inventory(
         &self,
@@ -178,13 +174,11 @@ impl Client {
     }
     /// `GET /store/report`: A plain-text report
     ///
-    /// A plain-text report
+    /// The call [`resources::Store::report`] documents (`client.store().report(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`StoreReportError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Store::report`] (`client.store().report(…)`).
+    /// [`Error::Api`] with [`StoreReportError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "shop")]
     pub async fn store_report(
         &self,
@@ -212,6 +206,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -307,233 +302,175 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `GET /pets` ([`Client::list_pets`]).
+        /// `GET /pets`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct ListPets;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for ListPets {
                 type Input = types::ListPetsInput;
-                type Error = types::ListPetsError;
-            }
-            impl Call for ListPets {
                 type Output = types::ListPetsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListPetsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListPetsOutput, types::ListPetsError>,
-                > + Send + 'a {
-                    client.list_pets(input)
-                }
+                type Error = types::ListPetsError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_PETS;
             }
+            impl Call for ListPets {}
         };
-        /// `POST /pets` ([`Client::pets_create`]).
+        /// `POST /pets`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct PetsCreate;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for PetsCreate {
                 type Input = types::PetsCreateInput;
-                type Error = types::PetsCreateError;
-            }
-            impl Call for PetsCreate {
                 type Output = types::PetsCreateOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::PetsCreateInput,
-                ) -> impl Future<
-                    Output = Reply<types::PetsCreateOutput, types::PetsCreateError>,
-                > + Send + 'a {
-                    client.pets_create(input)
-                }
+                type Error = types::PetsCreateError;
+                const BINDING: &'static Binding = &super::super::bindings::PETS_CREATE;
             }
+            impl Call for PetsCreate {}
         };
-        /// `GET /pets/{petId}` ([`Client::get_pet`]).
+        /// `GET /pets/{petId}`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetPet;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for GetPet {
                 type Input = types::GetPetInput;
-                type Error = types::GetPetError;
-            }
-            impl Call for GetPet {
                 type Output = types::GetPetOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetPetInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetPetOutput, types::GetPetError>,
-                > + Send + 'a {
-                    client.get_pet(input)
-                }
+                type Error = types::GetPetError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_PET;
             }
+            impl Call for GetPet {}
         };
-        /// `DELETE /pets/{petId}` ([`Client::delete_pet`]).
+        /// `DELETE /pets/{petId}`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct DeletePet;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for DeletePet {
                 type Input = types::DeletePetInput;
-                type Error = types::DeletePetError;
-            }
-            impl Call for DeletePet {
                 type Output = ();
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::DeletePetInput,
-                ) -> impl Future<Output = Reply<(), types::DeletePetError>> + Send + 'a {
-                    client.delete_pet(input)
-                }
+                type Error = types::DeletePetError;
+                const BINDING: &'static Binding = &super::super::bindings::DELETE_PET;
             }
+            impl Call for DeletePet {}
         };
-        /// `PUT /pets/{petId}/photo` ([`Client::put_pets_pet_id_photo`]).
+        /// `PUT /pets/{petId}/photo`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct PutPetsPetIdPhoto;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for PutPetsPetIdPhoto {
                 type Input = types::PutPetsPetIdPhotoInput;
-                type Error = types::PutPetsPetIdPhotoError;
-            }
-            impl Call for PutPetsPetIdPhoto {
                 type Output = ();
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::PutPetsPetIdPhotoInput,
-                ) -> impl Future<
-                    Output = Reply<(), types::PutPetsPetIdPhotoError>,
-                > + Send + 'a {
-                    client.put_pets_pet_id_photo(input)
-                }
+                type Error = types::PutPetsPetIdPhotoError;
+                const BINDING: &'static Binding = &super::super::bindings::PUT_PETS_PET_ID_PHOTO;
             }
+            impl Call for PutPetsPetIdPhoto {}
         };
-        /// `GET /pets/{petId}/name` ([`Client::get_pet_name`]).
+        /// `GET /pets/{petId}/name`.
         #[cfg(feature = "pets")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetPetName;
         #[cfg(feature = "pets")]
         const _: () = {
             impl Operation for GetPetName {
                 type Input = types::GetPetNameInput;
-                type Error = types::GetPetNameError;
-            }
-            impl Call for GetPetName {
                 type Output = types::GetPetNameOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetPetNameInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetPetNameOutput, types::GetPetNameError>,
-                > + Send + 'a {
-                    client.get_pet_name(input)
-                }
+                type Error = types::GetPetNameError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_PET_NAME;
             }
+            impl Call for GetPetName {}
         };
-        /// `GET /store/inventory` ([`Client::get_inventory`]).
+        /// `GET /store/inventory`.
         #[cfg(feature = "shop")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetInventory;
         #[cfg(feature = "shop")]
         const _: () = {
             impl Operation for GetInventory {
                 type Input = types::GetInventoryInput;
-                type Error = types::GetInventoryError;
-            }
-            impl Call for GetInventory {
                 type Output = types::GetInventoryOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetInventoryInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetInventoryOutput, types::GetInventoryError>,
-                > + Send + 'a {
-                    let _ = input;
-                    client.get_inventory()
-                }
+                type Error = types::GetInventoryError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_INVENTORY;
             }
+            impl Call for GetInventory {}
         };
-        /// `GET /store/report` ([`Client::store_report`]).
+        /// `GET /store/report`.
         #[cfg(feature = "shop")]
-        #[derive(Clone, Copy, Debug)]
         pub struct StoreReport;
         #[cfg(feature = "shop")]
         const _: () = {
             impl Operation for StoreReport {
                 type Input = types::StoreReportInput;
-                type Error = types::StoreReportError;
-            }
-            impl Call for StoreReport {
                 type Output = types::StoreReportOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::StoreReportInput,
-                ) -> impl Future<
-                    Output = Reply<types::StoreReportOutput, types::StoreReportError>,
-                > + Send + 'a {
-                    let _ = input;
-                    client.store_report()
-                }
+                type Error = types::StoreReportError;
+                const BINDING: &'static Binding = &super::super::bindings::STORE_REPORT;
             }
+            impl Call for StoreReport {}
         };
     }
     #[cfg(feature = "pets")]
@@ -578,11 +515,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.limit(…)`, `.species(…)`, `.x_request_id(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListPetsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_pets`].
+        /// [`Error::Api`] with [`ListPetsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_pets`].
         ///
         /// ```ignore
         /// let reply = client.pets().list().await?;
@@ -593,14 +530,13 @@ pub mod resources {
         }
         /// `POST /pets`: Add a pet
         ///
-        /// Takes:
-        /// - `body`
+        /// Takes `body` (fields of [`PetsCreateInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PetsCreateError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::pets_create`].
+        /// [`Error::Api`] with [`PetsCreateError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::pets_create`].
         ///
         /// ```ignore
         /// let reply = client.pets().add(body).await?;
@@ -614,14 +550,13 @@ pub mod resources {
         }
         /// `GET /pets/{petId}`: Get a pet
         ///
-        /// Takes:
-        /// - `pet_id`: The pet's id.
+        /// Takes `pet_id` (fields of [`GetPetInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetPetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet`].
+        /// [`Error::Api`] with [`GetPetError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_pet`].
         ///
         /// ```ignore
         /// let reply = client.pets().get(pet_id).await?;
@@ -635,14 +570,13 @@ pub mod resources {
         }
         /// `DELETE /pets/{petId}`: Delete a pet
         ///
-        /// Takes:
-        /// - `pet_id`: The pet's id.
+        /// Takes `pet_id` (fields of [`DeletePetInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DeletePetError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_pet`].
+        /// [`Error::Api`] with [`DeletePetError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::delete_pet`].
         ///
         /// ```ignore
         /// let reply = client.pets().delete(pet_id).await?;
@@ -656,16 +590,15 @@ pub mod resources {
         }
         /// `PUT /pets/{petId}/photo`: Upload a photo
         ///
-        /// Takes:
-        /// - `pet_id`
+        /// Takes `pet_id` (fields of [`PutPetsPetIdPhotoInput`]).
         ///
         /// Optional, set on the request: `.body(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_pets_pet_id_photo`].
+        /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::put_pets_pet_id_photo`].
         ///
         /// ```ignore
         /// let reply = client.pets().put_pet_id_photo(pet_id).await?;
@@ -681,14 +614,13 @@ pub mod resources {
         ///
         /// Returns the name alone, as a JSON string.
         ///
-        /// Takes:
-        /// - `pet_id`
+        /// Takes `pet_id` (fields of [`GetPetNameInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetPetNameError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_pet_name`].
+        /// [`Error::Api`] with [`GetPetNameError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_pet_name`].
         ///
         /// ```ignore
         /// let reply = client.pets().get_name(pet_id).await?;
@@ -711,11 +643,11 @@ pub mod resources {
     impl<'a> Store<'a> {
         /// `GET /store/inventory`: Inventory counts by status
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetInventoryError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_inventory`].
+        /// [`Error::Api`] with [`GetInventoryError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_inventory`].
         ///
         /// ```ignore
         /// let reply = client.store().get_inventory().await?;
@@ -728,11 +660,11 @@ pub mod resources {
         }
         /// `GET /store/report`: A plain-text report
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`StoreReportError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::store_report`].
+        /// [`Error::Api`] with [`StoreReportError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::store_report`].
         ///
         /// ```ignore
         /// let reply = client.store().report().await?;
@@ -749,29 +681,15 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `list_pets`.
     #[cfg(feature = "pets")]
     pub(super) static LIST_PETS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("species"),
-                    property: Text::Borrowed("species"),
-                    explode: false,
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("X-Request-ID"),
-                    property: Text::Borrowed("x_request_id"),
-                    ..ParamBinding::HEADER
-                },
+                harness_gen_runtime::param!(query "limit"),
+                harness_gen_runtime::param!(query "species", explode = false),
+                harness_gen_runtime::param!(header "X-Request-ID" as "x_request_id"),
             ],
         ),
         response: Some(
@@ -792,7 +710,6 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY
     };
-    /// `pets_create`.
     #[cfg(feature = "pets")]
     pub(super) static PETS_CREATE: Binding = Binding {
         method: Method::Post,
@@ -830,19 +747,12 @@ mod bindings {
         idempotency_key: Some(Text::Borrowed("Idempotency-Key")),
         ..Binding::EMPTY
     };
-    /// `get_pet`.
     #[cfg(feature = "pets")]
     pub(super) static GET_PET: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets/{petId}"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("petId"),
-                    property: Text::Borrowed("pet_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
         ),
         response: Some(
             ResponseBinding::new(
@@ -862,36 +772,22 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY
     };
-    /// `delete_pet`.
     #[cfg(feature = "pets")]
     pub(super) static DELETE_PET: Binding = Binding {
         method: Method::Delete,
         path: Text::Borrowed("/pets/{petId}"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("petId"),
-                    property: Text::Borrowed("pet_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
         ),
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY
     };
-    /// `put_pets_pet_id_photo`.
     #[cfg(feature = "pets")]
     pub(super) static PUT_PETS_PET_ID_PHOTO: Binding = Binding {
         method: Method::Put,
         path: Text::Borrowed("/pets/{petId}/photo"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("petId"),
-                    property: Text::Borrowed("pet_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
         ),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),
@@ -904,19 +800,12 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY
     };
-    /// `get_pet_name`.
     #[cfg(feature = "pets")]
     pub(super) static GET_PET_NAME: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/pets/{petId}/name"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("petId"),
-                    property: Text::Borrowed("pet_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
         ),
         response: Some(
             ResponseBinding::new(
@@ -928,7 +817,6 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
         ..Binding::EMPTY
     };
-    /// `get_inventory`.
     #[cfg(feature = "shop")]
     pub(super) static GET_INVENTORY: Binding = Binding {
         method: Method::Get,
@@ -945,7 +833,6 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `store_report`.
     #[cfg(feature = "shop")]
     pub(super) static STORE_REPORT: Binding = Binding {
         method: Method::Get,

@@ -55,18 +55,18 @@ impl Client {
     }
     /// `POST /chat/completions`: Answer a conversation
     ///
-    /// Answer a conversation
+    /// The call [`resources::Chat::create_completion`] documents (`client.chat().create_completion(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`CreateCompletionError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Chat::create_completion`] (`client.chat().create_completion(…)`).
-    pub async fn create_completion(
-        &self,
-        input: &CreateCompletionInput,
-    ) -> Result<CreateCompletionOutput, Error<CreateCompletionError>> {
-        self.http.call(&bindings::CREATE_COMPLETION, input).await
+    /// [`Error::Api`] with [`CreateCompletionError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn create_completion<'a>(
+        &'a self,
+        input: &'a CreateCompletionInput,
+    ) -> impl std::future::Future<
+        Output = Result<CreateCompletionOutput, Error<CreateCompletionError>>,
+    > + 'a {
+        self.http.call(&bindings::CREATE_COMPLETION, input)
     }
     /// [`Client::create_completion`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
     pub async fn create_completion_events(
@@ -80,7 +80,7 @@ impl Client {
     }
     /// `GET /ticks`: Tick until the client hangs up
     ///
-    /// Tick until the client hangs up
+    /// The call [`resources::Chat::watch_ticks`] documents (`client.chat().watch_ticks(…)`), with its input as one struct.
     ///
     /// The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).
     pub async fn watch_ticks_events(
@@ -91,18 +91,18 @@ impl Client {
     }
     /// `GET /news`: The news, whole or as it comes
     ///
-    /// Answers one JSON page, or the same items as server-sent events when the request accepts `text/event-stream` (the server chooses by `Accept`; no body flag).
+    /// The call [`resources::Chat::list_news`] documents (`client.chat().list_news(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`ListNewsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Chat::list_news`] (`client.chat().list_news(…)`).
-    pub async fn list_news(
-        &self,
-        input: &ListNewsInput,
-    ) -> Result<ListNewsOutput, Error<ListNewsError>> {
-        self.http.call(&bindings::LIST_NEWS, input).await
+    /// [`Error::Api`] with [`ListNewsError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn list_news<'a>(
+        &'a self,
+        input: &'a ListNewsInput,
+    ) -> impl std::future::Future<
+        Output = Result<ListNewsOutput, Error<ListNewsError>>,
+    > + 'a {
+        self.http.call(&bindings::LIST_NEWS, input)
     }
     /// [`Client::list_news`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
     pub async fn list_news_events(
@@ -113,48 +113,48 @@ impl Client {
     }
     /// `POST /files`: Upload files with a purpose
     ///
-    /// Upload files with a purpose
+    /// The call [`resources::Chat::upload_file`] documents (`client.chat().upload_file(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`UploadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Chat::upload_file`] (`client.chat().upload_file(…)`).
-    pub async fn upload_file(
-        &self,
-        input: &UploadFileInput,
-    ) -> Result<UploadFileOutput, Error<UploadFileError>> {
-        self.http.call(&bindings::UPLOAD_FILE, input).await
+    /// [`Error::Api`] with [`UploadFileError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn upload_file<'a>(
+        &'a self,
+        input: &'a UploadFileInput,
+    ) -> impl std::future::Future<
+        Output = Result<UploadFileOutput, Error<UploadFileError>>,
+    > + 'a {
+        self.http.call(&bindings::UPLOAD_FILE, input)
     }
     /// `PUT /files/{file_id}/raw`: Replace a file's bytes
     ///
-    /// Replace a file's bytes
+    /// The call [`resources::Chat::put_file_bytes`] documents (`client.chat().put_file_bytes(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`PutFileBytesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Chat::put_file_bytes`] (`client.chat().put_file_bytes(…)`).
-    pub async fn put_file_bytes(
-        &self,
-        input: &PutFileBytesInput,
-    ) -> Result<PutFileBytesOutput, Error<PutFileBytesError>> {
-        self.http.call(&bindings::PUT_FILE_BYTES, input).await
+    /// [`Error::Api`] with [`PutFileBytesError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn put_file_bytes<'a>(
+        &'a self,
+        input: &'a PutFileBytesInput,
+    ) -> impl std::future::Future<
+        Output = Result<PutFileBytesOutput, Error<PutFileBytesError>>,
+    > + 'a {
+        self.http.call(&bindings::PUT_FILE_BYTES, input)
     }
     /// `GET /files/{file_id}/content`: A file's content
     ///
-    /// A file's content
+    /// The call [`resources::Chat::download_file`] documents (`client.chat().download_file(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`DownloadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Chat::download_file`] (`client.chat().download_file(…)`).
-    pub async fn download_file(
-        &self,
-        input: &DownloadFileInput,
-    ) -> Result<DownloadFileOutput, Error<DownloadFileError>> {
-        self.http.call(&bindings::DOWNLOAD_FILE, input).await
+    /// [`Error::Api`] with [`DownloadFileError`] for a declared error reply, another [`Error`] otherwise.
+    pub fn download_file<'a>(
+        &'a self,
+        input: &'a DownloadFileInput,
+    ) -> impl std::future::Future<
+        Output = Result<DownloadFileOutput, Error<DownloadFileError>>,
+    > + 'a {
+        self.http.call(&bindings::DOWNLOAD_FILE, input)
     }
     /// [`Client::download_file`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
     pub async fn download_file_stream(
@@ -178,6 +178,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -273,224 +274,146 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `POST /chat/completions` ([`Client::create_completion`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `POST /chat/completions`.
         pub struct CreateCompletion;
         const _: () = {
             impl Operation for CreateCompletion {
                 type Input = types::CreateCompletionInput;
-                type Error = types::CreateCompletionError;
-            }
-            impl Call for CreateCompletion {
                 type Output = types::CreateCompletionOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::CreateCompletionInput,
-                ) -> impl Future<
-                    Output = Reply<
-                        types::CreateCompletionOutput,
-                        types::CreateCompletionError,
-                    >,
-                > + Send + 'a {
-                    client.create_completion(input)
-                }
+                type Error = types::CreateCompletionError;
+                const BINDING: &'static Binding = &super::super::bindings::CREATE_COMPLETION;
             }
+            impl Call for CreateCompletion {}
             impl Streamed for CreateCompletion {
                 type Event = types::CreateCompletionEvent;
-                fn events<'a>(
-                    client: &'a Client,
-                    input: &'a types::CreateCompletionInput,
-                ) -> impl Future<
-                    Output = Reply<
-                        Events<
-                            types::CreateCompletionEvent,
-                            types::CreateCompletionError,
-                        >,
-                        types::CreateCompletionError,
-                    >,
-                > + Send + 'a {
-                    client.create_completion_events(input)
-                }
             }
         };
-        /// `GET /ticks` ([`Client::watch_ticks_events`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /ticks`.
         pub struct WatchTicks;
         const _: () = {
             impl Operation for WatchTicks {
                 type Input = types::WatchTicksInput;
+                type Output = types::WatchTicksOutput;
                 type Error = types::WatchTicksError;
+                const BINDING: &'static Binding = &super::super::bindings::WATCH_TICKS;
             }
             impl Streamed for WatchTicks {
                 type Event = types::WatchTicksEvent;
-                fn events<'a>(
-                    client: &'a Client,
-                    input: &'a types::WatchTicksInput,
-                ) -> impl Future<
-                    Output = Reply<
-                        Events<types::WatchTicksEvent, types::WatchTicksError>,
-                        types::WatchTicksError,
-                    >,
-                > + Send + 'a {
-                    client.watch_ticks_events(input)
-                }
             }
         };
-        /// `GET /news` ([`Client::list_news`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /news`.
         pub struct ListNews;
         const _: () = {
             impl Operation for ListNews {
                 type Input = types::ListNewsInput;
-                type Error = types::ListNewsError;
-            }
-            impl Call for ListNews {
                 type Output = types::ListNewsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListNewsInput,
-                ) -> impl Future<
-                    Output = Reply<types::ListNewsOutput, types::ListNewsError>,
-                > + Send + 'a {
-                    client.list_news(input)
-                }
+                type Error = types::ListNewsError;
+                const BINDING: &'static Binding = &super::super::bindings::LIST_NEWS;
             }
+            impl Call for ListNews {}
             impl Streamed for ListNews {
                 type Event = types::ListNewsEvent;
-                fn events<'a>(
-                    client: &'a Client,
-                    input: &'a types::ListNewsInput,
-                ) -> impl Future<
-                    Output = Reply<
-                        Events<types::ListNewsEvent, types::ListNewsError>,
-                        types::ListNewsError,
-                    >,
-                > + Send + 'a {
-                    client.list_news_events(input)
-                }
             }
         };
-        /// `POST /files` ([`Client::upload_file`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `POST /files`.
         pub struct UploadFile;
         const _: () = {
             impl Operation for UploadFile {
                 type Input = types::UploadFileInput;
-                type Error = types::UploadFileError;
-            }
-            impl Call for UploadFile {
                 type Output = types::UploadFileOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::UploadFileInput,
-                ) -> impl Future<
-                    Output = Reply<types::UploadFileOutput, types::UploadFileError>,
-                > + Send + 'a {
-                    client.upload_file(input)
-                }
+                type Error = types::UploadFileError;
+                const BINDING: &'static Binding = &super::super::bindings::UPLOAD_FILE;
             }
+            impl Call for UploadFile {}
         };
-        /// `PUT /files/{file_id}/raw` ([`Client::put_file_bytes`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `PUT /files/{file_id}/raw`.
         pub struct PutFileBytes;
         const _: () = {
             impl Operation for PutFileBytes {
                 type Input = types::PutFileBytesInput;
-                type Error = types::PutFileBytesError;
-            }
-            impl Call for PutFileBytes {
                 type Output = types::PutFileBytesOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::PutFileBytesInput,
-                ) -> impl Future<
-                    Output = Reply<types::PutFileBytesOutput, types::PutFileBytesError>,
-                > + Send + 'a {
-                    client.put_file_bytes(input)
-                }
+                type Error = types::PutFileBytesError;
+                const BINDING: &'static Binding = &super::super::bindings::PUT_FILE_BYTES;
             }
+            impl Call for PutFileBytes {}
         };
-        /// `GET /files/{file_id}/content` ([`Client::download_file`]).
-        #[derive(Clone, Copy, Debug)]
+        /// `GET /files/{file_id}/content`.
         pub struct DownloadFile;
         const _: () = {
             impl Operation for DownloadFile {
                 type Input = types::DownloadFileInput;
-                type Error = types::DownloadFileError;
-            }
-            impl Call for DownloadFile {
                 type Output = types::DownloadFileOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::DownloadFileInput,
-                ) -> impl Future<
-                    Output = Reply<types::DownloadFileOutput, types::DownloadFileError>,
-                > + Send + 'a {
-                    client.download_file(input)
-                }
+                type Error = types::DownloadFileError;
+                const BINDING: &'static Binding = &super::super::bindings::DOWNLOAD_FILE;
             }
-            impl Downloaded for DownloadFile {
-                fn download<'a>(
-                    client: &'a Client,
-                    input: &'a types::DownloadFileInput,
-                ) -> impl Future<
-                    Output = Reply<Download, types::DownloadFileError>,
-                > + Send + 'a {
-                    client.download_file_stream(input)
-                }
-            }
+            impl Call for DownloadFile {}
+            impl Downloaded for DownloadFile {}
         };
     }
     impl<Op> Request<'_, types::CreateCompletionInput, Op> {}
@@ -534,14 +457,13 @@ pub mod resources {
     impl<'a> Chat<'a> {
         /// `POST /chat/completions`: Answer a conversation
         ///
-        /// Takes:
-        /// - `body`
+        /// Takes `body` (fields of [`CreateCompletionInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.events()` for the event stream.
+        /// Then `.send()` (or `.await`); `.events()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateCompletionError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_completion`].
+        /// [`Error::Api`] with [`CreateCompletionError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::create_completion`].
         ///
         /// ```ignore
         /// let reply = client.chat().create_completion(body).await?;
@@ -556,11 +478,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.every_ms(…)`, `.count(…)`, `.bad(…)`.
         ///
-        /// Then `.events()` for the event stream.
+        /// Then `.events()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`WatchTicksError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::watch_ticks_events`].
+        /// [`Error::Api`] with [`WatchTicksError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::watch_ticks_events`].
         ///
         /// ```ignore
         /// let mut events = client.chat().watch_ticks().events().await?;
@@ -576,11 +498,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.topic(…)`, `.stream(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.events()` for the event stream.
+        /// Then `.send()` (or `.await`); `.events()`.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`ListNewsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::list_news`].
+        /// [`Error::Api`] with [`ListNewsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_news`].
         ///
         /// ```ignore
         /// let reply = client.chat().list_news().await?;
@@ -592,14 +514,13 @@ pub mod resources {
         }
         /// `POST /files`: Upload files with a purpose
         ///
-        /// Takes:
-        /// - `body`
+        /// Takes `body` (fields of [`UploadFileInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`UploadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::upload_file`].
+        /// [`Error::Api`] with [`UploadFileError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::upload_file`].
         ///
         /// ```ignore
         /// let reply = client.chat().upload_file(body).await?;
@@ -612,15 +533,13 @@ pub mod resources {
         }
         /// `PUT /files/{file_id}/raw`: Replace a file's bytes
         ///
-        /// Takes:
-        /// - `file_id`
-        /// - `body`
+        /// Takes `file_id`, `body` (fields of [`PutFileBytesInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`PutFileBytesError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::put_file_bytes`].
+        /// [`Error::Api`] with [`PutFileBytesError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::put_file_bytes`].
         ///
         /// ```ignore
         /// let reply = client.chat().put_file_bytes(file_id, body).await?;
@@ -634,16 +553,15 @@ pub mod resources {
         }
         /// `GET /files/{file_id}/content`: A file's content
         ///
-        /// Takes:
-        /// - `file_id`
+        /// Takes `file_id` (fields of [`DownloadFileInput`]).
         ///
         /// Optional, set on the request: `.size(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply, `.download()` for the bytes.
+        /// Then `.send()` (or `.await`); `.download()` for the bytes.
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DownloadFileError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::download_file`].
+        /// [`Error::Api`] with [`DownloadFileError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::download_file`].
         ///
         /// ```ignore
         /// let reply = client.chat().download_file(file_id).await?;
@@ -660,7 +578,6 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `create_completion`.
     pub(super) static CREATE_COMPLETION: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/chat/completions"),
@@ -694,27 +611,14 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `watch_ticks`.
     pub(super) static WATCH_TICKS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/ticks"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("every_ms"),
-                    property: Text::Borrowed("every_ms"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("count"),
-                    property: Text::Borrowed("count"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("bad"),
-                    property: Text::Borrowed("bad"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "every_ms"),
+                harness_gen_runtime::param!(query "count"),
+                harness_gen_runtime::param!(query "bad"),
             ],
         ),
         response: Some(
@@ -731,19 +635,10 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `list_news`.
     pub(super) static LIST_NEWS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/news"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("topic"),
-                    property: Text::Borrowed("topic"),
-                    ..ParamBinding::QUERY
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(query "topic")]),
         response: Some(
             ResponseBinding::new(
                 StatusKey::Code(200),
@@ -758,7 +653,6 @@ mod bindings {
         }),
         ..Binding::EMPTY
     };
-    /// `upload_file`.
     pub(super) static UPLOAD_FILE: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/files"),
@@ -792,19 +686,10 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `put_file_bytes`.
     pub(super) static PUT_FILE_BYTES: Binding = Binding {
         method: Method::Put,
         path: Text::Borrowed("/files/{file_id}/raw"),
-        parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("file_id"),
-                    property: Text::Borrowed("file_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
-        ),
+        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "file_id")]),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),
             content_type: Text::Borrowed("application/octet-stream"),
@@ -822,22 +707,13 @@ mod bindings {
         ),
         ..Binding::EMPTY
     };
-    /// `download_file`.
     pub(super) static DOWNLOAD_FILE: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/files/{file_id}/content"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("file_id"),
-                    property: Text::Borrowed("file_id"),
-                    ..ParamBinding::PATH
-                },
-                ParamBinding {
-                    name: Text::Borrowed("size"),
-                    property: Text::Borrowed("size"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(path "file_id"),
+                harness_gen_runtime::param!(query "size"),
             ],
         ),
         response: Some(

@@ -56,115 +56,113 @@ impl Client {
     }
     /// `GET /stations`: Get a list of train stations
     ///
-    /// Returns a paginated and searchable list of all train stations.
+    /// The call [`resources::Stations::get`] documents (`client.stations().get(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetStationsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Stations::get`] (`client.stations().get(…)`).
+    /// [`Error::Api`] with [`GetStationsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "stations")]
-    pub async fn get_stations(
-        &self,
-        input: &GetStationsInput,
-    ) -> Result<GetStationsOutput, Error<GetStationsError>> {
-        self.http.call(&bindings::GET_STATIONS, input).await
+    pub fn get_stations<'a>(
+        &'a self,
+        input: &'a GetStationsInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetStationsOutput, Error<GetStationsError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_STATIONS, input)
     }
     /// `GET /trips`: Get available train trips
     ///
-    /// Returns a list of available train trips between the specified origin and destination stations on the given date, and allows for filtering by bicycle and dog allowances.
+    /// The call [`resources::Trips::get`] documents (`client.trips().get(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetTripsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Trips::get`] (`client.trips().get(…)`).
+    /// [`Error::Api`] with [`GetTripsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "trips")]
-    pub async fn get_trips(
-        &self,
-        input: &GetTripsInput,
-    ) -> Result<GetTripsOutput, Error<GetTripsError>> {
-        self.http.call(&bindings::GET_TRIPS, input).await
+    pub fn get_trips<'a>(
+        &'a self,
+        input: &'a GetTripsInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetTripsOutput, Error<GetTripsError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_TRIPS, input)
     }
     /// `GET /bookings`: List existing bookings
     ///
-    /// Returns a list of all trip bookings by the authenticated user.
+    /// The call [`resources::Bookings::get`] documents (`client.bookings().get(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetBookingsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Bookings::get`] (`client.bookings().get(…)`).
+    /// [`Error::Api`] with [`GetBookingsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub async fn get_bookings(
-        &self,
-        input: &GetBookingsInput,
-    ) -> Result<GetBookingsOutput, Error<GetBookingsError>> {
-        self.http.call(&bindings::GET_BOOKINGS, input).await
+    pub fn get_bookings<'a>(
+        &'a self,
+        input: &'a GetBookingsInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetBookingsOutput, Error<GetBookingsError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_BOOKINGS, input)
     }
     /// `POST /bookings`: Create a booking
     ///
-    /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
+    /// The call [`resources::Bookings::create`] documents (`client.bookings().create(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`CreateBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Bookings::create`] (`client.bookings().create(…)`).
+    /// [`Error::Api`] with [`CreateBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub async fn create_booking(
-        &self,
-        input: &CreateBookingInput,
-    ) -> Result<CreateBookingOutput, Error<CreateBookingError>> {
-        self.http.call(&bindings::CREATE_BOOKING, input).await
+    pub fn create_booking<'a>(
+        &'a self,
+        input: &'a CreateBookingInput,
+    ) -> impl std::future::Future<
+        Output = Result<CreateBookingOutput, Error<CreateBookingError>>,
+    > + 'a {
+        self.http.call(&bindings::CREATE_BOOKING, input)
     }
     /// `GET /bookings/{bookingId}`: Get a booking
     ///
-    /// Returns the details of a specific booking.
+    /// The call [`resources::Bookings::get_booking`] documents (`client.bookings().get_booking(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`GetBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Bookings::get_booking`] (`client.bookings().get_booking(…)`).
+    /// [`Error::Api`] with [`GetBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub async fn get_booking(
-        &self,
-        input: &GetBookingInput,
-    ) -> Result<GetBookingOutput, Error<GetBookingError>> {
-        self.http.call(&bindings::GET_BOOKING, input).await
+    pub fn get_booking<'a>(
+        &'a self,
+        input: &'a GetBookingInput,
+    ) -> impl std::future::Future<
+        Output = Result<GetBookingOutput, Error<GetBookingError>>,
+    > + 'a {
+        self.http.call(&bindings::GET_BOOKING, input)
     }
     /// `DELETE /bookings/{bookingId}`: Delete a booking
     ///
-    /// Deletes a booking, cancelling the hold on the trip.
+    /// The call [`resources::Bookings::delete`] documents (`client.bookings().delete(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`DeleteBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Bookings::delete`] (`client.bookings().delete(…)`).
+    /// [`Error::Api`] with [`DeleteBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub async fn delete_booking(
-        &self,
-        input: &DeleteBookingInput,
-    ) -> Result<(), Error<DeleteBookingError>> {
-        self.http.call(&bindings::DELETE_BOOKING, input).await
+    pub fn delete_booking<'a>(
+        &'a self,
+        input: &'a DeleteBookingInput,
+    ) -> impl std::future::Future<Output = Result<(), Error<DeleteBookingError>>> + 'a {
+        self.http.call(&bindings::DELETE_BOOKING, input)
     }
     /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
     ///
-    /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
+    /// The call [`resources::Payments::create_booking_payment`] documents (`client.payments().create_booking_payment(…)`), with its input as one struct.
     ///
     /// # Errors
     ///
-    /// [`Error::Api`] with [`CreateBookingPaymentError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit.
-    ///
-    /// By resource, with the required values as arguments: [`resources::Payments::create_booking_payment`] (`client.payments().create_booking_payment(…)`).
+    /// [`Error::Api`] with [`CreateBookingPaymentError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "payments")]
-    pub async fn create_booking_payment(
-        &self,
-        input: &CreateBookingPaymentInput,
-    ) -> Result<CreateBookingPaymentOutput, Error<CreateBookingPaymentError>> {
-        self.http.call(&bindings::CREATE_BOOKING_PAYMENT, input).await
+    pub fn create_booking_payment<'a>(
+        &'a self,
+        input: &'a CreateBookingPaymentInput,
+    ) -> impl std::future::Future<
+        Output = Result<CreateBookingPaymentOutput, Error<CreateBookingPaymentError>>,
+    > + 'a {
+        self.http.call(&bindings::CREATE_BOOKING_PAYMENT, input)
     }
 }
 impl Client {
@@ -203,6 +201,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
+    use harness_gen_runtime::binding::Binding;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -298,214 +297,162 @@ pub mod resources {
     pub type Items<T, E> = Pin<
         Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>,
     >;
-    /// An operation a [`Request`] goes to: its input and declared-error types.
+    /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
     pub trait Operation: 'static {
         /// What the call takes.
-        type Input: Send + Sync + 'static;
+        type Input: serde::Serialize + Send + Sync + 'static;
+        /// The reply's body. (Not bound by `Send`: the call's future never holds it
+        /// across an await, and proving it for Stripe's deepest replies overflows the
+        /// compiler's recursion limit.)
+        type Output: 'static;
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+        /// Where each value of the input goes, and how replies are read.
+        const BINDING: &'static Binding;
     }
     /// An operation that answers with one reply ([`Request::send`]).
-    pub trait Call: Operation {
-        /// The reply's body.
-        type Output: Send + 'static;
-        /// Calls the operation's flat method.
+    pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+        /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            client.http.call(Self::BINDING, input)
+        }
     }
     /// An operation that lists in pages ([`Request::pages`]).
-    pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+    pub trait Paged: Call {
         /// One item of a page.
         type Item: serde::de::DeserializeOwned + Send + 'static;
-        /// Calls the operation's flat `_pages` method.
+        /// The pages of the call (what the operation's flat `_pages` method does).
         fn pages(
             client: &Client,
             input: &Self::Input,
-        ) -> Pages<Self::Output, Self::Item, Self::Error>;
+        ) -> Pages<Self::Output, Self::Item, Self::Error> {
+            client.http.pages(Self::BINDING, input)
+        }
     }
     /// An operation that streams server-sent events ([`Request::events`]).
     pub trait Streamed: Operation {
         /// One event's data.
-        type Event: Send + 'static;
-        /// Calls the operation's flat `_events` method.
+        type Event: serde::de::DeserializeOwned + Send + 'static;
+        /// Makes the call for its events (what the operation's flat `_events` method
+        /// does).
         fn events<'a>(
             client: &'a Client,
             input: &'a Self::Input,
         ) -> impl Future<
             Output = Reply<Events<Self::Event, Self::Error>, Self::Error>,
-        > + Send + 'a;
+        > + Send + 'a {
+            client.http.events(Self::BINDING, input)
+        }
     }
     /// An operation whose reply is bytes ([`Request::download`]).
     pub trait Downloaded: Operation {
-        /// Calls the operation's flat `_stream` method.
+        /// Makes the call for its bytes (what the operation's flat `_stream` method
+        /// does).
         fn download<'a>(
             client: &'a Client,
             input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+        ) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+            client.http.download(Self::BINDING, input)
+        }
     }
     /// The operations, one type each (named as their flat methods), for
     /// [`Request`]'s type.
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
-        /// `GET /bookings` ([`Client::get_bookings`]).
+        /// `GET /bookings`.
         #[cfg(feature = "bookings")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetBookings;
         #[cfg(feature = "bookings")]
         const _: () = {
             impl Operation for GetBookings {
                 type Input = types::GetBookingsInput;
-                type Error = types::GetBookingsError;
-            }
-            impl Call for GetBookings {
                 type Output = types::GetBookingsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetBookingsInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetBookingsOutput, types::GetBookingsError>,
-                > + Send + 'a {
-                    client.get_bookings(input)
-                }
+                type Error = types::GetBookingsError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_BOOKINGS;
             }
+            impl Call for GetBookings {}
         };
-        /// `POST /bookings` ([`Client::create_booking`]).
+        /// `POST /bookings`.
         #[cfg(feature = "bookings")]
-        #[derive(Clone, Copy, Debug)]
         pub struct CreateBooking;
         #[cfg(feature = "bookings")]
         const _: () = {
             impl Operation for CreateBooking {
                 type Input = types::CreateBookingInput;
-                type Error = types::CreateBookingError;
-            }
-            impl Call for CreateBooking {
                 type Output = types::CreateBookingOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::CreateBookingInput,
-                ) -> impl Future<
-                    Output = Reply<types::CreateBookingOutput, types::CreateBookingError>,
-                > + Send + 'a {
-                    client.create_booking(input)
-                }
+                type Error = types::CreateBookingError;
+                const BINDING: &'static Binding = &super::super::bindings::CREATE_BOOKING;
             }
+            impl Call for CreateBooking {}
         };
-        /// `GET /bookings/{bookingId}` ([`Client::get_booking`]).
+        /// `GET /bookings/{bookingId}`.
         #[cfg(feature = "bookings")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetBooking;
         #[cfg(feature = "bookings")]
         const _: () = {
             impl Operation for GetBooking {
                 type Input = types::GetBookingInput;
-                type Error = types::GetBookingError;
-            }
-            impl Call for GetBooking {
                 type Output = types::GetBookingOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetBookingInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetBookingOutput, types::GetBookingError>,
-                > + Send + 'a {
-                    client.get_booking(input)
-                }
+                type Error = types::GetBookingError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_BOOKING;
             }
+            impl Call for GetBooking {}
         };
-        /// `DELETE /bookings/{bookingId}` ([`Client::delete_booking`]).
+        /// `DELETE /bookings/{bookingId}`.
         #[cfg(feature = "bookings")]
-        #[derive(Clone, Copy, Debug)]
         pub struct DeleteBooking;
         #[cfg(feature = "bookings")]
         const _: () = {
             impl Operation for DeleteBooking {
                 type Input = types::DeleteBookingInput;
-                type Error = types::DeleteBookingError;
-            }
-            impl Call for DeleteBooking {
                 type Output = ();
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::DeleteBookingInput,
-                ) -> impl Future<
-                    Output = Reply<(), types::DeleteBookingError>,
-                > + Send + 'a {
-                    client.delete_booking(input)
-                }
+                type Error = types::DeleteBookingError;
+                const BINDING: &'static Binding = &super::super::bindings::DELETE_BOOKING;
             }
+            impl Call for DeleteBooking {}
         };
-        /// `POST /bookings/{bookingId}/payment` ([`Client::create_booking_payment`]).
+        /// `POST /bookings/{bookingId}/payment`.
         #[cfg(feature = "payments")]
-        #[derive(Clone, Copy, Debug)]
         pub struct CreateBookingPayment;
         #[cfg(feature = "payments")]
         const _: () = {
             impl Operation for CreateBookingPayment {
                 type Input = types::CreateBookingPaymentInput;
-                type Error = types::CreateBookingPaymentError;
-            }
-            impl Call for CreateBookingPayment {
                 type Output = types::CreateBookingPaymentOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::CreateBookingPaymentInput,
-                ) -> impl Future<
-                    Output = Reply<
-                        types::CreateBookingPaymentOutput,
-                        types::CreateBookingPaymentError,
-                    >,
-                > + Send + 'a {
-                    client.create_booking_payment(input)
-                }
+                type Error = types::CreateBookingPaymentError;
+                const BINDING: &'static Binding = &super::super::bindings::CREATE_BOOKING_PAYMENT;
             }
+            impl Call for CreateBookingPayment {}
         };
-        /// `GET /stations` ([`Client::get_stations`]).
+        /// `GET /stations`.
         #[cfg(feature = "stations")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetStations;
         #[cfg(feature = "stations")]
         const _: () = {
             impl Operation for GetStations {
                 type Input = types::GetStationsInput;
-                type Error = types::GetStationsError;
-            }
-            impl Call for GetStations {
                 type Output = types::GetStationsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetStationsInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetStationsOutput, types::GetStationsError>,
-                > + Send + 'a {
-                    client.get_stations(input)
-                }
+                type Error = types::GetStationsError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_STATIONS;
             }
+            impl Call for GetStations {}
         };
-        /// `GET /trips` ([`Client::get_trips`]).
+        /// `GET /trips`.
         #[cfg(feature = "trips")]
-        #[derive(Clone, Copy, Debug)]
         pub struct GetTrips;
         #[cfg(feature = "trips")]
         const _: () = {
             impl Operation for GetTrips {
                 type Input = types::GetTripsInput;
-                type Error = types::GetTripsError;
-            }
-            impl Call for GetTrips {
                 type Output = types::GetTripsOutput;
-                fn call<'a>(
-                    client: &'a Client,
-                    input: &'a types::GetTripsInput,
-                ) -> impl Future<
-                    Output = Reply<types::GetTripsOutput, types::GetTripsError>,
-                > + Send + 'a {
-                    client.get_trips(input)
-                }
+                type Error = types::GetTripsError;
+                const BINDING: &'static Binding = &super::super::bindings::GET_TRIPS;
             }
+            impl Call for GetTrips {}
         };
     }
     #[cfg(feature = "bookings")]
@@ -581,11 +528,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetBookingsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_bookings`].
+        /// [`Error::Api`] with [`GetBookingsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_bookings`].
         ///
         /// ```ignore
         /// let reply = client.bookings().get().await?;
@@ -600,14 +547,13 @@ pub mod resources {
         ///
         /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
         ///
-        /// Takes:
-        /// - `body`
+        /// Takes `body` (fields of [`CreateBookingInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking`].
+        /// [`Error::Api`] with [`CreateBookingError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::create_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().create(body).await?;
@@ -623,14 +569,13 @@ pub mod resources {
         ///
         /// Returns the details of a specific booking.
         ///
-        /// Takes:
-        /// - `booking_id`: The ID of the booking to retrieve.
+        /// Takes `booking_id` (fields of [`GetBookingInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_booking`].
+        /// [`Error::Api`] with [`GetBookingError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().get_booking(booking_id).await?;
@@ -646,14 +591,13 @@ pub mod resources {
         ///
         /// Deletes a booking, cancelling the hold on the trip.
         ///
-        /// Takes:
-        /// - `booking_id`: The ID of the booking to retrieve.
+        /// Takes `booking_id` (fields of [`DeleteBookingInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`DeleteBookingError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::delete_booking`].
+        /// [`Error::Api`] with [`DeleteBookingError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::delete_booking`].
         ///
         /// ```ignore
         /// let reply = client.bookings().delete(booking_id).await?;
@@ -678,15 +622,13 @@ pub mod resources {
         ///
         /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
         ///
-        /// Takes:
-        /// - `booking_id`: The ID of the booking to pay for.
-        /// - `body`
+        /// Takes `booking_id`, `body` (fields of [`CreateBookingPaymentInput`]).
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`CreateBookingPaymentError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::create_booking_payment`].
+        /// [`Error::Api`] with [`CreateBookingPaymentError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::create_booking_payment`].
         ///
         /// ```ignore
         /// let reply = client.payments().create_booking_payment(booking_id, body).await?;
@@ -721,11 +663,11 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.coordinates(…)`, `.search(…)`, `.country(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetStationsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_stations`].
+        /// [`Error::Api`] with [`GetStationsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_stations`].
         ///
         /// ```ignore
         /// let reply = client.stations().get().await?;
@@ -749,18 +691,15 @@ pub mod resources {
         ///
         /// Returns a list of available train trips between the specified origin and destination stations on the given date, and allows for filtering by bicycle and dog allowances.
         ///
-        /// Takes:
-        /// - `origin`: The ID of the origin station
-        /// - `destination`: The ID of the destination station
-        /// - `date`: The date and time of the trip in ISO 8601 format in origin station's timezone.
+        /// Takes `origin`, `destination`, `date` (fields of [`GetTripsInput`]).
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.bicycles(…)`, `.dogs(…)`.
         ///
-        /// Then `.send()` (or `.await`) for the reply.
+        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
-        /// [`Error::Api`] with [`GetTripsError`] for a reply the API declares as an error (or an undeclared status); the other [`Error`] kinds for a request that could not be made or a reply that does not fit. The same call as [`Client::get_trips`].
+        /// [`Error::Api`] with [`GetTripsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_trips`].
         ///
         /// ```ignore
         /// let reply = client.trips().get(origin, destination, date).await?;
@@ -783,38 +722,17 @@ pub mod resources {
 mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::*;
-    /// `get_stations`.
     #[cfg(feature = "stations")]
     pub(super) static GET_STATIONS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/stations"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("page"),
-                    property: Text::Borrowed("page"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("coordinates"),
-                    property: Text::Borrowed("coordinates"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("search"),
-                    property: Text::Borrowed("search"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("country"),
-                    property: Text::Borrowed("country"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "page"),
+                harness_gen_runtime::param!(query "limit"),
+                harness_gen_runtime::param!(query "coordinates"),
+                harness_gen_runtime::param!(query "search"),
+                harness_gen_runtime::param!(query "country"),
             ],
         ),
         response: Some(
@@ -851,51 +769,19 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `get_trips`.
     #[cfg(feature = "trips")]
     pub(super) static GET_TRIPS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/trips"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("page"),
-                    property: Text::Borrowed("page"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("origin"),
-                    property: Text::Borrowed("origin"),
-                    required: true,
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("destination"),
-                    property: Text::Borrowed("destination"),
-                    required: true,
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("date"),
-                    property: Text::Borrowed("date"),
-                    required: true,
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("bicycles"),
-                    property: Text::Borrowed("bicycles"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("dogs"),
-                    property: Text::Borrowed("dogs"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "page"),
+                harness_gen_runtime::param!(query "limit"),
+                harness_gen_runtime::param!(query "origin", required = true),
+                harness_gen_runtime::param!(query "destination", required = true),
+                harness_gen_runtime::param!(query "date", required = true),
+                harness_gen_runtime::param!(query "bicycles"),
+                harness_gen_runtime::param!(query "dogs"),
             ],
         ),
         response: Some(
@@ -932,23 +818,14 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `get_bookings`.
     #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKINGS: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/bookings"),
         parameters: List::Borrowed(
             &[
-                ParamBinding {
-                    name: Text::Borrowed("page"),
-                    property: Text::Borrowed("page"),
-                    ..ParamBinding::QUERY
-                },
-                ParamBinding {
-                    name: Text::Borrowed("limit"),
-                    property: Text::Borrowed("limit"),
-                    ..ParamBinding::QUERY
-                },
+                harness_gen_runtime::param!(query "page"),
+                harness_gen_runtime::param!(query "limit"),
             ],
         ),
         response: Some(
@@ -985,7 +862,6 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `create_booking`.
     #[cfg(feature = "bookings")]
     pub(super) static CREATE_BOOKING: Binding = Binding {
         method: Method::Post,
@@ -1036,19 +912,12 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `get_booking`.
     #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKING: Binding = Binding {
         method: Method::Get,
         path: Text::Borrowed("/bookings/{bookingId}"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("bookingId"),
-                    property: Text::Borrowed("booking_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
         ),
         response: Some(
             ResponseBinding::new(
@@ -1088,19 +957,12 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `delete_booking`.
     #[cfg(feature = "bookings")]
     pub(super) static DELETE_BOOKING: Binding = Binding {
         method: Method::Delete,
         path: Text::Borrowed("/bookings/{bookingId}"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("bookingId"),
-                    property: Text::Borrowed("booking_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
         ),
         errors: List::Borrowed(
             &[
@@ -1133,19 +995,12 @@ mod bindings {
         security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
         ..Binding::EMPTY
     };
-    /// `create_booking_payment`.
     #[cfg(feature = "payments")]
     pub(super) static CREATE_BOOKING_PAYMENT: Binding = Binding {
         method: Method::Post,
         path: Text::Borrowed("/bookings/{bookingId}/payment"),
         parameters: List::Borrowed(
-            &[
-                ParamBinding {
-                    name: Text::Borrowed("bookingId"),
-                    property: Text::Borrowed("booking_id"),
-                    ..ParamBinding::PATH
-                },
-            ],
+            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
         ),
         body: Some(BodyBinding {
             property: Text::Borrowed("body"),

@@ -93,11 +93,9 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
     let base_env = format!("{prefix}_BASE_URL");
     let bindings = api.operations.iter().zip(ops).map(|(op, types)| {
         let name = format_ident!("{}", types.method.to_ascii_uppercase());
-        let doc = format!(" `{}`.", types.method);
         let binding = binding_tokens(&op.binding);
         let cfg = gates.operation(op);
         quote! {
-            #[doc = #doc]
             #cfg
             pub(super) static #name: Binding = #binding;
         }
@@ -187,31 +185,21 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
     }
 }
 
-/// A flat call's `# Errors` section, and where the same call is by resource.
-fn call_errors(types: &OpTypes, resource: Option<&super::resources::Reach>) -> TokenStream {
-    let mut lines = vec![
+/// What a call fails with, in one line of the `# Errors` sections.
+pub(super) fn errors_line(error: &str) -> String {
+    format!(
+        "[`Error::Api`] with [`{error}`] for a declared error reply, another [`Error`] otherwise."
+    )
+}
+
+/// A flat call's `# Errors` section.
+fn call_errors(types: &OpTypes) -> TokenStream {
+    let lines = [
         String::new(),
         " # Errors".to_string(),
         String::new(),
-        format!(
-            " [`Error::Api`] with [`{0}`] for a reply the API declares as an error (or an \
-             undeclared status); the other [`Error`] kinds for a request that could not be made \
-             or a reply that does not fit.",
-            types.error
-        ),
+        format!(" {}", errors_line(&types.error)),
     ];
-    if let Some(reach) = resource {
-        let super::resources::Reach {
-            accessor,
-            resource,
-            method,
-        } = reach;
-        lines.push(String::new());
-        lines.push(format!(
-            " By resource, with the required values as arguments: [`resources::{resource}::{method}`] \
-             (`client.{accessor}().{method}(…)`)."
-        ));
-    }
     quote!(#(#[doc = #lines])*)
 }
 
@@ -220,6 +208,8 @@ fn call_errors(types: &OpTypes, resource: Option<&super::resources::Reach>) -> T
 struct Call {
     name: proc_macro2::Ident,
     binding: proc_macro2::Ident,
+    /// The input's type, when the operation takes one.
+    input: Option<TokenStream>,
     param: TokenStream,
     arg: TokenStream,
     output: TokenStream,
@@ -250,6 +240,7 @@ impl Call {
         Call {
             name: format_ident!("{}", types.method),
             binding: format_ident!("{}", types.method.to_ascii_uppercase()),
+            input: types.takes_input.then(|| input.clone()),
             param,
             arg,
             output: type_tokens(&types.output),
@@ -261,11 +252,26 @@ impl Call {
                 op.binding.path,
                 title.unwrap_or_default()
             ),
-            description: op.entry.description.as_deref().map(|d| {
-                let lines = d.lines().map(|l| format!(" {l}"));
-                quote!(#[doc = ""] #(#[doc = #lines])*)
-            }),
-            errors: call_errors(types, resource),
+            // An operation reached by resource is documented there; its flat method links to
+            // it. One reached only flat carries its description.
+            description: match resource {
+                Some(super::resources::Reach {
+                    accessor,
+                    resource,
+                    method,
+                }) => {
+                    let link = format!(
+                        " The call [`resources::{resource}::{method}`] documents \
+                         (`client.{accessor}().{method}(…)`), with its input as one struct."
+                    );
+                    Some(quote!(#[doc = ""] #[doc = #link]))
+                }
+                None => op.entry.description.as_deref().map(|d| {
+                    let lines = d.lines().map(|l| format!(" {l}"));
+                    quote!(#[doc = ""] #(#[doc = #lines])*)
+                }),
+            },
+            errors: call_errors(types),
         }
     }
 
@@ -294,7 +300,6 @@ impl Call {
         let Call {
             name,
             binding,
-            param,
             arg,
             output,
             error,
@@ -304,14 +309,28 @@ impl Call {
             errors,
             ..
         } = self;
+        // With an input, the method hands back the client's own future (no state machine of
+        // its own to compile); without, it owns the empty input it sends. The future is `Send`
+        // (a caller that spawns it has that checked); saying so in the signature would make
+        // every build prove it for every operation (GHES: 4.6 s of an 18 s check).
+        let signature = match &self.input {
+            Some(input) => quote! {
+                pub fn #name<'a>(&'a self, input: &'a #input) -> impl std::future::Future<Output = Result<#output, Error<#error>>> + 'a {
+                    self.http.call(&bindings::#binding, input)
+                }
+            },
+            None => quote! {
+                pub async fn #name(&self) -> Result<#output, Error<#error>> {
+                    self.http.call(&bindings::#binding, #arg).await
+                }
+            },
+        };
         quote! {
             #[doc = #doc]
             #description
             #errors
             #cfg
-            pub async fn #name(&self, #param) -> Result<#output, Error<#error>> {
-                self.http.call(&bindings::#binding, #arg).await
-            }
+            #signature
         }
     }
 
@@ -579,9 +598,10 @@ fn part_tokens(part: &PartBinding) -> TokenStream {
     quote!(PartBinding { #(#fields,)* ..PartBinding::DEFAULT })
 }
 
-/// One parameter as its name, property and what differs from OpenAPI's defaults at its
-/// location, updating `ParamBinding::QUERY` (or `PATH`, `HEADER`, `COOKIE`). (A constant base
-/// rather than a constructor call: a static's borrowed arrays may only hold constant values.)
+/// One parameter as its location, name (and property, where it differs) and what differs
+/// from OpenAPI's defaults at its location: `param!(query "per_page")`, which expands to the
+/// struct literal over `ParamBinding::QUERY` a static needs (a constructor call would not do:
+/// a static's borrowed arrays may only hold values the compiler sees have nothing to drop).
 fn param_tokens(param: &ParamBinding) -> TokenStream {
     let ParamBinding {
         property,
@@ -594,27 +614,31 @@ fn param_tokens(param: &ParamBinding) -> TokenStream {
         content_type,
     } = param;
     let defaults = ParamBinding::defaults(*location);
-    let (name, property) = (text(name), text(property));
-    let mut fields = vec![quote!(name: #name), quote!(property: #property)];
+    let (name, property) = (name.as_ref(), property.as_ref());
+    let named = match name == property {
+        true => quote!(#name),
+        false => quote!(#name as #property),
+    };
+    let mut fields: Vec<TokenStream> = Vec::new();
     if *style != defaults.style {
         let variant = format_ident!("{}", format!("{style:?}"));
-        fields.push(quote!(style: Style::#variant));
+        fields.push(quote!(style = Style::#variant));
     }
     if *explode != defaults.explode {
-        fields.push(quote!(explode: #explode));
+        fields.push(quote!(explode = #explode));
     }
     if *required != defaults.required {
-        fields.push(quote!(required: #required));
+        fields.push(quote!(required = #required));
     }
     if *allow_reserved {
-        fields.push(quote!(allow_reserved: true));
+        fields.push(quote!(allow_reserved = true));
     }
     if let Some(content_type) = content_type {
         let content_type = text(content_type);
-        fields.push(quote!(content_type: Some(#content_type)));
+        fields.push(quote!(content_type = Some(#content_type)));
     }
-    let base = format_ident!("{}", location.as_str().to_ascii_uppercase());
-    quote!(ParamBinding { #(#fields,)* ..ParamBinding::#base })
+    let location = format_ident!("{}", location.as_str());
+    quote!(harness_gen_runtime::param!(#location #named #(, #fields)*))
 }
 
 fn param_in(location: ParamIn) -> TokenStream {

@@ -48,7 +48,8 @@ const REQUEST_OWN: [&str; 10] = [
 
 /// The names the `resources` module uses besides its resources': a resource of one of these
 /// names (Stripe's `events`) is called `…Resource` (`EventsResource`).
-const MODULE_OWN: [&str; 32] = [
+const MODULE_OWN: [&str; 33] = [
+    "Binding",
     "Box",
     "Call",
     "CallOptions",
@@ -287,6 +288,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             // The API's types by their module: a type of the API may be called `Request` or
             // `Call` as the items here are.
             use super::super::types;
+            use harness_gen_runtime::binding::Binding;
             use std::future::{Future, IntoFuture};
             use std::marker::PhantomData;
             use std::pin::Pin;
@@ -388,42 +390,56 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             /// The items of a listing, page after page (`futures::StreamExt::next` reads them).
             pub type Items<T, E> = Pin<Box<dyn harness_gen_runtime::http::Stream<Item = Reply<T, E>> + Send>>;
 
-            /// An operation a [`Request`] goes to: its input and declared-error types.
+            /// An operation a [`Request`] goes to: its types, and how it goes on the wire.
             pub trait Operation: 'static {
                 /// What the call takes.
-                type Input: Send + Sync + 'static;
+                type Input: serde::Serialize + Send + Sync + 'static;
+                /// The reply's body. (Not bound by `Send`: the call's future never holds it
+                /// across an await, and proving it for Stripe's deepest replies overflows the
+                /// compiler's recursion limit.)
+                type Output: 'static;
                 /// The errors the API declares for it.
                 type Error: harness_gen_runtime::http::OperationError + Send + 'static;
+                /// Where each value of the input goes, and how replies are read.
+                const BINDING: &'static Binding;
             }
 
             /// An operation that answers with one reply ([`Request::send`]).
-            pub trait Call: Operation {
-                /// The reply's body.
-                type Output: Send + 'static;
-                /// Calls the operation's flat method.
-                fn call<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a;
+            pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
+                /// Makes the call (what the operation's flat method does).
+                fn call<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+                    client.http.call(Self::BINDING, input)
+                }
             }
 
             /// An operation that lists in pages ([`Request::pages`]).
-            pub trait Paged: Call<Output: serde::de::DeserializeOwned> {
+            pub trait Paged: Call {
                 /// One item of a page.
                 type Item: serde::de::DeserializeOwned + Send + 'static;
-                /// Calls the operation's flat `_pages` method.
-                fn pages(client: &Client, input: &Self::Input) -> Pages<Self::Output, Self::Item, Self::Error>;
+                /// The pages of the call (what the operation's flat `_pages` method does).
+                fn pages(client: &Client, input: &Self::Input) -> Pages<Self::Output, Self::Item, Self::Error> {
+                    client.http.pages(Self::BINDING, input)
+                }
             }
 
             /// An operation that streams server-sent events ([`Request::events`]).
             pub trait Streamed: Operation {
                 /// One event's data.
-                type Event: Send + 'static;
-                /// Calls the operation's flat `_events` method.
-                fn events<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Events<Self::Event, Self::Error>, Self::Error>> + Send + 'a;
+                type Event: serde::de::DeserializeOwned + Send + 'static;
+                /// Makes the call for its events (what the operation's flat `_events` method
+                /// does).
+                fn events<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Events<Self::Event, Self::Error>, Self::Error>> + Send + 'a {
+                    client.http.events(Self::BINDING, input)
+                }
             }
 
             /// An operation whose reply is bytes ([`Request::download`]).
             pub trait Downloaded: Operation {
-                /// Calls the operation's flat `_stream` method.
-                fn download<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a;
+                /// Makes the call for its bytes (what the operation's flat `_stream` method
+                /// does).
+                fn download<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Download, Self::Error>> + Send + 'a {
+                    client.http.download(Self::BINDING, input)
+                }
             }
 
             /// The operations, one type each (named as their flat methods), for
@@ -458,7 +474,8 @@ fn setter(f: &InputField) -> TokenStream {
     }
 }
 
-/// The marker type of one operation and the trait impls that name its flat methods.
+/// The marker type of one operation and its trait impls: types and the binding only, no
+/// function body (what a call does is the traits' provided methods, generated once per crate).
 fn operation(m: &Method, gates: &Gates) -> TokenStream {
     let types = m.types;
     let cfg = gates.operation(m.op);
@@ -466,78 +483,38 @@ fn operation(m: &Method, gates: &Gates) -> TokenStream {
     let input = api_type(&types.input);
     let error = api_type(&types.error);
     let output = api_type(&types.output);
-    let arg = types.takes_input.then(|| quote!(input));
-    let unused = (!types.takes_input).then(|| quote!(let _ = input;));
-    let doc = format!(
-        " `{} {}` ([`Client::{}`]).",
-        m.op.binding.method,
-        m.op.binding.path,
-        flat_name(types)
-    );
-    let mut impls = quote! {
-        impl Operation for #marker {
-            type Input = #input;
-            type Error = #error;
-        }
-    };
-    if !types.events_only {
-        let flat = format_ident!("{}", types.method);
-        impls.extend(quote! {
-            impl Call for #marker {
-                type Output = #output;
-                fn call<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<#output, #error>> + Send + 'a {
-                    #unused
-                    client.#flat(#arg)
-                }
-            }
-        });
-    }
-    if let Some((flat, item)) = &types.pages {
-        let flat = format_ident!("{}", flat);
+    let binding = format_ident!("{}", types.method.to_ascii_uppercase());
+    let doc = format!(" `{} {}`.", m.op.binding.method, m.op.binding.path);
+    let call = (!types.events_only).then(|| quote!(impl Call for #marker {}));
+    let pages = types.pages.as_ref().map(|(_, item)| {
         let item = nested(item);
-        impls.extend(quote! {
-            impl Paged for #marker {
-                type Item = #item;
-                fn pages(client: &Client, input: &#input) -> Pages<#output, #item, #error> {
-                    #unused
-                    client.#flat(#arg)
-                }
-            }
-        });
-    }
-    if let Some((flat, event)) = &types.events {
-        let flat = format_ident!("{}", flat);
+        quote!(impl Paged for #marker { type Item = #item; })
+    });
+    let events = types.events.as_ref().map(|(_, event)| {
         let event = api_type(event);
-        impls.extend(quote! {
-            impl Streamed for #marker {
-                type Event = #event;
-                fn events<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<Events<#event, #error>, #error>> + Send + 'a {
-                    #unused
-                    client.#flat(#arg)
-                }
-            }
-        });
-    }
-    if let Some(flat) = &types.download {
-        let flat = format_ident!("{}", flat);
-        impls.extend(quote! {
-            impl Downloaded for #marker {
-                fn download<'a>(client: &'a Client, input: &'a #input) -> impl Future<Output = Reply<Download, #error>> + Send + 'a {
-                    #unused
-                    client.#flat(#arg)
-                }
-            }
-        });
-    }
+        quote!(impl Streamed for #marker { type Event = #event; })
+    });
+    let download = types
+        .download
+        .as_ref()
+        .map(|_| quote!(impl Downloaded for #marker {}));
     quote! {
         #[doc = #doc]
         #cfg
-        #[derive(Clone, Copy, Debug)]
         pub struct #marker;
 
         #cfg
         const _: () = {
-            #impls
+            impl Operation for #marker {
+                type Input = #input;
+                type Output = #output;
+                type Error = #error;
+                const BINDING: &'static Binding = &super::super::bindings::#binding;
+            }
+            #call
+            #pages
+            #events
+            #download
         };
     }
 }
@@ -621,33 +598,31 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
     if let Some(title) = &op.entry.title {
         lines[0].push_str(&format!(": {title}"));
     }
-    let paragraph = op
+    // The operation's whole description is here, where the call is documented; the flat
+    // method links to it.
+    let description = op
         .entry
         .description
         .as_deref()
-        .and_then(|d| d.split("\n\n").next())
-        .filter(|p| Some(p.trim()) != op.entry.title.as_deref());
-    if let Some(paragraph) = paragraph {
+        .map(|d| match d.split_once("\n\n") {
+            Some((first, rest)) if Some(first.trim()) == op.entry.title.as_deref() => rest,
+            _ if Some(d.trim()) == op.entry.title.as_deref() => "",
+            _ => d,
+        });
+    if let Some(description) = description.filter(|d| !d.trim().is_empty()) {
         lines.push(String::new());
-        lines.extend(paragraph.lines().map(|l| format!(" {}", l.trim_end())));
+        lines.extend(description.lines().map(|l| format!(" {}", l.trim_end())));
     }
+    // The arguments by name (their docs are the input's fields'), so the same long text is
+    // not repeated on every operation that takes an `owner`.
     if !args.is_empty() {
+        let names: Vec<String> = args.iter().map(|f| format!("`{}`", f.ident)).collect();
         lines.push(String::new());
-        lines.push(" Takes:".into());
-        for f in args {
-            let what = f
-                .doc
-                .as_deref()
-                .and_then(|d| d.lines().next())
-                .map(|d| format!(": {}", d.trim()))
-                .unwrap_or_default();
-            let wire = if f.wire == f.ident {
-                String::new()
-            } else {
-                format!(" (`{}`)", f.wire)
-            };
-            lines.push(format!(" - `{}`{wire}{what}", f.ident));
-        }
+        lines.push(format!(
+            " Takes {} (fields of [`{}`]).",
+            names.join(", "),
+            types.input
+        ));
     }
     let setters: Vec<String> = set
         .iter()
@@ -662,14 +637,12 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
         ));
     }
     let forms: Vec<&str> = [
-        (!types.events_only).then_some("`.send()` (or `.await`) for the reply"),
-        types.pages.as_ref().map(
-            |_| "`.pages()` for every page, `.items()` for every item or `.all()` for all of them",
-        ),
+        (!types.events_only).then_some("`.send()` (or `.await`)"),
         types
-            .events
+            .pages
             .as_ref()
-            .map(|_| "`.events()` for the event stream"),
+            .map(|_| "`.pages()`, `.items()` or `.all()`"),
+        types.events.as_ref().map(|_| "`.events()`"),
         types
             .download
             .as_ref()
@@ -679,13 +652,11 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
     .flatten()
     .collect();
     lines.push(String::new());
-    lines.push(format!(" Then {}.", forms.join(", ")));
+    lines.push(format!(" Then {}.", forms.join("; ")));
     lines.push(String::new());
     lines.push(format!(
-        " # Errors\n\n [`Error::Api`] with [`{0}`] for a reply the API declares as an error (or \
-         an undeclared status); the other [`Error`] kinds for a request that could not be made \
-         or a reply that does not fit. The same call as [`Client::{1}`].",
-        types.error,
+        " # Errors\n\n {} The same call as [`Client::{}`].",
+        super::client::errors_line(&types.error),
         flat_name(types)
     ));
     let (binding, call) = match (types.events_only, &types.pages) {

@@ -156,3 +156,35 @@ fn generation_is_deterministic() {
         );
     }
 }
+
+/// The guard on what a user of a big API compiles: the Rust generated for GitHub Enterprise
+/// 3.6 (809 operations), in bytes per operation, stays under the budget measured when it was
+/// set (the README's "Compile cost of generated crates" has the check times that go with it).
+/// A change that adds to every operation shows here, as a figure, before anyone times a build.
+#[test]
+fn generated_rust_per_operation_of_ghes_stays_under_its_budget() {
+    const BUDGET: usize = 8_300;
+    let options = harness_gen::emit::krate::Options {
+        crate_name: Some("ghes".into()),
+        runtime_path: None,
+        command: "harness-gen openapi ghes".into(),
+        harness: None,
+        listing_budget: None,
+    };
+    let mut diags = Diagnostics::default();
+    let spec = corpus().join("large/ghes-3.6.descriptions-next.2023-03-08.json");
+    let (krate, catalog) = harness_gen::generate_crate(&spec, &options, &mut diags)
+        .unwrap_or_else(|| panic!("GHES did not generate:\n{diags}"));
+    let rust: usize = krate
+        .files
+        .iter()
+        .filter(|(path, _)| path.starts_with("src/") && path.ends_with(".rs"))
+        .map(|(_, text)| text.len())
+        .sum();
+    let per_operation = rust / catalog.tools.len();
+    assert_eq!(catalog.tools.len(), 809);
+    assert!(
+        per_operation <= BUDGET,
+        "GHES: {per_operation} bytes of Rust per operation, over the budget of {BUDGET}"
+    );
+}

@@ -502,6 +502,41 @@ impl ParamBinding {
     }
 }
 
+/// A parameter of a generated binding, written short: its location (`path`, `query`, `header`,
+/// `cookie`), its name on the wire, `as` the input property when that differs, then the fields
+/// that differ from the location's defaults. It expands to the struct literal over
+/// `ParamBinding::PATH` (or `QUERY`, …) that a `static` needs, so a generated client's
+/// parameters cost a few bytes each rather than a struct each.
+///
+/// ```
+/// use harness_gen_wire::binding::{ParamBinding, ParamIn, Style};
+/// static PARAMS: &[ParamBinding] = &[
+///     harness_gen_wire::param!(path "owner"),
+///     harness_gen_wire::param!(query "per-page" as "per_page", explode = false),
+/// ];
+/// assert_eq!(PARAMS[0].location, ParamIn::Path);
+/// assert_eq!(PARAMS[1].property, "per_page");
+/// assert!(!PARAMS[1].explode);
+/// ```
+#[macro_export]
+macro_rules! param {
+    (@base path) => { $crate::binding::ParamBinding::PATH };
+    (@base query) => { $crate::binding::ParamBinding::QUERY };
+    (@base header) => { $crate::binding::ParamBinding::HEADER };
+    (@base cookie) => { $crate::binding::ParamBinding::COOKIE };
+    ($location:ident $name:literal as $property:literal $(, $field:ident = $value:expr)* $(,)?) => {
+        $crate::binding::ParamBinding {
+            name: ::std::borrow::Cow::Borrowed($name),
+            property: ::std::borrow::Cow::Borrowed($property),
+            $($field: $value,)*
+            ..$crate::param!(@base $location)
+        }
+    };
+    ($location:ident $name:literal $(, $field:ident = $value:expr)* $(,)?) => {
+        $crate::param!($location $name as $name $(, $field = $value)*)
+    };
+}
+
 fn is_false(value: &bool) -> bool {
     !*value
 }
