@@ -180,7 +180,7 @@ fn an_operation_offering_json_or_events_by_a_body_flag_is_a_tool_returning_eithe
     let files = crate_files("chat.yaml", &text);
     let flat = |file: &str| files[file].split_whitespace().collect::<Vec<_>>().join(" ");
     let client = flat("src/client.rs");
-    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
+    assert!(client.contains("pub fn chat<'a>(") && client.contains("pub async fn chat_events("));
     // The flag's place in the input chooses the call.
     let registry = flat("src/registry.rs");
     assert!(
@@ -212,7 +212,7 @@ fn an_operation_offering_json_and_events_without_a_flag_takes_stream_to_ask_by_a
     let files = crate_files("chat.yaml", &text);
     let flat = |file: &str| files[file].split_whitespace().collect::<Vec<_>>().join(" ");
     let client = flat("src/client.rs");
-    assert!(client.contains("pub async fn chat(") && client.contains("pub async fn chat_events("));
+    assert!(client.contains("pub fn chat<'a>(") && client.contains("pub async fn chat_events("));
     let registry = flat("src/registry.rs");
     assert!(
         registry.contains(r#"json_or_events_handler( "/stream","#),
