@@ -155,7 +155,8 @@ fn an_operation_answering_only_with_events_is_a_tool_returning_the_array_of_them
         files["src/client.rs"]
     );
     assert!(
-        !flat("src/client.rs").contains("pub async fn ticks("),
+        !flat("src/client.rs").contains("fn ticks(")
+            && !flat("src/client.rs").contains("fn ticks<"),
         "{}",
         files["src/client.rs"]
     );

@@ -31,27 +31,14 @@ fn cli(base: &str, args: &[&str]) -> (i32, String, String) {
         let client = directions::Client::from_builder(builder).map_err(|e| e.to_string())?;
         directions::registry_of(client, keep).map_err(|e| e.to_string())
     };
-    let mut argv = vec!["directions".into()];
-    argv.extend(args.iter().map(|a| (*a).into()));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = std::thread::scope(|s| {
-        s.spawn(|| {
-            let program = harness_gen_runtime::cli::Program {
-                name: "directions",
-                version: "1.0.0",
-                index: Some(&directions::CATALOG_INDEX),
-                registry: &factory,
-            };
-            harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, false)
-        })
-        .join()
-        .unwrap()
-    });
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    let (code, out, err) = super::run_cli(
+        ("directions", "1.0.0"),
+        &directions::CATALOG_INDEX,
+        factory,
+        args,
+        false,
+    );
+    (code, String::from_utf8(out).unwrap(), err)
 }
 
 #[test]

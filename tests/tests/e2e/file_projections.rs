@@ -37,28 +37,14 @@ fn cli(base: &str, args: &[&str], tty: bool) -> Run {
             streams::Client::from_builder(streams::Client::builder().base_url(base)).unwrap();
         streams::registry_of(client, keep).map_err(|e| e.to_string())
     };
-    let mut argv = vec!["streams".into()];
-    argv.extend(args.iter().map(|a| (*a).into()));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = std::thread::scope(|s| {
-        s.spawn(|| {
-            // What `src/bin/streams.rs` hands the runtime.
-            let program = harness_gen_runtime::cli::Program {
-                name: "streams",
-                version: "1.0.0",
-                index: Some(&streams::CATALOG_INDEX),
-                registry: &factory,
-            };
-            harness_gen_runtime::cli::run(&program, argv, &mut out, &mut err, tty)
-        })
-        .join()
-        .unwrap()
-    });
-    Run {
-        code,
-        out,
-        err: String::from_utf8(err).unwrap(),
-    }
+    let (code, out, err) = super::run_cli(
+        ("streams", "1.0.0"),
+        &streams::CATALOG_INDEX,
+        factory,
+        args,
+        tty,
+    );
+    Run { code, out, err }
 }
 
 /// A folder of this test's own.
