@@ -377,8 +377,11 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
         .collect();
     for (op, types) in api.operations.iter().zip(&ops) {
         let names = [&types.method, &types.input, &types.output, &types.error];
+        // A name a schema already has (a component the operation replies with) stays its.
         for name in names.into_iter().chain(types.events.iter().map(|e| &e.0)) {
-            origins.insert(name.clone(), op.loc.clone());
+            origins
+                .entry(name.clone())
+                .or_insert_with(|| op.loc.clone());
         }
     }
     Types {
