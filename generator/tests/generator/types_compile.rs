@@ -362,6 +362,7 @@ fn bindings_of_representative_catalogs_compile() {
     check_bindings_compile(
         "bindings-representative",
         &[
+            root().join("specs/directions.yaml"),
             root().join("specs/hostile.yaml"),
             root().join("specs/keywords.yaml"),
             root().join("specs/streams.yaml"),
