@@ -360,9 +360,9 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     let file = quote! {
         //! Types of the API's schemas and of each operation's input, output and errors.
         //!
-        //! A union holds its members as the document defines them, unboxed: each says
-        //! `#[allow(clippy::large_enum_variant)]`. The types of an operation feature live in a
-        //! private module of it, re-exported here.
+        //! A union holds its members, and an operation's error enum its declared bodies, as the
+        //! document defines them, unboxed: each says `#[allow(clippy::large_enum_variant)]`.
+        //! The types of an operation feature live in a private module of it, re-exported here.
         #formats
         #items
     };
@@ -695,8 +695,11 @@ fn error_item(
     // Serialized (the application error's data), never deserialized: the client builds it
     // from the reply through `operation_error!`, since a derived `Deserialize` of a tagged
     // enum was a third of a big SDK's check time.
+    // A declared error's body is held as the API declares it, unboxed (as a union's members
+    // are): matching on `Error::Api` reads it in place, whatever its size.
     let item = quote! {
         #[doc = #doc]
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Clone, serde::Serialize)]
         #partial_eq
         #[serde(tag = "kind")]
