@@ -71,8 +71,8 @@ pub fn parts(
     if has_body {
         properties.reserve("body");
     }
-    let params = parameters(cx, path, op, op_loc, item, item_loc, &mut properties);
-    let body = if has_body {
+    let mut params = parameters(cx, path, op, op_loc, item, item_loc, &mut properties);
+    let mut body = if has_body {
         request_body(cx, op, op_loc)
     } else {
         None
@@ -80,8 +80,6 @@ pub fn parts(
     let (mut output, mut errors) = responses(cx, op, op_loc);
     // Each part in its direction: what is sent in the request view, what comes back in the
     // reply view (`directions`).
-    let mut params = params;
-    let mut body = body;
     for schema in params
         .iter_mut()
         .map(|p| &mut p.schema)
