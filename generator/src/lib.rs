@@ -36,6 +36,7 @@
 
 pub mod builder;
 pub mod diag;
+pub mod explain;
 pub mod harness;
 pub mod output;
 // Internal modules: `pub(crate)`, or `pub` with the `internals` feature, which exists only for
@@ -243,4 +244,29 @@ impl std::fmt::Display for BindingsError {
             ),
         }
     }
+}
+
+/// The JSON Schemas of `x-harn` in the three places it may appear, with each place's title and
+/// path: made from the types that read it, for the book's reference (feature `reference`).
+#[cfg(feature = "reference")]
+pub fn x_harn_schemas() -> [(&'static str, &'static str, serde_json::Value); 3] {
+    use xharn::{DocumentExt, OperationExt, SchemeExt};
+    let schema = |schema: schemars::Schema| schema.to_value();
+    [
+        (
+            "On an operation",
+            "paths./pets.get.x-harn",
+            schema(schemars::schema_for!(OperationExt)),
+        ),
+        (
+            "At the document's root",
+            "x-harn",
+            schema(schemars::schema_for!(DocumentExt)),
+        ),
+        (
+            "On a security scheme",
+            "components.securitySchemes.<name>.x-harn",
+            schema(schemars::schema_for!(SchemeExt)),
+        ),
+    ]
 }

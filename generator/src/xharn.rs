@@ -16,47 +16,83 @@ use serde_json::Value;
 use crate::diag::{Code, Diagnostics, Severity};
 use crate::load::{Document, Loc};
 
-/// Operation-level `x-harn`.
+/// `x-harn` on an operation (`paths./pets.get.x-harn`): how the operation becomes a tool.
+/// Every key is optional; an unknown key is an error (HG0401).
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct OperationExt {
-    /// Tool name, `^[A-Za-z0-9_.-]+$`, at most 128 characters.
+    /// The tool's name, as MCP clients, agents and the catalog call it: letters, digits, `_`,
+    /// `.` and `-`, at most 128 characters. Default: the `operationId` in snake_case (else
+    /// `<method>_<path>`), cut to 64 characters, repeats numbered (HG0501). Example:
+    /// `name: list_pets`.
     pub name: Option<String>,
-    /// Tool title.
+    /// A human-readable title, shown by MCP clients and the dashboard. Default: the operation's
+    /// `summary`. Example: `title: List pets`.
     pub title: Option<NonBlank>,
-    /// Tool namespace.
+    /// A namespace the tool is grouped under in the catalog and the agent projection (the tool
+    /// is then also known as `namespace.name`, the id a `.harness` tool declaration links to).
+    /// Default: none. Example: `namespace: pets`.
     pub namespace: Option<NonBlank>,
-    /// `false` keeps the SDK function but publishes no tool.
+    /// `false` keeps the operation in the SDK but makes no tool of it: it is in no catalog, CLI,
+    /// MCP server, dashboard or agent surface. Default: `true`. Example: `expose: false`.
     pub expose: Option<bool>,
-    /// Progressive disclosure for agents.
+    /// `true` leaves the tool out of the agents' default tool list: an agent finds it through
+    /// tool search and loads it when needed (progressive disclosure for large APIs). The MCP
+    /// server, CLI and dashboard are not affected. Default: `false`. Example: `defer_loading: true`.
     pub defer_loading: Option<bool>,
-    /// Audiences; omitted means all five.
+    /// Which projections serve the tool: its `audiences`, any of `cli` (the generated
+    /// command-line program), `mcp` (the MCP server), `catalog` (the published catalog),
+    /// `dashboard` (the operator dashboard) and `agent` (agents using the registry in process).
+    /// Default: all five. Example: `governance: {audiences: [cli, dashboard]}` keeps a dangerous
+    /// operation away from MCP clients and agents.
     pub governance: Option<GovernanceExt>,
-    /// CLI placement and argument tokens.
+    /// Where the tool sits in the generated CLI and how its arguments are spelled. Default: the
+    /// command `[first tag, name]` in kebab-case, path parameters as positional arguments, the
+    /// other inputs as `--options`. Example: `cli: {command: "pets ls", aliases: [list]}`.
     pub cli: Option<CliExt>,
-    /// Hints that refine what the HTTP method implies.
+    /// MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`). Default: what the HTTP method implies (`GET` read-only, `DELETE`
+    /// destructive, `PUT` idempotent); a hint may refine the method's meaning, never reverse it
+    /// (HG0403). Example: `annotations: {idempotentHint: true}` on a `POST` that is.
     pub annotations: Option<Annotations>,
-    /// Icons.
+    /// Icons MCP clients may show beside the tool. Default: none. Example:
+    /// `icons: [{src: "https://example.com/pet.png", mimeType: image/png}]`.
     pub icons: Option<Vec<Icon>>,
-    /// Task support.
+    /// Whether MCP clients may (or must) run the tool as a task they poll instead of waiting on
+    /// the call: `{taskSupport: optional}` or `required`. Default: `forbidden`. Example:
+    /// `execution: {taskSupport: optional}` for a slow export.
     pub execution: Option<Execution>,
-    /// The entry's `_meta`.
+    /// Extra `_meta` of the catalog entry, listed to MCP clients with the tool; keys are
+    /// reverse-DNS names of your own (`com.harnlang/…` keys are the runtime's, HR0205). Default:
+    /// the operation's tags under `com.harnlang/tags`. Example: `meta: {com.example/owner: billing}`.
     pub meta: Option<BTreeMap<MetaKey, Value>>,
-    /// The request header that carries an idempotency key, which the SDK fills per call.
+    /// The request header that carries an idempotency key, which the SDK fills with a fresh key
+    /// per call (kept across its retries), so a retried `POST` is not done twice. Default: the
+    /// document's `x-harn.idempotencyKey` for `POST` and `PATCH`, else none. Example:
+    /// `idempotency_key: Idempotency-Key`.
     pub idempotency_key: Option<String>,
-    /// How the operation's replies continue on further pages (or `kind: none`: they do not).
+    /// How the operation's replies continue on further pages, for the SDK's page iterator, the
+    /// CLI's `--paginate` and the MCP server's next-page hint. Default: detected from the
+    /// parameters and the reply (HG0508). Example: `pagination: {kind: cursor, param: after,
+    /// next: /next_cursor}`; `pagination: {kind: none}` turns detection off.
     pub pagination: Option<PaginationExt>,
     /// How the streaming call of an operation that offers `text/event-stream` asks for the
-    /// stream and sees its end.
+    /// stream and sees its end. Default: a boolean body property `stream` set to `true`, and the
+    /// `[DONE]` sentinel (HG0509). Example: `events: {flag: "", sentinel: ""}` for a stream asked
+    /// for by `Accept` alone that ends when the connection closes.
     pub events: Option<EventsExt>,
     /// What MCP clients and agents are told the tool does, where that should differ from the
-    /// operation's description (a long reference text cut to what a model needs).
+    /// operation's description (a long reference text cut to what a model needs; see HG0511).
+    /// Default: the operation's description, else its summary. Example:
+    /// `descriptions: {mcp: "Lists pets, newest first."}`.
     pub descriptions: Option<DescriptionsExt>,
 }
 
 /// `x-harn.descriptions`: a tool's description for one audience, written to the catalog entry's
 /// `_meta["com.harnlang/descriptions"]`.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DescriptionsExt {
     /// What the MCP server lists.
@@ -68,6 +104,7 @@ pub struct DescriptionsExt {
 /// `x-harn.events`: the request body's boolean property the streaming call sets to `true`
 /// (`""` for none), and the data that ends the stream (`""` for none).
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EventsExt {
     /// The body property; default: a boolean `stream`, if the body has one.
@@ -79,6 +116,7 @@ pub struct EventsExt {
 /// `x-harn.pagination`: the runtime's `Pagination` with the request parameter by its name in
 /// the document, and `kind: none` to switch detection off.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PaginationExt {
     /// `cursor`, `offset`, `page`, `link` or `none`.
@@ -100,6 +138,7 @@ pub struct PaginationExt {
 
 /// `x-harn.pagination.kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum PageKindExt {
     /// An opaque cursor.
@@ -116,6 +155,7 @@ pub enum PageKindExt {
 
 /// `x-harn.governance`.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct GovernanceExt {
     /// In any order; each at most once.
@@ -124,6 +164,7 @@ pub struct GovernanceExt {
 
 /// `x-harn.cli`.
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CliExt {
     /// `"a b"` or `["a", "b"]`.
@@ -140,6 +181,7 @@ pub struct CliExt {
 
 /// A command path written as words or as a list.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CommandExt {
     /// `"pets list"`.
@@ -158,36 +200,47 @@ impl CommandExt {
     }
 }
 
-/// Document-level `x-harn`.
+/// `x-harn` at the document's root: defaults for every operation and the crate's shape.
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DocumentExt {
-    /// Defaults for hints the method does not imply.
+    /// Defaults for annotations the method does not imply. Default: `openWorldHint: true` (tools
+    /// reach the outside world). Example: `annotationDefaults: {openWorldHint: false}` for an
+    /// internal API.
     pub annotation_defaults: Option<AnnotationDefaults>,
-    /// Parent-command metadata.
+    /// Help text and aliases of the CLI's parent commands (the groups, such as `pets`). Default:
+    /// none. Example: `cli: {commands: [{command: [pets], description: "Manage pets"}]}`.
     pub cli: Option<CliTree>,
-    /// Groups of tags compiled behind one cargo feature of the generated crate: feature name →
-    /// tags (see `mapping::groups`).
+    /// Groups of tags compiled behind one cargo feature of the generated crate, so a user
+    /// compiles only what they call: feature name to tags. Default: one feature per tag (HG0507).
+    /// Example: `features: {repos: [repos, git], issues: [issues]}`.
     pub features: Option<BTreeMap<String, Vec<String>>>,
-    /// The idempotency-key header of every operation whose method is not idempotent (POST,
-    /// PATCH), unless the operation says otherwise.
+    /// The idempotency-key header of every operation whose method is not idempotent (`POST`,
+    /// `PATCH`), unless the operation says otherwise. Default: none. Example:
+    /// `idempotencyKey: Idempotency-Key`.
     pub idempotency_key: Option<String>,
     /// How arrays inside `deepObject` values (query parameters, form-body properties) are
     /// written: `indexed` (`expand[0]=a`, the default) or `brackets` (`expand[]=a`).
     pub deep_object_arrays: Option<harness_gen_wire::binding::DeepArrays>,
 }
 
-/// A security scheme's `x-harn` (in `components.securitySchemes`).
+/// `x-harn` on a security scheme (`components.securitySchemes.<name>.x-harn`): where the
+/// generated programs read its credential.
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SchemeExt {
     /// The environment variables the client reads the credential from, exactly: one name for a
-    /// token or key, two (user name, then password) for HTTP basic.
+    /// token or key, two (user name, then password) for HTTP basic. Default: the API's name and
+    /// what the credential is (`PETSTORE_API_KEY`, `GITHUB_TOKEN`, `..._USERNAME` and
+    /// `..._PASSWORD`). Example: `env: OPENAI_API_KEY`.
     pub env: Option<OneOrMore>,
 }
 
 /// One name, or a list of them.
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum OneOrMore {
     /// One.
@@ -208,6 +261,7 @@ impl OneOrMore {
 
 /// `x-harn.annotationDefaults`.
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(feature = "reference", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AnnotationDefaults {
     /// Default `openWorldHint` (else `true`).

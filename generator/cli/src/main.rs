@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use harness_gen_cli::commands::{Common, DiffArgs, Selection};
 
 // Generation allocates millions of small values (the document, the model, tokens and syntax
@@ -48,11 +48,21 @@ enum Command {
     /// Compile and resolve `.harness` programs.
     #[command(subcommand)]
     Harness(HarnessCommand),
-    /// Regenerate the catalog format's JSON Schema and TypeScript declaration.
+    /// Explain a diagnostic code (`harness-gen explain HG0504`): what it means, an example that
+    /// triggers it and what to do. Without a code, list every code.
+    Explain {
+        /// The code, such as HG0504, HL0202 or HR0301.
+        code: Option<String>,
+    },
+    /// Regenerate the catalog format's JSON Schema and TypeScript declaration, and the book's
+    /// reference pages (diagnostics, x-harn, these commands), from the code they describe.
     Artifacts {
-        /// Where the artifacts live.
+        /// Where the catalog format's artifacts live.
         #[arg(long, default_value = "runtime/schema")]
         dir: PathBuf,
+        /// Where the book's generated reference pages live.
+        #[arg(long, default_value = "docs/src/reference")]
+        docs: PathBuf,
         /// Write nothing; exit 1 listing the files that would change.
         #[arg(long)]
         check: bool,
@@ -317,8 +327,32 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Openapi(args) => openapi(args),
         Command::Bindings(args) => bindings(args),
         Command::Harness(command) => Ok(harness(command)),
-        Command::Artifacts { dir, check: true } => {
-            let stale = harness_gen_cli::artifacts::stale(&dir);
+        Command::Explain { code: None } => {
+            for entry in harness_gen::explain::all() {
+                println!("{}  {}", entry.code, entry.summary);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { code: Some(code) } => match harness_gen::explain::explain(&code) {
+            Some(entry) => {
+                print!("{entry}");
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                eprintln!(
+                    "error: no diagnostic code `{}`: codes look like HG0504 (generator), HL0202 (.harness) or HR0301 (runtime); `harness-gen explain` lists them",
+                    harness_gen::diag::printable(&code)
+                );
+                Ok(ExitCode::from(2))
+            }
+        },
+        Command::Artifacts {
+            dir,
+            docs,
+            check: true,
+        } => {
+            let files = harness_gen_cli::artifacts::files(&dir, &docs, &Cli::command());
+            let stale = harness_gen_cli::artifacts::stale(files);
             for path in &stale {
                 println!("stale: {}", path.display());
             }
@@ -328,8 +362,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
-        Command::Artifacts { dir, check: false } => {
-            for path in harness_gen_cli::artifacts::write(&dir)? {
+        Command::Artifacts {
+            dir,
+            docs,
+            check: false,
+        } => {
+            let files = harness_gen_cli::artifacts::files(&dir, &docs, &Cli::command());
+            for path in harness_gen_cli::artifacts::write(files)? {
                 println!("wrote {}", path.display());
             }
             Ok(ExitCode::SUCCESS)

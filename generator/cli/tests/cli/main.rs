@@ -3,6 +3,7 @@
 //! interruption, secrets kept out of output) and the `.harness` commands in process.
 
 mod cli;
+mod explain;
 mod harness_diff;
 mod harness_fixtures;
 mod harness_fmt;
