@@ -1,4 +1,4 @@
-//! The programs of `docs/sdk-comparison.md`: each task's generated program (a code block
+//! The programs of `docs/src/sdk-comparison.md`: each task's generated program (a code block
 //! whose info string says `file=<api>/<name>.rs`) and its peer's (`peer=<crate>`), and the
 //! page's table of their lengths.
 
@@ -19,13 +19,13 @@ pub struct Task {
 
 /// The page's path.
 pub fn page() -> PathBuf {
-    crate::root().join("docs/sdk-comparison.md")
+    crate::root().join("docs/src/sdk-comparison.md")
 }
 
 /// Every task of the page, in order. Panics on a section without exactly one program of each
 /// kind, which is a broken page.
 pub fn tasks() -> Vec<Task> {
-    let text = std::fs::read_to_string(page()).expect("docs/sdk-comparison.md is readable");
+    let text = std::fs::read_to_string(page()).expect("docs/src/sdk-comparison.md is readable");
     let mut tasks = Vec::new();
     let mut title = String::new();
     // A block's info string and code; the section's generated program and peer program so far.

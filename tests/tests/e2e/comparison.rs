@@ -1,4 +1,4 @@
-//! `docs/sdk-comparison.md`: the page's lengths are the programs' own, no generated program is
+//! `docs/src/sdk-comparison.md`: the page's lengths are the programs' own, no generated program is
 //! longer than its peer's, every program is as rustfmt prints it, and the GitHub programs
 //! compile against the crate generated from the GHES description. (The OpenAI programs are
 //! compiled and run against the stand-in by `openai.rs`.)

@@ -8,6 +8,7 @@ mod comparison;
 mod crash_sweep;
 mod dashboard;
 mod directions;
+mod docs;
 mod file_projections;
 mod openai;
 mod operated;

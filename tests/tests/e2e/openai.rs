@@ -21,7 +21,7 @@ const KEY_ENV: &str = "OPENAI_API_KEY";
 const FEATURES: &str = "chat,responses,files,models,cli,mcp";
 
 /// The compiled programs: the CLI, the MCP server, the SDK program, and the OpenAI programs of
-/// `docs/sdk-comparison.md` (by their file's name there: `chat`, `upload`, …).
+/// `docs/src/sdk-comparison.md` (by their file's name there: `chat`, `upload`, …).
 struct Built {
     cli: PathBuf,
     mcp: PathBuf,

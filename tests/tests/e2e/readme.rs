@@ -37,8 +37,12 @@ fn sh(command: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// Both tests write `target/my-petstore`, one at a time.
+static CRATE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn the_readmes_first_command_and_the_next_one_it_shows_work_as_printed() {
+    let _crate = CRATE.lock().unwrap_or_else(|e| e.into_inner());
     let commands = readme_commands();
     let first = &commands[0];
     assert!(
@@ -76,4 +80,51 @@ fn the_readmes_first_command_and_the_next_one_it_shows_work_as_printed() {
         String::from_utf8_lossy(&ran.stderr)
     );
     assert!(help.contains("--limit"), "{help}");
+}
+
+#[test]
+fn the_readmes_first_call_reaches_the_stand_in_it_starts() {
+    let commands = readme_commands();
+    let stand_in = commands
+        .iter()
+        .find(|c| c.contains("prism mock "))
+        .expect("the README starts a stand-in");
+    let call = commands
+        .iter()
+        .find(|c| c.starts_with("cd target/my-petstore && ") && c.contains("_BASE_URL="))
+        .expect("the README calls the stand-in");
+    // The stand-in as the README starts it, on a free port instead of the README's 4010.
+    let spec = stand_in
+        .split_whitespace()
+        .skip_while(|w| *w != "mock")
+        .nth(1)
+        .unwrap();
+    let Some(prism) = super::prism::prism() else {
+        return;
+    };
+    let (_mock, url) = super::prism::mock(&prism, &root().join(spec));
+    assert!(call.contains("http://127.0.0.1:4010"), "{call}");
+    let call = call.replace("http://127.0.0.1:4010", &url);
+    // The crate the first command writes.
+    let _crate = CRATE.lock().unwrap_or_else(|e| e.into_inner());
+    let generated = sh(&commands[0]);
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    std::fs::copy(
+        root().join("Cargo.lock"),
+        root().join("target/my-petstore/Cargo.lock"),
+    )
+    .unwrap();
+    let ran = sh(&call);
+    let out = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        ran.status.success(),
+        "{call}: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let pets: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(pets.as_array().is_some_and(|p| !p.is_empty()), "{out}");
 }
