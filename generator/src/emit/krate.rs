@@ -90,12 +90,11 @@ fn group_lines(api: &Api) -> Vec<GroupLine> {
 #[template(path = "README.md.j2", escape = "none")]
 struct Readme<'a> {
     crate_name: &'a str,
-    crate_ident: &'a str,
     title: &'a str,
     api_version: &'a str,
     description: &'a str,
-    /// The first operation's call, e.g. `list_pets(&input)`.
-    example: Option<String>,
+    /// The crate doc's quickstart as a whole program.
+    program: String,
     operations: usize,
     tools: usize,
     base_url_env: String,
@@ -397,18 +396,10 @@ fn readme(
     let exposed = api.operations.iter().filter(|op| op.expose).count();
     let readme = Readme {
         crate_name: name,
-        crate_ident: &ident,
         title: &api.info.title,
         api_version: &api.info.version,
         description: api.info.description.as_deref().unwrap_or_default(),
-        example: types.ops.first().map(|o| {
-            let input = if o.takes_input { "&input" } else { "" };
-            let method = match &o.events {
-                Some((events, _)) if o.events_only => events,
-                _ => &o.method,
-            };
-            format!("{method}({input})")
-        }),
+        program: quickstart_program(api, &types.ops, name),
         operations: api.operations.len(),
         tools: exposed,
         base_url_env: format!("{prefix}_BASE_URL"),
@@ -594,31 +585,16 @@ pub(crate) fn require_api() -> proc_macro2::TokenStream {
 /// the first three operations that take no input (each a plain call, not a download or a
 /// stream), with their variables named for the crate.
 fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
-    let ident = name.replace('-', "_");
-    let prefix = ident.to_ascii_uppercase();
-    let credentials: Vec<String> = client::credential_env(api, &prefix)
-        .into_iter()
-        .flat_map(|(_, vars)| vars)
-        .map(|var| format!("`{var}`"))
-        .collect();
-    let from = if credentials.is_empty() {
-        format!("`{prefix}_BASE_URL`")
-    } else {
-        format!("`{prefix}_BASE_URL`, {}", credentials.join(", "))
-    };
-    let calls = quick_calls(api, ops);
+    let (from, client, calls) = quickstart_lines(api, ops, name);
     let mut lines = vec![
         "## Quickstart".to_string(),
         String::new(),
         "```no_run".to_string(),
         "# async fn quickstart() -> Result<(), Box<dyn std::error::Error>> {".to_string(),
-        format!("// The base URL and credentials from the environment ({from})."),
-        format!("let client = {ident}::Client::from_env()?;"),
+        from,
+        client,
     ];
-    for (reply, call) in &calls {
-        lines.push(format!("let {reply} = {call}.await?;"));
-        lines.push(format!("println!(\"{{{reply}:?}}\");"));
-    }
+    lines.extend(calls.iter().cloned());
     if calls.is_empty() {
         lines.push("# let _ = client;".to_string());
     }
@@ -636,6 +612,56 @@ fn quickstart(api: &Api, ops: &[super::OpTypes], name: &str) -> Vec<String> {
         "more.".to_string(),
     ]);
     lines
+}
+
+/// The README's program: the crate doc's quickstart (which compiles as a doc test) as a whole
+/// `main` a user can paste.
+fn quickstart_program(api: &Api, ops: &[super::OpTypes], name: &str) -> String {
+    let (from, client, calls) = quickstart_lines(api, ops, name);
+    let mut program = String::from(
+        "#[tokio::main]\nasync fn main() -> Result<(), Box<dyn std::error::Error>> {\n",
+    );
+    for line in [from, client].iter().chain(&calls) {
+        program.push_str("    ");
+        program.push_str(line);
+        program.push('\n');
+    }
+    if calls.is_empty() {
+        program.push_str("    let _ = client;\n");
+    }
+    program.push_str("    Ok(())\n}");
+    program
+}
+
+/// The quickstart's lines: where the client's settings come from (a comment), the client, and
+/// each call with its printed reply.
+fn quickstart_lines(
+    api: &Api,
+    ops: &[super::OpTypes],
+    name: &str,
+) -> (String, String, Vec<String>) {
+    let ident = name.replace('-', "_");
+    let prefix = ident.to_ascii_uppercase();
+    let credentials: Vec<String> = client::credential_env(api, &prefix)
+        .into_iter()
+        .flat_map(|(_, vars)| vars)
+        .map(|var| format!("`{var}`"))
+        .collect();
+    let from = if credentials.is_empty() {
+        format!("`{prefix}_BASE_URL`")
+    } else {
+        format!("`{prefix}_BASE_URL`, {}", credentials.join(", "))
+    };
+    let mut calls = Vec::new();
+    for (reply, call) in quick_calls(api, ops) {
+        calls.push(format!("let {reply} = {call}.await?;"));
+        calls.push(format!("println!(\"{{{reply}:?}}\");"));
+    }
+    (
+        format!("// The base URL and credentials from the environment ({from})."),
+        format!("let client = {ident}::Client::from_env()?;"),
+        calls,
+    )
 }
 
 /// The quickstart's calls: up to three operations that read (GET first), reached by resource
