@@ -6,7 +6,8 @@ pub async fn registry() -> Result<(), Box<dyn std::error::Error>> {
     // ANCHOR: registry
     let catalog = Catalog::from_json(petstore::CATALOG_JSON)?; // validated, located errors
     let mut handlers = BTreeMap::new();
-    for name in ["list_pets"] {
+    {
+        let name = "list_pets";
         handlers.insert(
             name.to_string(),
             Handler::new(|input| async move { Ok(input) }),

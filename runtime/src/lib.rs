@@ -102,6 +102,12 @@ pub mod mcp {
     pub fn main(program: &Program<'_>) -> std::process::ExitCode {
         main_with(program, MOUNTS)
     }
+
+    /// The MCP program's command line in this build (with `--dashboard` when it has the
+    /// dashboard), as [`main`] parses it.
+    pub fn command(name: &str, version: &str) -> harness_gen_mcp::clap::Command {
+        harness_gen_mcp::command(name, version, MOUNTS)
+    }
 }
 
 /// Compile-time check that generated code and this runtime speak the same [`API_VERSION`].

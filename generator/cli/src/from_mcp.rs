@@ -99,10 +99,11 @@ pub fn catalog_of(
 /// want it, and it changes nothing the schema accepts); it is dropped again, so the root is
 /// the referenced type rather than a map.
 fn hoisted(mut schema: Value, components: &mut Map<String, Value>) -> Value {
-    if let Some(root) = schema.as_object_mut() {
-        if root.contains_key("$ref") && root.get("type") == Some(&json!("object")) {
-            root.remove("type");
-        }
+    if let Some(root) = schema.as_object_mut()
+        && root.contains_key("$ref")
+        && root.get("type") == Some(&json!("object"))
+    {
+        root.remove("type");
     }
     let Some(Value::Object(defs)) = schema.as_object_mut().and_then(|s| s.remove("$defs")) else {
         return schema;

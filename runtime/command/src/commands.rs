@@ -99,17 +99,11 @@ impl<'a> Commands<'a> {
     }
 }
 
-/// The command tree of the program's CLI tools; with `focus` (the command line's words), only
-/// the tools it names get their options, and only the branch its first word names is built.
-pub(super) fn tree(
-    (name, version): (&str, &str),
-    commands: &Commands<'_>,
-    registry: &ToolRegistry,
-    focus: Option<&[String]>,
-) -> Command {
-    let mut root = Command::new(name.to_string())
+/// The program's root command with its global options, before any tool's command: what every
+/// generated CLI accepts (and the book's reference of generated programs lists).
+pub fn root(name: &str, version: &str) -> Command {
+    Command::new(name.to_string())
         .version(version.to_string())
-        .about(registry.info().and_then(|i| i.description.as_deref()).map(str::to_string).unwrap_or_default())
         .subcommand_required(false)
         .arg_required_else_help(true)
         .arg(Arg::new(INPUT_JSON).long(INPUT_JSON).global(true).value_name("JSON|@FILE|-").help("The whole input as JSON: inline, @file, or - for standard input; options override its fields"))
@@ -119,7 +113,23 @@ pub(super) fn tree(
         .arg(Arg::new(OUTPUT_FILE).long(OUTPUT_FILE).global(true).value_name("FILE").help("Write the output to FILE (- for standard output), whole or not at all: a download is written as it arrives to a temporary file renamed into place once complete; binary output needs it on a terminal"))
         .arg(Arg::new(INCLUDE).long(INCLUDE).global(true).action(clap::ArgAction::SetTrue).help("Print the reply's HTTP status and headers on standard error (credentials a server echoes redacted)"))
         .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
-        .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"));
+        .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"))
+}
+
+/// The command tree of the program's CLI tools; with `focus` (the command line's words), only
+/// the tools it names get their options, and only the branch its first word names is built.
+pub(super) fn tree(
+    (name, version): (&str, &str),
+    commands: &Commands<'_>,
+    registry: &ToolRegistry,
+    focus: Option<&[String]>,
+) -> Command {
+    let about = registry
+        .info()
+        .and_then(|i| i.description.as_deref())
+        .map(str::to_string)
+        .unwrap_or_default();
+    let mut root = root(name, version).about(about);
     let parents: Vec<&CommandSpec> = registry.cli_commands().iter().collect();
     // When the first word names a top-level command, only that branch is built: `--help` of one
     // command in a large CLI costs what its branch costs. Anything else (no word, an alias, a

@@ -30,8 +30,11 @@ use crate::catalog::{Audience, CommandSpec, Entry};
 use crate::cli_names::{
     BASE_URL, COMPLETIONS, INCLUDE, INPUT_JSON, OUTPUT_FILE, OUTPUT_FORMAT, PAGE_LIMIT, PAGINATE,
 };
+pub use crate::commands::root;
 use crate::commands::{Commands, leaf, tree};
 use crate::render::{cli_exit_code, cli_failure_envelope, cli_usage_envelope, exit_code};
+/// The command-line parser the program is made with ([`root`]).
+pub use clap;
 
 /// A command-line program: what a generated `src/bin/<name>.rs` hands to [`main`].
 pub struct Program<'a> {

@@ -40,6 +40,8 @@ use crate::schema::listing::Role;
 use harness_gen_registry::render::{McpFailure, mcp_failure};
 
 // What the HTTP servers share (harness-gen-serve), where this server's options name it.
+/// The command-line parser the program's options are made with ([`command`]).
+pub use clap;
 pub use cut::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
 pub use discovery::{
     AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
@@ -53,7 +55,7 @@ pub use harness_gen_serve::{
 /// transport.
 pub use rmcp;
 pub use select::Selection;
-pub use serve::{Options, Program, Transport, main, main_with, run};
+pub use serve::{Options, Program, Transport, command, main, main_with, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 #[cfg(feature = "redis")]
 pub use tasks::RedisStore;

@@ -20,6 +20,7 @@ use harness_gen_registry::{Factory, ToolRegistry};
 mod args;
 mod connections;
 
+pub use args::command;
 use args::options;
 use connections::{Connections, connection};
 

@@ -404,3 +404,41 @@ fn the_declared_rust_version_is_the_highest_any_locked_dependency_declares() {
         );
     }
 }
+
+#[test]
+fn the_generated_programs_reference_page_is_what_the_runtime_accepts() {
+    use harness_gen_runtime::render::exit_code;
+    let exit_codes = [
+        (exit_code::SUCCESS, "the call succeeded"),
+        (
+            exit_code::INVALID_INPUT,
+            "usage error or invalid input (nothing was sent)",
+        ),
+        (
+            exit_code::APPLICATION,
+            "the API answered with one of the operation's declared errors",
+        ),
+        (
+            exit_code::RUNTIME,
+            "a runtime error: transport, timeout, missing credentials, an undeclared reply",
+        ),
+        (
+            exit_code::CONTRACT_VIOLATION,
+            "the reply broke the operation's contract",
+        ),
+    ];
+    let page = harness_gen_cli::reference::programs(
+        &harness_gen_runtime::cli::root("<crate>", "<version>"),
+        &harness_gen_runtime::mcp::command("<crate>-mcp", "<version>"),
+        &exit_codes,
+    );
+    let path = root().join("docs/src/reference/programs.md");
+    if std::env::var_os("HARNESS_BLESS").is_some() {
+        std::fs::write(&path, &page).unwrap();
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == page,
+        "docs/src/reference/programs.md is stale: run `HARNESS_BLESS=1 cargo test -p harness-e2e --test e2e docs::`"
+    );
+}

@@ -38,13 +38,13 @@ impl Workspace {
                 if !hidden {
                     self.scan(&path, depth + 1);
                 }
-            } else if path.extension().is_some_and(|e| e == "harness") {
-                if let (Ok(uri), Ok(text)) = (
+            } else if path.extension().is_some_and(|e| e == "harness")
+                && let (Ok(uri), Ok(text)) = (
                     lsp::Url::from_file_path(&path),
                     std::fs::read_to_string(&path),
-                ) {
-                    self.set(uri, text, false);
-                }
+                )
+            {
+                self.set(uri, text, false);
             }
         }
     }

@@ -34,10 +34,11 @@ pub fn mcp_tool(entry: &Entry, list: &mut dyn FnMut(&Value, &str, Role) -> Value
             let mut output = list(schema.as_value(), "outputSchema", Role::Output);
             // Saying `"type": "object"` where every valid instance is an object anyway (e.g.
             // an `allOf` of object schemas) changes nothing it accepts.
-            if output.get("type").is_none() && always_object(&output, &output, 0) {
-                if let Some(object) = output.as_object_mut() {
-                    object.insert("type".to_owned(), Value::from("object"));
-                }
+            if output.get("type").is_none()
+                && always_object(&output, &output, 0)
+                && let Some(object) = output.as_object_mut()
+            {
+                object.insert("type".to_owned(), Value::from("object"));
             }
             Some(output)
         }

@@ -71,16 +71,16 @@ fn walk<'a>(
                     pointer.truncate(inner);
                 }
             }
-        } else if LISTS.contains(&keyword) {
-            if let Some(items) = value.as_array() {
-                push_segment(pointer, keyword);
-                for (index, sub) in items.iter().enumerate() {
-                    let inner = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&index.to_string());
-                    walk(sub, pointer, visit);
-                    pointer.truncate(inner);
-                }
+        } else if LISTS.contains(&keyword)
+            && let Some(items) = value.as_array()
+        {
+            push_segment(pointer, keyword);
+            for (index, sub) in items.iter().enumerate() {
+                let inner = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+                walk(sub, pointer, visit);
+                pointer.truncate(inner);
             }
         }
         pointer.truncate(base);

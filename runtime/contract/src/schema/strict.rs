@@ -457,10 +457,10 @@ fn or_null(mut schema: Value) -> Value {
         Some(Value::Array(many)) if !many.contains(&json!("null")) => many.push(json!("null")),
         _ => {}
     }
-    if let Some(values) = map.get_mut("enum").and_then(Value::as_array_mut) {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(values) = map.get_mut("enum").and_then(Value::as_array_mut)
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     schema
 }

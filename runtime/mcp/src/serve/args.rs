@@ -16,7 +16,9 @@ fn number<T: Copy + Send + Sync + std::str::FromStr + 'static>(
         .or_else(|| std::env::var(var).ok()?.parse().ok())
 }
 
-fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Command {
+/// The MCP program's command line, with an option per page in `mounts`: what it parses, its
+/// help, and the book's reference of generated programs.
+pub fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Command {
     let command = mounts
         .iter()
         .fold(Command::new(name.to_owned()), |command, mount| {

@@ -62,10 +62,10 @@ pub(super) fn below<'s>(sampler: &'s Sampler, schema: &'s Value, segment: &str) 
     if let Some(found) = schema.get("properties").and_then(|p| p.get(segment)) {
         return found;
     }
-    if segment.is_empty() || segment.parse::<usize>().is_ok() {
-        if let Some(items) = schema.get("items") {
-            return items;
-        }
+    if (segment.is_empty() || segment.parse::<usize>().is_ok())
+        && let Some(items) = schema.get("items")
+    {
+        return items;
     }
     schema
         .get("additionalProperties")
