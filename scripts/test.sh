@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README, and CI through .ci/run): installs the tools the tests drive into the
-# checkout — TypeScript, Stoplight Prism and VS Code's TextMate engine from npm (tools/*/node_modules), the official MCP SDK
+# checkout — TypeScript, Stoplight Prism, the MCP Inspector and VS Code's TextMate engine from npm (tools/*/node_modules), the official MCP SDK
 # from PyPI (target/mcp-venv) — each only when missing or when its lock file changed, then runs
 # every test of the workspace. Arguments go to `cargo test` (e.g. `scripts/test.sh -p harness-gen`).
 # Headless Chromium and ChromeDriver (the dashboard's browser tests) and Redis (the replicated
@@ -56,6 +56,7 @@ npm_tools() {
 npm_tools tools/ts
 npm_tools tools/prism
 npm_tools tools/textmate
+npm_tools tools/inspector
 
 venv=target/mcp-venv
 if [ ! -f "$venv/.harness-installed" ] || [ tests/mcp/requirements.txt -nt "$venv/.harness-installed" ]; then

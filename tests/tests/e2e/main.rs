@@ -25,6 +25,7 @@ mod readme;
 mod secrets;
 mod security;
 mod streams;
+mod tutorial;
 mod types;
 mod uploads;
 mod wire;
