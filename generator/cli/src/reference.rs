@@ -235,13 +235,14 @@ fn argument_line(argument: &clap::Arg) -> String {
         .filter(|v| !v.is_hide_set())
         .map(|v| v.get_name().to_string())
         .collect();
+    // The choices say more than a placeholder does.
     let names = match argument.get_value_names() {
+        _ if !choices.is_empty() => choices.join("|"),
         Some(names) => names
             .iter()
             .map(|n| n.as_str())
             .collect::<Vec<_>>()
             .join(" "),
-        None if !choices.is_empty() => choices.join("|"),
         None => argument.get_id().as_str().to_uppercase().replace('-', "_"),
     };
     let takes_value = argument.get_num_args().is_none_or(|n| n.takes_values());
