@@ -442,3 +442,18 @@ fn the_generated_programs_reference_page_is_what_the_runtime_accepts() {
         "docs/src/reference/programs.md is stale: run `HARNESS_BLESS=1 cargo test -p harness-e2e --test e2e docs::`"
     );
 }
+
+#[test]
+fn the_runtime_api_version_the_pages_show_is_the_runtimes() {
+    let said = format!("require_api!(api = {},", harness_gen_runtime::API_VERSION);
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (at, _) in text.match_indices("require_api!(api = ") {
+            assert!(
+                text[at..].starts_with(&said),
+                "{} shows another runtime API version than {said}",
+                relative(&page)
+            );
+        }
+    }
+}
