@@ -72,6 +72,10 @@ pub struct Operation {
     pub binding: Binding,
     /// The tool contract, complete but for the handler.
     pub entry: Entry,
+    /// Whether the document describes the operation (a summary or a description): when it
+    /// does not, the entry's description says only what it is, which the SDK's docs already
+    /// show.
+    pub described: bool,
     /// Normalized schema of the success body (`binding.response`), if there is one.
     pub output: Option<Value>,
     /// Normalized schema of one server-sent event's data, for an operation that streams them

@@ -10,7 +10,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
     tools: &[
         IndexedTool {
             name: "list_widgets",
-            at: (599, 2565),
+            at: (599, 2632),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["widgets", "list"],
@@ -21,7 +21,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "create_widget",
-            at: (2571, 4812),
+            at: (2638, 4947),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["widgets", "create"],
@@ -32,7 +32,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "replace_parts",
-            at: (4818, 7528),
+            at: (4953, 7741),
             enabled: true,
             command: Some(IndexedCommand {
                 path: &["widgets", "replace-parts"],
@@ -43,13 +43,13 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Assembly", (7587, 8517)),
-        ("AssemblyRequest", (8544, 9502)),
-        ("Named", (9519, 9818)),
-        ("NamedRequest", (9842, 10051)),
-        ("Part", (10067, 10356)),
-        ("PartRequest", (10379, 10584)),
-        ("Widget", (10602, 11177)),
-        ("WidgetRequest", (11202, 11589)),
+        ("Assembly", (7800, 8730)),
+        ("AssemblyRequest", (8757, 9715)),
+        ("Named", (9732, 10031)),
+        ("NamedRequest", (10055, 10264)),
+        ("Part", (10280, 10569)),
+        ("PartRequest", (10592, 10797)),
+        ("Widget", (10815, 11390)),
+        ("WidgetRequest", (11415, 11802)),
     ],
 };

@@ -10,7 +10,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
     tools: &[
         IndexedTool {
             name: "type_",
-            at: (1011, 3978),
+            at: (1011, 4047),
             enabled: cfg!(feature = "crate"),
             command: Some(IndexedCommand {
                 path: &["crate", "type"],
@@ -21,7 +21,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "self_",
-            at: (3984, 6638),
+            at: (4053, 6776),
             enabled: cfg!(feature = "self"),
             command: Some(IndexedCommand {
                 path: &["self", "self"],
@@ -32,7 +32,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "super_",
-            at: (6644, 8528),
+            at: (6782, 8728),
             enabled: cfg!(feature = "self"),
             command: Some(IndexedCommand {
                 path: &["self", "super"],
@@ -43,7 +43,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "result",
-            at: (8534, 10429),
+            at: (8734, 10699),
             enabled: cfg!(feature = "crate"),
             command: Some(IndexedCommand {
                 path: &["crate", "result"],
@@ -54,7 +54,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "request",
-            at: (10435, 12945),
+            at: (10705, 13286),
             enabled: cfg!(feature = "crate"),
             command: Some(IndexedCommand {
                 path: &["crate", "request"],
@@ -65,7 +65,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "call",
-            at: (12951, 14837),
+            at: (13292, 15246),
             enabled: cfg!(feature = "crate"),
             command: Some(IndexedCommand {
                 path: &["crate", "call"],
@@ -76,7 +76,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_item",
-            at: (14843, 17236),
+            at: (15252, 17714),
             enabled: cfg!(feature = "my-tag"),
             command: Some(IndexedCommand {
                 path: &["my-tag", "get-item"],
@@ -87,7 +87,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_item_2",
-            at: (17242, 19680),
+            at: (17720, 20227),
             enabled: cfg!(feature = "my-tag"),
             command: Some(IndexedCommand {
                 path: &["my-tag", "get-item-2"],
@@ -98,7 +98,7 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
         IndexedTool {
             name: "get_item_3",
-            at: (19686, 21868),
+            at: (20233, 22487),
             enabled: cfg!(feature = "my-tag"),
             command: Some(IndexedCommand {
                 path: &["my-tag", "get-item-3"],
@@ -109,20 +109,20 @@ pub static CATALOG_INDEX: CatalogIndex = CatalogIndex {
         },
     ],
     components: &[
-        ("Crate", (21924, 22208)),
-        ("Customer", (22228, 22512)),
-        ("CustomerLink", (22536, 22789)),
-        ("FooBar", (22807, 23062)),
-        ("Kinds", (23079, 23369)),
-        ("Links", (23386, 23684)),
-        ("LinksSelf", (23705, 23948)),
-        ("LinksSuper", (23970, 24215)),
-        ("Pinned", (24233, 24550)),
-        ("Resource", (24570, 25391)),
-        ("Self", (25407, 26791)),
-        ("SelfLink", (26811, 27060)),
-        ("SuperLink", (27081, 27331)),
-        ("foo-bar", (27350, 27661)),
-        ("foo_bar", (27680, 27812)),
+        ("Crate", (22543, 22827)),
+        ("Customer", (22847, 23131)),
+        ("CustomerLink", (23155, 23408)),
+        ("FooBar", (23426, 23681)),
+        ("Kinds", (23698, 23988)),
+        ("Links", (24005, 24303)),
+        ("LinksSelf", (24324, 24567)),
+        ("LinksSuper", (24589, 24834)),
+        ("Pinned", (24852, 25169)),
+        ("Resource", (25189, 26010)),
+        ("Self", (26026, 27410)),
+        ("SelfLink", (27430, 27679)),
+        ("SuperLink", (27700, 27950)),
+        ("foo-bar", (27969, 28280)),
+        ("foo_bar", (28299, 28431)),
     ],
 };

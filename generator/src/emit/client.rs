@@ -266,10 +266,15 @@ impl Call {
                     );
                     Some(quote!(#[doc = ""] #[doc = #link]))
                 }
-                None => op.entry.description.as_deref().map(|d| {
-                    let lines = d.lines().map(|l| format!(" {l}"));
-                    quote!(#[doc = ""] #(#[doc = #lines])*)
-                }),
+                None => op
+                    .entry
+                    .description
+                    .as_deref()
+                    .filter(|_| op.described)
+                    .map(|d| {
+                        let lines = d.lines().map(|l| format!(" {l}"));
+                        quote!(#[doc = ""] #(#[doc = #lines])*)
+                    }),
             },
             errors: call_errors(types),
         }

@@ -604,6 +604,7 @@ fn method_docs(m: &Method, group: &str, args: &[&InputField], set: &[InputField]
         .entry
         .description
         .as_deref()
+        .filter(|_| op.described)
         .map(|d| match d.split_once("\n\n") {
             Some((first, rest)) if Some(first.trim()) == op.entry.title.as_deref() => rest,
             _ if Some(d.trim()) == op.entry.title.as_deref() => "",

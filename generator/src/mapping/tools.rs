@@ -129,7 +129,10 @@ pub fn build(cx: &mut Cx, ext: &DocumentExt, components: &BTreeMap<String, Value
             used_tags.push(tag.clone());
         }
         tags.push(draft.tags);
+        let said = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        let described = said(&draft.summary) || said(&draft.description);
         operations.push(Operation {
+            described,
             loc: draft.loc,
             expose: draft.ext.expose.unwrap_or(true),
             binding,
@@ -378,7 +381,10 @@ fn entry(
         (_, Some(description)) => Some(description.to_string()),
         (_, None) => summary.map(str::to_string),
     }
-    .and_then(|d| NonBlank::new(d).ok());
+    .and_then(|d| NonBlank::new(d).ok())
+    // Every tool is described: MCP clients and model providers require a description, so an
+    // operation the document says nothing of is described by what it is.
+    .or_else(|| NonBlank::new(undescribed(draft)).ok());
     // A tool of an operation that answers only with server-sent events returns the events it
     // received (the CLI prints each as it arrives, MCP reports each as progress); one that
     // answers JSON or, when its body's flag asks, events returns either.
@@ -485,6 +491,15 @@ fn entry(
 }
 
 /// The entry's `_meta`: `x-harn.meta`, with the operation's tags under `com.harnlang/tags` and
+/// What an operation without a summary or description is: its method and path, and its tags.
+fn undescribed(draft: &Draft) -> String {
+    let tags = match draft.tags.as_slice() {
+        [] => String::new(),
+        tags => format!(" ({})", tags.join(", ")),
+    };
+    format!("Sends `{} {}` to the API{tags}.", draft.method, draft.path)
+}
+
 /// `x-harn.descriptions` under `com.harnlang/descriptions` (unless `x-harn.meta` set them).
 /// Notes each field of the tool's object request body whose CLI option is `--body-<name>`,
 /// another option having the name (the CLI names them alike at run time).

@@ -101,6 +101,20 @@ fn description_prefers_description_then_summary() {
     assert_eq!(out.tool(1)["description"], "S");
 }
 
+/// MCP clients and model providers require a description: an operation that has neither a
+/// summary nor a description is described by its method, path and tags.
+#[test]
+fn an_operation_the_document_does_not_describe_is_described_by_what_it_is() {
+    let out = check(&paths(
+        "  /pets/{id}:\n    delete: {operationId: a, tags: [pets], parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {}}\n  /ping:\n    get: {operationId: b, responses: {}}\n",
+    ));
+    assert_eq!(
+        out.tool(0)["description"],
+        "Sends `DELETE /pets/{id}` to the API (pets)."
+    );
+    assert_eq!(out.tool(1)["description"], "Sends `GET /ping` to the API.");
+}
+
 /// OpenAI writes paragraphs in `summary`: the title is its first sentence, the whole of it
 /// heads the description.
 #[test]
