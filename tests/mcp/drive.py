@@ -9,7 +9,8 @@ tool, and with "progress": true asks for progress and records each notification;
 {"task": NAME, "arguments": {...}} calls a tool as a task (the client declares the tasks extension,
 `io.modelcontextprotocol/tasks`) and polls `tasks/get` until the task ends ("cancel": true cancels
 it first); {"getTask": ID} and {"cancelTask": ID} are one `tasks/get` and
-`tasks/cancel`. The Rust tests assert on the printed observations; this script asserts nothing itself
+`tasks/cancel`; {"setLevel": LEVEL} is `logging/setLevel`. The log messages the server sends are
+recorded in the order they come, under "logs". The Rust tests assert on the printed observations; this script asserts nothing itself
 except what the SDK itself checks (it validates structuredContent against outputSchema).
 """
 
@@ -104,6 +105,12 @@ async def steps(session, mode, script):
             seen.append({"list": pages})
         elif "task" in step:
             seen.append(await run_task(session, step))
+        elif "setLevel" in step:
+            try:
+                await session.set_logging_level(step["setLevel"])
+                seen.append({"setLevel": step["setLevel"]})
+            except MCPError as e:
+                seen.append({"setLevel": step["setLevel"], "error": {"code": e.error.code, "message": e.error.message}})
         elif "getTask" in step:
             seen.append({"getTask": step["getTask"], **await task_request(session, "tasks/get", step["getTask"])})
         elif "cancelTask" in step:
@@ -130,6 +137,14 @@ async def steps(session, mode, script):
     return out
 
 
+# The `notifications/message` the server sends, in order.
+LOGS = []
+
+
+async def logged(params):
+    LOGS.append(dump(params))
+
+
 async def main():
     mode, script = sys.argv[1], json.loads(sys.argv[2])
     # The tasks extension is declared only by a script that uses tasks: a server runs a tool
@@ -144,14 +159,15 @@ async def main():
             rest = rest[2:]
         http = create_mcp_http_client(headers=headers)
         async with streamable_http_client(sys.argv[4], http_client=http) as streams:
-            async with ClientSession(streams[0], streams[1], **tasks) as session:
+            async with ClientSession(streams[0], streams[1], logging_callback=logged, **tasks) as session:
                 out = await steps(session, mode, script)
     else:
         command = sys.argv[4:]
         params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
         async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write, **tasks) as session:
+            async with ClientSession(read, write, logging_callback=logged, **tasks) as session:
                 out = await steps(session, mode, script)
+    out["logs"] = LOGS
     print(json.dumps(out))
 
 

@@ -11,6 +11,7 @@
 
 mod cut;
 mod discovery;
+mod logging;
 pub mod observe;
 mod select;
 mod serve;
@@ -87,6 +88,8 @@ pub struct McpServer {
     tasks: Arc<tasks::Tasks>,
     /// The calls and tasks under way, which a graceful stop waits for.
     activity: Arc<observe::Activity>,
+    /// The level of MCP log messages this session's client asked for (`for_session`).
+    log: logging::SessionLog,
 }
 
 struct Inner {
@@ -145,7 +148,11 @@ impl McpServer {
                 .as_ref()
                 .is_some_and(|e| e.task_support != TaskSupport::Forbidden)
         });
-        let capabilities = ServerCapabilities::builder().enable_tools();
+        // Logging: each call is reported to a client that asks (`logging/setLevel`).
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_tools();
         let capabilities = if offers_tasks {
             capabilities.enable_tasks().build()
         } else {
@@ -168,6 +175,16 @@ impl McpServer {
             max_events: DEFAULT_MAX_EVENTS,
             tasks: Arc::default(),
             activity: Arc::default(),
+            log: logging::SessionLog::default(),
+        }
+    }
+
+    /// The server one client session talks to: everything shared with this one but the
+    /// session's own state (the MCP log level it asked for).
+    pub fn for_session(&self) -> Self {
+        Self {
+            log: logging::SessionLog::default(),
+            ..self.clone()
         }
     }
 
@@ -850,11 +867,24 @@ impl ServerHandler for McpServer {
                     .get_progress_token()
                     .map(|token| (context.peer.clone(), token));
                 let call = self.call_reporting(name, arguments, progress);
-                harness_gen_client::CallCredentials::scope_of(credentials, call)
-                    .await
-                    .map(Into::into)
+                let started = std::time::Instant::now();
+                let result = harness_gen_client::CallCredentials::scope_of(credentials, call).await;
+                self.log
+                    .call_ended(&context.peer, &listed, &result, started.elapsed())
+                    .await;
+                result.map(Into::into)
             }
         }
+    }
+
+    #[allow(deprecated)] // MCP logging, which clients of the `initialize` era use.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.log.set(request.level);
+        Ok(())
     }
 
     async fn get_task(

@@ -696,3 +696,43 @@ async fn the_inlined_profile_lists_no_reference_and_real_calls_validate() {
         );
     }
 }
+
+/// MCP logging: a client that asks (`logging/setLevel`) hears of each of its calls, at or above
+/// its level, and another session on the same server that did not ask hears nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_that_sets_a_log_level_hears_of_its_calls_and_no_other_session_does() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    let (_server, url) = start_mcp_http(&base, &[]);
+    let calls = json!([
+        {"setLevel": "info"},
+        {"call": "get_pet", "arguments": {"pet_id": 1}},
+        {"call": "get_pet", "arguments": {"pet_id": 3}},
+    ]);
+    for target in [vec!["--url", url.as_str()], vec![]] {
+        let seen = match target.is_empty() {
+            true => drive_stdio(&python, "legacy", &calls, &base, &[], &[]),
+            false => drive(&python, "legacy", &calls, &target, &[]),
+        };
+        assert!(steps(&seen)[0].get("error").is_none(), "{seen}");
+        let logs = seen["logs"].as_array().unwrap();
+        assert_eq!(logs.len(), 2, "{seen}");
+        assert_eq!(logs[0]["level"], "info");
+        assert_eq!(logs[0]["logger"], "harness_gen::call");
+        assert_eq!(logs[0]["data"]["tool"], "get_pet");
+        assert_eq!(logs[0]["data"]["outcome"], "ok");
+        assert!(logs[0]["data"]["durationMs"].is_u64());
+        // Pet 3 is the API's declared 404: a warning, with nothing of the call's values.
+        assert_eq!(logs[1]["level"], "warning", "{seen}");
+        assert_eq!(logs[1]["data"]["outcome"], "application");
+        assert!(!logs.iter().any(|l| l.to_string().contains("pet_id")));
+    }
+    // At `error`, the successful call and the declared error are below the level.
+    let quiet = json!([{"setLevel": "error"}, {"call": "get_pet", "arguments": {"pet_id": 3}}]);
+    let seen = drive(&python, "legacy", &quiet, &["--url", &url], &[]);
+    assert_eq!(seen["logs"], json!([]), "{seen}");
+    // A session that never asked hears nothing.
+    let silent = json!([{"call": "get_pet", "arguments": {"pet_id": 1}}]);
+    let seen = drive(&python, "legacy", &silent, &["--url", &url], &[]);
+    assert_eq!(seen["logs"], json!([]), "{seen}");
+}

@@ -73,7 +73,7 @@ impl Connections {
         let sessions = Arc::new(sessions);
         Service {
             http: Arc::new(StreamableHttpService::new(
-                move || Ok(server.clone()),
+                move || Ok(server.for_session()),
                 Arc::clone(&sessions),
                 self.config.clone(),
             )),
