@@ -22,6 +22,8 @@ run specs/streams.yaml --out generated/streams --crate-name streams
 run specs/directions.yaml --out generated/directions --crate-name directions
 # Names that are keywords or collide once converted, wherever a document gives one.
 run specs/keywords.yaml --out generated/keywords --crate-name keywords
+# The MCP conformance suite's tool scenarios as an HTTP API (tests/tests/e2e/conformance.rs).
+run specs/conformance.yaml --out generated/conformance --crate-name conformance
 run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-travel --crate-name train-travel
 # Typed bindings of the petstore's catalog (the language bridge, in process and over MCP).
 "$gen" bindings generated/petstore/catalog.json --out generated/petstore-bindings \

@@ -57,6 +57,7 @@ npm_tools tools/ts
 npm_tools tools/prism
 npm_tools tools/textmate
 npm_tools tools/inspector
+npm_tools tools/conformance
 
 venv=target/mcp-venv
 if [ ! -f "$venv/.harness-installed" ] || [ tests/mcp/requirements.txt -nt "$venv/.harness-installed" ]; then

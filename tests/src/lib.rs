@@ -13,6 +13,7 @@ use axum::routing::{get, put};
 use serde_json::{Value, json};
 
 pub mod comparison;
+pub mod conformance;
 pub mod deploy;
 pub mod openai;
 pub mod pages;
@@ -457,6 +458,16 @@ pub fn start_mcp_http_at(
         .env("PETSTORE_BASE_URL", base)
         .env("PETSTORE_TOKEN", TOKEN);
     start_http(command, addr, args, env)
+}
+
+/// The generated `conformance` crate's MCP server (`specs/conformance.yaml`) over Streamable
+/// HTTP on a free loopback port, against the stand-in at `base`
+/// ([`conformance::serve`]); returns the process and the MCP endpoint's URL.
+pub fn start_conformance_mcp(base: &str) -> (McpHttp, String) {
+    let mut command =
+        std::process::Command::new(built_once("conformance", "--bin", "conformance-mcp", "mcp"));
+    command.env("CONFORMANCE_BASE_URL", base);
+    start_http(command, "127.0.0.1:0", &[], &[])
 }
 
 /// `program --dashboard --http` (the generated `streams` crate's MCP program, and its

@@ -17,7 +17,7 @@ pub static CONTRACT: harness_gen_runtime::bridge::Contract = harness_gen_runtime
         ),
         (
             "get_pet",
-            "sha256:3f65585d11f7656291da38535ee522836c8bbc2baf1bab21e06cd735679f1d9e",
+            "sha256:754ae53423e66b6d0b64ffe931ca9b9b79a6f95daa2ddda211553d9360baf9dc",
         ),
         (
             "get_pet_name",
@@ -25,11 +25,11 @@ pub static CONTRACT: harness_gen_runtime::bridge::Contract = harness_gen_runtime
         ),
         (
             "list_pets",
-            "sha256:04a4ecaeda90ddc0d68cb6066081573166ed28a2ea7899f581a1807a139f2591",
+            "sha256:42aa5678279d55a35b4b41c83882de746ab4c21a8a6a913564b7be7107282478",
         ),
         (
             "pets.create",
-            "sha256:0e409d4d11e6d003f2e93364679ea690cfb4e51695788c06133850f41f87f654",
+            "sha256:90b77eed78916179545bcfd62854de78ef47c1d9fae937a0989b5e7416e95f59",
         ),
         (
             "put_pets_pet_id_photo",

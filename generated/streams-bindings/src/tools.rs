@@ -14,27 +14,27 @@ pub static CONTRACT: harness_gen_runtime::bridge::Contract = harness_gen_runtime
     hashes: &[
         (
             "create_completion",
-            "sha256:af95490cbf4166dd872a151c29678386475c73a9557cb91aad4d74496c544981",
+            "sha256:fa1d3aac0b9916878234b9fcbba7fafd89dfd6339d8cebc865515c9993027fee",
         ),
         (
             "download_file",
-            "sha256:cd5f2ff06c6e31540595cd01da7bd66e13e44d21665de9151588e0186f75755d",
+            "sha256:d06bc64048b2d794796778fd83b59d8424eb7554c097c9bbf99c31ca2748ab57",
         ),
         (
             "list_news",
-            "sha256:5e388be6fdd80c8f0dd2fed776613e26fd40ca18714c82d024ab91e20ee4987c",
+            "sha256:1f280c61d35e8acd6ac855f616fb53aafd8c2f352ca87a4cb897eee7805964ef",
         ),
         (
             "put_file_bytes",
-            "sha256:dfbdc3fd432daba4ece5368081c9d15901f91a56192106c7136311b7d4c86dda",
+            "sha256:c2737e2bf8c7c21268c5e79daeb62e9036165a3da11b5218566b85241c232c0f",
         ),
         (
             "upload_file",
-            "sha256:1babc7a4d0d9c9f08d57fb6ca1f54d979b879cb5061fbe88634c3052b7605ebb",
+            "sha256:9a509f3c47d99bc2498e8917b9e233e2fdc3570735f80ea5fbe303f86f389cca",
         ),
         (
             "watch_ticks",
-            "sha256:0e36b97e07a6e7720f14c0d540e9d088817cb5b337a5c4934a3bf38504042d11",
+            "sha256:e0c95c5f587146d572c4060c6a9bf950c731597a1564bce46f1b26be5f1c6530",
         ),
     ],
 };

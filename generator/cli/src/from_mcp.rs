@@ -97,13 +97,19 @@ pub fn catalog_of(
 /// rewritten; a definition whose name is taken by a different schema gets the next free name.
 /// A listing says `"type": "object"` beside a root reference to an object schema (MCP clients
 /// want it, and it changes nothing the schema accepts); it is dropped again, so the root is
-/// the referenced type rather than a map.
+/// the referenced type rather than a map. The 2020-12 `$schema` a listing names beside its
+/// definitions goes too: every schema of a catalog is 2020-12.
 fn hoisted(mut schema: Value, components: &mut Map<String, Value>) -> Value {
     if let Some(root) = schema.as_object_mut()
         && root.contains_key("$ref")
         && root.get("type") == Some(&json!("object"))
     {
         root.remove("type");
+    }
+    if let Some(root) = schema.as_object_mut()
+        && root.get("$schema") == Some(&json!(harness_gen_contract::catalog::listed::DIALECT))
+    {
+        root.remove("$schema");
     }
     let Some(Value::Object(defs)) = schema.as_object_mut().and_then(|s| s.remove("$defs")) else {
         return schema;

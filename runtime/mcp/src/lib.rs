@@ -788,7 +788,7 @@ fn listed(
         let listed = registry.listable(schema, &format!("{name}.{at}"), role);
         match (profile, role) {
             (SchemaProfile::Standard, _) | (SchemaProfile::Strict, Role::Output | Role::Error) => {
-                listed
+                crate::catalog::listed::with_dialect(listed)
             }
             (SchemaProfile::Inlined, _) => crate::schema::inline::inlined(&listed),
             (SchemaProfile::Strict, Role::Input) => {

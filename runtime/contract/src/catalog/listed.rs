@@ -140,12 +140,29 @@ pub fn each_listed<'a>(
         let name = entry.name.as_str();
         let mut schemas = 0;
         let tool = mcp_tool(entry, &mut |schema, at, role| {
-            let listed = lister.list(schema, &format!("{name}.{at}"), role);
+            let listed = with_dialect(lister.list(schema, &format!("{name}.{at}"), role));
             schemas += crate::schema::serialized_len(&listed);
             listed
         });
         each(entry, tool, schemas);
     }
+}
+
+/// The JSON Schema dialect of listed schemas.
+pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A listed `schema`, naming its dialect when it carries definitions (the standard profile
+/// lists it so): what `$defs` and a `$ref` beside other keywords mean differs between drafts,
+/// and a client that assumes an older one (draft-07's `definitions`) misreads them; a schema
+/// without references reads the same in any draft and stays as it is.
+pub fn with_dialect(mut schema: Value) -> Value {
+    if let Some(object) = schema.as_object_mut()
+        && object.contains_key("$defs")
+        && !object.contains_key("$schema")
+    {
+        object.insert("$schema".to_owned(), Value::from(DIALECT));
+    }
+    schema
 }
 
 /// Per tool of `entries` in the MCP audience, the [`listed_hash`] of the tool as an MCP server
