@@ -39,6 +39,18 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
+/// The shell commands a page shows: the lines of its ```sh blocks, comments dropped, in order.
+pub(crate) fn shell_commands(page: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(page).unwrap();
+    blocks(&text, "sh")
+        .iter()
+        .flat_map(|(_, body)| body.lines())
+        .map(|line| line.split("  #").next().unwrap_or(line).trim())
+        .filter(|line| !line.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The fenced blocks of `text` whose info string starts with `language`, as (info, body).
 fn blocks(text: &str, language: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();

@@ -8,23 +8,9 @@ use std::process::Command;
 
 use harness_e2e::root;
 
-/// The README's shell commands: the lines of its ```sh blocks, comments dropped.
+/// The README's shell commands.
 fn readme_commands() -> Vec<String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let mut commands = Vec::new();
-    let mut inside = false;
-    for line in readme.lines() {
-        match line.trim() {
-            "```sh" => inside = true,
-            "```" => inside = false,
-            text if inside && !text.is_empty() => {
-                let command = text.split("  #").next().unwrap_or(text).trim();
-                commands.push(command.to_string());
-            }
-            _ => {}
-        }
-    }
-    commands
+    super::docs::shell_commands(&root().join("README.md"))
 }
 
 /// Runs `command` with `sh` from the checkout's root, building in the target directory the

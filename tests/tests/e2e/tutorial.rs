@@ -8,23 +8,9 @@ use std::process::Command;
 
 use harness_e2e::root;
 
-/// The tutorial's shell commands: the lines of its ```sh blocks, comments dropped.
+/// The tutorial's shell commands.
 fn commands() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("docs/src/tutorial.md")).unwrap();
-    let mut commands = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        match line.trim() {
-            "```sh" => inside = true,
-            "```" => inside = false,
-            text if inside && !text.is_empty() => {
-                let command = text.split("  #").next().unwrap_or(text).trim();
-                commands.push(command.to_string());
-            }
-            _ => {}
-        }
-    }
-    commands
+    super::docs::shell_commands(&root().join("docs/src/tutorial.md"))
 }
 
 #[test]
