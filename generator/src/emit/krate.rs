@@ -338,6 +338,7 @@ pub(crate) fn generate<R: Send>(
         "README.md".to_string(),
         readme(api, &types, &name, options, &groups),
     );
+    files.extend(license_files(api));
     let unparsable = rendered
         .unparsable
         .into_iter()
@@ -450,6 +451,31 @@ pub(crate) fn render_template(template: &impl Template) -> String {
 }
 
 /// SPDX expressions are words of letters, digits, `.`, `-`, `+` joined by AND/OR/WITH.
+/// The texts of the licenses the crate declares (its document's SPDX expression), for those
+/// whose text this generator carries: MIT and Apache-2.0, the Rust ecosystem's usual pair. A
+/// published crate ships its license's text; other licenses name theirs in `Cargo.toml` only.
+fn license_files(api: &Api) -> Vec<(String, String)> {
+    let Some(expression) = api.info.license.as_deref().filter(|l| is_spdx_like(l)) else {
+        return Vec::new();
+    };
+    let ids: Vec<&str> = expression
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .collect();
+    let mut files = Vec::new();
+    if ids.contains(&"MIT") {
+        // The MIT text after our own copyright line, under the description's authors.
+        let text = include_str!("../../LICENSE-MIT");
+        let terms = text.split_once("\n\n").map_or(text, |(_, terms)| terms);
+        let holder = format!("Copyright (c) The authors of {}", api.info.title.trim());
+        files.push(("LICENSE-MIT".to_string(), format!("{holder}\n\n{terms}")));
+    }
+    if ids.contains(&"Apache-2.0") {
+        let text = include_str!("../../LICENSE-APACHE");
+        files.push(("LICENSE-APACHE".to_string(), text.to_string()));
+    }
+    files
+}
+
 fn is_spdx_like(license: &str) -> bool {
     !license.is_empty()
         && license.split_whitespace().all(|w| {

@@ -138,3 +138,22 @@ pub fn types_of_document(name: &str, text: &str) -> harness_gen::emit::Types {
     let _ = std::fs::remove_dir_all(&dir);
     generated
 }
+
+/// The generated crate's files for the document `text` (written in a scratch folder).
+pub fn crate_files(name: &str, text: &str) -> BTreeMap<String, String> {
+    let dir = std::env::temp_dir().join(format!("hg-files-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join(name);
+    std::fs::write(&spec, text).unwrap();
+    let options = harness_gen::emit::krate::Options {
+        crate_name: Some("sample".into()),
+        runtime_path: None,
+        command: "harness-gen openapi".into(),
+        harness: None,
+        listing_budget: None,
+    };
+    let mut diags = harness_gen::diag::Diagnostics::default();
+    let (krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    krate.files
+}

@@ -117,25 +117,6 @@ fn the_event_type_comes_from_item_schema_before_schema() {
     );
 }
 
-/// The generated crate's files for the document `text` (written in a scratch folder).
-fn crate_files(name: &str, text: &str) -> std::collections::BTreeMap<String, String> {
-    let dir = std::env::temp_dir().join(format!("hg-events-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join(name);
-    std::fs::write(&spec, text).unwrap();
-    let options = harness_gen::emit::krate::Options {
-        crate_name: Some("sample".into()),
-        runtime_path: None,
-        command: "harness-gen openapi".into(),
-        harness: None,
-        listing_budget: None,
-    };
-    let mut diags = harness_gen::diag::Diagnostics::default();
-    let (krate, _) = harness_gen::generate_crate(&spec, &options, &mut diags).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    krate.files
-}
-
 /// A `GET /ticks` answering only with events.
 const TICKS: &str = "operationId: ticks\nresponses:\n  '200':\n    description: ok\n    content:\n      text/event-stream:\n        schema: {type: object, properties: {seq: {type: integer}}}\n";
 

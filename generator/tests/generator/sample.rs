@@ -146,3 +146,35 @@ components:
         generated.fallbacks
     );
 }
+
+/// A published crate ships its license's text: the generated crate carries the MIT and
+/// Apache-2.0 texts its document's license names (each alone or together), and none for a
+/// license whose text the generator does not carry.
+#[test]
+fn a_crate_ships_the_texts_of_the_mit_and_apache_licenses_its_document_declares() {
+    let document = |license: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: Zoo, version: '1', license: {{name: L, identifier: '{license}'}}}}\npaths: {{}}\n"
+        )
+    };
+    let licenses = |license: &str| -> Vec<String> {
+        crate::common::crate_files("zoo.yaml", &document(license))
+            .into_keys()
+            .filter(|path| path.starts_with("LICENSE"))
+            .collect()
+    };
+    assert_eq!(licenses("MIT"), ["LICENSE-MIT"]);
+    assert_eq!(licenses("Apache-2.0"), ["LICENSE-APACHE"]);
+    assert_eq!(
+        licenses("MIT OR Apache-2.0"),
+        ["LICENSE-APACHE", "LICENSE-MIT"]
+    );
+    assert!(licenses("BSD-3-Clause").is_empty());
+    let files = crate::common::crate_files("zoo.yaml", &document("MIT"));
+    let mit = &files["LICENSE-MIT"];
+    assert!(
+        mit.starts_with("Copyright (c) The authors of Zoo\n\nPermission is hereby granted"),
+        "{mit}"
+    );
+    assert!(files["Cargo.toml"].contains("license = \"MIT\""));
+}
