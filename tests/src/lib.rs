@@ -248,6 +248,18 @@ pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
     built_once("harness-gen-runtime", "--example", name, features)
 }
 
+/// Makes the crate generated into `dir` (its own workspace, as a user's is) build as this
+/// workspace's builds of generated crates do: with the versions this workspace resolved (the
+/// registry's newest could differ, and the build needs nothing new) and its dev profile
+/// (dependencies optimized, without debug info), so in [`shared_target`] it reuses the
+/// dependencies those builds compiled instead of compiling them all again.
+pub fn as_workspace_builds(dir: &std::path::Path) {
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).expect("the lock file copies");
+    std::fs::create_dir_all(dir.join(".cargo")).expect("the crate's .cargo folder");
+    let profile = "[profile.dev.package.\"*\"]\nopt-level = 2\ndebug = false\n";
+    std::fs::write(dir.join(".cargo/config.toml"), profile).expect("the crate's cargo config");
+}
+
 /// The target directory the tests' own builds of generated crates and programs share (the one
 /// tests run from is locked by cargo while they run).
 pub fn shared_target() -> std::path::PathBuf {

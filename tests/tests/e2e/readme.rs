@@ -54,9 +54,7 @@ fn the_readmes_first_command_and_the_next_one_it_shows_work_as_printed() {
         manifest.contains(r#"harness-gen-runtime = { version = "0.1.0", path = "../../runtime""#),
         "the checkout's runtime, as a path from the crate: {manifest}"
     );
-    // The versions this workspace resolved (the registry's newest could differ; a user's first
-    // build resolves its own), so the build needs nothing new.
-    std::fs::copy(root().join("Cargo.lock"), crate_dir.join("Cargo.lock")).unwrap();
+    harness_e2e::as_workspace_builds(&crate_dir);
 
     let ran = sh(next);
     let help = String::from_utf8_lossy(&ran.stdout);
@@ -99,11 +97,7 @@ fn the_readmes_first_call_reaches_the_stand_in_it_starts() {
         "{}",
         String::from_utf8_lossy(&generated.stderr)
     );
-    std::fs::copy(
-        root().join("Cargo.lock"),
-        root().join("target/my-petstore/Cargo.lock"),
-    )
-    .unwrap();
+    harness_e2e::as_workspace_builds(&root().join("target/my-petstore"));
     let ran = sh(&call);
     let out = String::from_utf8_lossy(&ran.stdout);
     assert!(
