@@ -9,8 +9,15 @@ cd "$(dirname "$0")/.."
 check=()
 [ "${1:-}" = "--check" ] && check=(--check)
 
-cargo build -q -p harness-gen-cli
-gen=target/debug/harness-gen
+# HARNESS_GEN names a harness-gen binary already built (CI passes the one the tests built, so
+# nothing is compiled again with other features); otherwise this checkout's is built.
+# PETSTORE_MCP does the same for the pet store's MCP server, below.
+if [ -n "${HARNESS_GEN:-}" ]; then
+  gen=$HARNESS_GEN
+else
+  cargo build -q -p harness-gen-cli
+  gen=target/debug/harness-gen
+fi
 status=0
 run() {
   "$gen" openapi "$@" --runtime-path ../../runtime "${check[@]}" || status=1
@@ -32,7 +39,14 @@ run ../shared/corpus/examples/train-travel.openapi.yaml --out generated/train-tr
 "$gen" bindings generated/streams/catalog.json --out generated/streams-bindings \
   --crate-name streams-bindings --runtime-path ../../runtime "${check[@]}" || status=1
 # The same tools read from the petstore's running MCP server (stdio) instead of its catalog.
-cargo build -q -p petstore --features mcp --bin petstore-mcp
+# PETSTORE_MCP names one already built (CI passes the tests'), linked where the crate's
+# recorded command finds it.
+if [ -n "${PETSTORE_MCP:-}" ]; then
+  mkdir -p target/debug
+  ln -sf "$(realpath "$PETSTORE_MCP")" target/debug/petstore-mcp
+else
+  cargo build -q -p petstore --features mcp --bin petstore-mcp
+fi
 "$gen" bindings --from-mcp target/debug/petstore-mcp --out generated/petstore-mcp-bindings \
   --crate-name petstore-mcp-bindings --runtime-path ../../runtime "${check[@]}" || status=1
 exit $status

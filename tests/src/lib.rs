@@ -217,35 +217,44 @@ pub fn root() -> std::path::PathBuf {
     tools::repository_root()
 }
 
-/// Builds binary `bin` of `generated/petstore` with `feature` ([`built_once`]); returns its
-/// path.
-pub fn petstore_binary(bin: &str, feature: &str) -> std::path::PathBuf {
-    built_once("petstore", "--bin", bin, feature)
-}
+/// The features every program of a generated crate is built with here: one feature set for
+/// all of them, so the runtime and its dependencies compile once for every test (each other
+/// set compiles the whole dependency tree again). Users' feature sets, one program feature at a
+/// time, are built by the README's and the tutorial's tests.
+const PROGRAM_FEATURES: &str = "cli,dashboard,redis";
 
-/// The `petstore-mcp` server, built with every program feature (`dashboard`, which includes
-/// `mcp`, and `redis`) so every test runs the same binary.
-pub fn petstore_mcp() -> std::path::PathBuf {
-    petstore_binary("petstore-mcp", "dashboard,redis")
-}
-
-/// Builds binary `bin` of the generated `pages` crate with `feature` ([`built_once`]); returns
+/// Builds binary `bin` of `generated/petstore` ([`built_once`], [`PROGRAM_FEATURES`]); returns
 /// its path.
-pub fn pages_binary(bin: &str, feature: &str) -> std::path::PathBuf {
-    built_once("pages", "--bin", bin, feature)
+pub fn petstore_binary(bin: &str) -> std::path::PathBuf {
+    built_once("petstore", "--bin", bin, PROGRAM_FEATURES)
 }
 
-/// Builds binary `bin` of the generated `streams` crate with every program feature (`cli`, and
-/// `dashboard`, which includes `mcp`) so every test runs the same binary ([`built_once`]);
+/// The `petstore-mcp` server.
+pub fn petstore_mcp() -> std::path::PathBuf {
+    petstore_binary("petstore-mcp")
+}
+
+/// Builds binary `bin` of the generated `pages` crate ([`built_once`], [`PROGRAM_FEATURES`]);
+/// returns its path.
+pub fn pages_binary(bin: &str) -> std::path::PathBuf {
+    built_once("pages", "--bin", bin, PROGRAM_FEATURES)
+}
+
+/// Builds binary `bin` of the generated `streams` crate ([`built_once`], [`PROGRAM_FEATURES`]);
 /// returns its path.
 pub fn streams_binary(bin: &str) -> std::path::PathBuf {
-    built_once("streams", "--bin", bin, "cli,dashboard")
+    built_once("streams", "--bin", bin, PROGRAM_FEATURES)
 }
 
-/// Builds example `name` of harness-gen-runtime with `features` ([`built_once`]); returns its
-/// path.
-pub fn runtime_example(name: &str, features: &str) -> std::path::PathBuf {
-    built_once("harness-gen-runtime", "--example", name, features)
+/// Builds example `name` of harness-gen-runtime ([`built_once`]) with the runtime features the
+/// generated programs' [`PROGRAM_FEATURES`] turn on, so it shares their build; returns its path.
+pub fn runtime_example(name: &str) -> std::path::PathBuf {
+    built_once(
+        "harness-gen-runtime",
+        "--example",
+        name,
+        "cli,dashboard,redis,dates",
+    )
 }
 
 /// Makes the crate generated into `dir` (its own workspace, as a user's is) build as this
@@ -476,8 +485,12 @@ pub fn start_mcp_http_at(
 /// HTTP on a free loopback port, against the stand-in at `base`
 /// ([`conformance::serve`]); returns the process and the MCP endpoint's URL.
 pub fn start_conformance_mcp(base: &str) -> (McpHttp, String) {
-    let mut command =
-        std::process::Command::new(built_once("conformance", "--bin", "conformance-mcp", "mcp"));
+    let mut command = std::process::Command::new(built_once(
+        "conformance",
+        "--bin",
+        "conformance-mcp",
+        PROGRAM_FEATURES,
+    ));
     command.env("CONFORMANCE_BASE_URL", base);
     start_http(command, "127.0.0.1:0", &[], &[])
 }

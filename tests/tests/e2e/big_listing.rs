@@ -34,7 +34,7 @@ fn wrong_only_where_abbreviated() -> Value {
 fn stripe_lists_every_tool_with_valid_bounded_schemas_and_calls_keep_full_validation() {
     let Some(python) = python() else { return };
     let catalog = stripe_catalog();
-    let server = runtime_example("serve_catalog", "mcp");
+    let server = runtime_example("serve_catalog");
     let script = json!([
         {"list": true},
         {"call": "post_issuing_cards", "arguments": wrong_only_where_abbreviated()},

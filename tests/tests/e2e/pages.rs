@@ -197,7 +197,7 @@ async fn cli(base: &str, args: &[&str]) -> (String, String, i32) {
     let base = base.to_string();
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(pages_binary("pages", "cli"))
+        std::process::Command::new(pages_binary("pages"))
             .args(&args)
             .env("PAGES_BASE_URL", &base)
             .output()
@@ -287,7 +287,7 @@ async fn the_cli_follows_every_page_with_paginate_as_one_array_or_json_lines() {
 #[tokio::test]
 async fn over_mcp_a_call_returns_one_page_and_says_how_to_ask_for_the_next() {
     let (base, seen) = server::serve().await;
-    let program = tokio::task::spawn_blocking(|| pages_binary("pages-mcp", "mcp"))
+    let program = tokio::task::spawn_blocking(|| pages_binary("pages-mcp"))
         .await
         .unwrap();
     let mut session = McpStdio::handshake(McpStdio::spawn_program(

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use harness_e2e::{API_KEY, TOKEN, petstore_binary, serve};
 
 fn binary() -> PathBuf {
-    petstore_binary("petstore", "cli")
+    petstore_binary("petstore")
 }
 
 fn run(base: &str, args: &[&str]) -> Output {

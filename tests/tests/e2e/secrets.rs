@@ -128,7 +128,7 @@ async fn no_cli_command_prints_a_credential() {
     assert_every_tool_called(Audience::Cli);
     let base = serve().await;
     let dead = dead_url();
-    let binary = petstore_binary("petstore", "cli");
+    let binary = petstore_binary("petstore");
     let catalog = catalog();
     let command_of = |tool: &str| -> Vec<String> {
         let entry = catalog.tools.iter().find(|e| e.is_named(tool)).unwrap();

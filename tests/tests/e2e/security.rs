@@ -413,7 +413,7 @@ async fn an_upstream_redirect_to_another_origin_receives_no_credential() {
     let (home, received) = redirecting_upstream().await;
     for args in [&["pets", "get", "1"][..], &["shop", "get-inventory"][..]] {
         let before = received.lock().unwrap().len();
-        let out = std::process::Command::new(petstore_binary("petstore", "cli"))
+        let out = std::process::Command::new(petstore_binary("petstore"))
             .args(args)
             .env("PETSTORE_BASE_URL", &home)
             .env("PETSTORE_TOKEN", TOKEN)
