@@ -251,10 +251,11 @@ fn argument_line(argument: &clap::Arg) -> String {
         Some(long) => format!("--{long}"),
         None => names,
     };
+    // Help text is prose of the page: `<` would open an HTML tag.
     let help = argument
         .get_long_help()
         .or(argument.get_help())
-        .map(|h| h.to_string())
+        .map(|h| h.to_string().replace('<', "&lt;"))
         .unwrap_or_default();
     let mut line = format!("`{spelled}`: {help}");
     let defaults: Vec<String> = argument
