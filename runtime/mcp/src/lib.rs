@@ -40,7 +40,6 @@ use crate::catalog::{Entry, TaskSupport};
 use crate::schema::listing::Role;
 use harness_gen_registry::render::{McpFailure, mcp_failure};
 
-// What the HTTP servers share (harness-gen-serve), where this server's options name it.
 /// The command-line parser the program's options are made with ([`command`]).
 pub use clap;
 pub use cut::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY};
@@ -48,6 +47,7 @@ pub use discovery::{
     AUTO_THRESHOLD as DISCOVERY_THRESHOLD, CALL as CALL_TOOL, DESCRIBE as DESCRIBE_TOOL,
     SEARCH as SEARCH_TOOLS,
 };
+// What the HTTP servers share (harness-gen-serve), where this server's options name it.
 pub use harness_gen_serve::{
     Access, ClientAuth, CredentialHeaders, Denied, Gate, Limits, METADATA_PATH, Mount, Principal,
     Refusal, ScopeRules, Site, bearer,
