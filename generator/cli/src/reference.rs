@@ -63,17 +63,27 @@ fn described(schema: &Value) -> String {
         .join("\n\n")
 }
 
-/// The object `schema` (a reference followed) stands for, if it is one with properties.
-fn object<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> Option<&'a Value> {
+/// The first schema `pick` finds in `schema` (a reference followed) or, when it finds none
+/// there, in one of its `anyOf`/`oneOf` options (an `Option<T>` is `anyOf: [T, null]`).
+fn find<'a>(
+    schema: &'a Value,
+    defs: &'a Map<String, Value>,
+    pick: fn(&'a Value) -> Option<&'a Value>,
+) -> Option<&'a Value> {
     let target = resolve(schema, defs);
-    if target.get("properties").is_some() {
-        return Some(target);
+    if let Some(found) = pick(target) {
+        return Some(found);
     }
     let options = target.get("anyOf").or_else(|| target.get("oneOf"))?;
     options
         .as_array()?
         .iter()
-        .find_map(|option| object(option, defs))
+        .find_map(|option| find(option, defs, pick))
+}
+
+/// The object `schema` stands for, if it is one with properties.
+fn object<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> Option<&'a Value> {
+    find(schema, defs, |s| s.get("properties").map(|_| s))
 }
 
 /// `schema` with a `$ref` to a definition followed.
@@ -88,15 +98,9 @@ fn resolve<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> &'a Value {
 
 /// The map's value schema, when `schema` is a map (`additionalProperties` a schema).
 fn map_values<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> Option<&'a Value> {
-    let target = resolve(schema, defs);
-    if let Some(values) = target.get("additionalProperties").filter(|v| v.is_object()) {
-        return Some(values);
-    }
-    let options = target.get("anyOf").or_else(|| target.get("oneOf"))?;
-    options
-        .as_array()?
-        .iter()
-        .find_map(|option| map_values(option, defs))
+    find(schema, defs, |s| {
+        s.get("additionalProperties").filter(|v| v.is_object())
+    })
 }
 
 /// The keys of the object `schema`, each a section, nested keys under their parent's path.
