@@ -42,6 +42,10 @@ impl SessionLog {
         result: &Result<CallToolResult, McpError>,
         took: Duration,
     ) {
+        // Most sessions never ask: no message is built for them.
+        if !self.wants(LoggingLevel::Emergency) {
+            return;
+        }
         let (level, data) = message(tool, result, took);
         if self.wants(level) {
             let message = LoggingMessageNotificationParam::new(level, data).with_logger(LOGGER);
