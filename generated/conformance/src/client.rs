@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -61,12 +61,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TestSimpleTextError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "simple-text")]
-    pub async fn test_simple_text(
+    pub fn test_simple_text(
         &self,
-    ) -> Result<TestSimpleTextOutput, Error<TestSimpleTextError>> {
-        self.http
-            .call(&bindings::TEST_SIMPLE_TEXT, &TestSimpleTextInput::default())
-            .await
+    ) -> CallFuture<'_, TestSimpleTextOutput, TestSimpleTextError> {
+        self.http.call(&bindings::TEST_SIMPLE_TEXT, &TestSimpleTextInput::default())
     }
     /// `GET /image`: test_image_content
     ///
@@ -76,12 +74,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TestImageContentError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "image")]
-    pub async fn test_image_content(
+    pub fn test_image_content(
         &self,
-    ) -> Result<TestImageContentOutput, Error<TestImageContentError>> {
-        self.http
-            .call(&bindings::TEST_IMAGE_CONTENT, &TestImageContentInput::default())
-            .await
+    ) -> CallFuture<'_, TestImageContentOutput, TestImageContentError> {
+        self.http.call(&bindings::TEST_IMAGE_CONTENT, &TestImageContentInput::default())
     }
     /// [`Client::test_image_content`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
     #[cfg(feature = "image")]
@@ -100,12 +96,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TestAudioContentError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "audio")]
-    pub async fn test_audio_content(
+    pub fn test_audio_content(
         &self,
-    ) -> Result<TestAudioContentOutput, Error<TestAudioContentError>> {
-        self.http
-            .call(&bindings::TEST_AUDIO_CONTENT, &TestAudioContentInput::default())
-            .await
+    ) -> CallFuture<'_, TestAudioContentOutput, TestAudioContentError> {
+        self.http.call(&bindings::TEST_AUDIO_CONTENT, &TestAudioContentInput::default())
     }
     /// [`Client::test_audio_content`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
     #[cfg(feature = "audio")]
@@ -124,15 +118,14 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TestEmbeddedResourceError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "document")]
-    pub async fn test_embedded_resource(
+    pub fn test_embedded_resource(
         &self,
-    ) -> Result<TestEmbeddedResourceOutput, Error<TestEmbeddedResourceError>> {
+    ) -> CallFuture<'_, TestEmbeddedResourceOutput, TestEmbeddedResourceError> {
         self.http
             .call(
                 &bindings::TEST_EMBEDDED_RESOURCE,
                 &TestEmbeddedResourceInput::default(),
             )
-            .await
     }
     /// [`Client::test_embedded_resource`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
     #[cfg(feature = "document")]
@@ -154,12 +147,11 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TestErrorHandlingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "error")]
-    pub async fn test_error_handling(
+    pub fn test_error_handling(
         &self,
-    ) -> Result<TestErrorHandlingOutput, Error<TestErrorHandlingError>> {
+    ) -> CallFuture<'_, TestErrorHandlingOutput, TestErrorHandlingError> {
         self.http
             .call(&bindings::TEST_ERROR_HANDLING, &TestErrorHandlingInput::default())
-            .await
     }
     /// `GET /progress`: Events as they happen
     ///
@@ -188,12 +180,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`JsonSchema202012ToolError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "json-schema")]
-    pub fn json_schema_2020_12_tool<'a>(
-        &'a self,
-        input: &'a JsonSchema202012ToolInput,
-    ) -> impl std::future::Future<
-        Output = Result<JsonSchema202012ToolOutput, Error<JsonSchema202012ToolError>>,
-    > + 'a {
+    pub fn json_schema_2020_12_tool(
+        &self,
+        input: &JsonSchema202012ToolInput,
+    ) -> CallFuture<'_, JsonSchema202012ToolOutput, JsonSchema202012ToolError> {
         self.http.call(&bindings::JSON_SCHEMA_2020_12_TOOL, input)
     }
 }
@@ -252,7 +242,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -296,18 +286,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -359,15 +349,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -423,7 +413,7 @@ pub mod resources {
                 type Input = types::TestAudioContentInput;
                 type Output = types::TestAudioContentOutput;
                 type Error = types::TestAudioContentError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_AUDIO_CONTENT;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_AUDIO_CONTENT;
             }
             impl Call for TestAudioContent {}
             impl Downloaded for TestAudioContent {}
@@ -437,7 +427,7 @@ pub mod resources {
                 type Input = types::TestEmbeddedResourceInput;
                 type Output = types::TestEmbeddedResourceOutput;
                 type Error = types::TestEmbeddedResourceError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_EMBEDDED_RESOURCE;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_EMBEDDED_RESOURCE;
             }
             impl Call for TestEmbeddedResource {}
             impl Downloaded for TestEmbeddedResource {}
@@ -451,7 +441,7 @@ pub mod resources {
                 type Input = types::TestErrorHandlingInput;
                 type Output = types::TestErrorHandlingOutput;
                 type Error = types::TestErrorHandlingError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_ERROR_HANDLING;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_ERROR_HANDLING;
             }
             impl Call for TestErrorHandling {}
         };
@@ -464,7 +454,7 @@ pub mod resources {
                 type Input = types::TestImageContentInput;
                 type Output = types::TestImageContentOutput;
                 type Error = types::TestImageContentError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_IMAGE_CONTENT;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_IMAGE_CONTENT;
             }
             impl Call for TestImageContent {}
             impl Downloaded for TestImageContent {}
@@ -478,7 +468,7 @@ pub mod resources {
                 type Input = types::JsonSchema202012ToolInput;
                 type Output = types::JsonSchema202012ToolOutput;
                 type Error = types::JsonSchema202012ToolError;
-                const BINDING: &'static Binding = &super::super::bindings::JSON_SCHEMA_2020_12_TOOL;
+                const BINDING: &'static BindingText = &super::super::bindings::JSON_SCHEMA_2020_12_TOOL;
             }
             impl Call for JsonSchema202012Tool {}
         };
@@ -491,7 +481,7 @@ pub mod resources {
                 type Input = types::TestToolWithProgressInput;
                 type Output = types::TestToolWithProgressOutput;
                 type Error = types::TestToolWithProgressError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_TOOL_WITH_PROGRESS;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_TOOL_WITH_PROGRESS;
             }
             impl Streamed for TestToolWithProgress {
                 type Event = types::TestToolWithProgressEvent;
@@ -506,7 +496,7 @@ pub mod resources {
                 type Input = types::TestSimpleTextInput;
                 type Output = types::TestSimpleTextOutput;
                 type Error = types::TestSimpleTextError;
-                const BINDING: &'static Binding = &super::super::bindings::TEST_SIMPLE_TEXT;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_SIMPLE_TEXT;
             }
             impl Call for TestSimpleText {}
         };
@@ -723,98 +713,37 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
+    use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "simple-text")]
-    pub(super) static TEST_SIMPLE_TEXT: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/simple-text"),
-        response: Some(
-            ResponseBinding::new(StatusKey::Code(200), "text/plain", Encoding::Text),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_SIMPLE_TEXT: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/simple-text","response":{"status":"200","contentType":"text/plain","encoding":"text"},"security":[]}"#,
+    );
     #[cfg(feature = "image")]
-    pub(super) static TEST_IMAGE_CONTENT: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/image"),
-        response: Some(
-            ResponseBinding::new(StatusKey::Code(200), "image/png", Encoding::Bytes),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_IMAGE_CONTENT: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/image","response":{"status":"200","contentType":"image/png","encoding":"bytes"},"security":[]}"#,
+    );
     #[cfg(feature = "audio")]
-    pub(super) static TEST_AUDIO_CONTENT: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/audio"),
-        response: Some(
-            ResponseBinding::new(StatusKey::Code(200), "audio/wav", Encoding::Bytes),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_AUDIO_CONTENT: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/audio","response":{"status":"200","contentType":"audio/wav","encoding":"bytes"},"security":[]}"#,
+    );
     #[cfg(feature = "document")]
-    pub(super) static TEST_EMBEDDED_RESOURCE: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/document"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/pdf",
-                Encoding::Bytes,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_EMBEDDED_RESOURCE: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/document","response":{"status":"200","contentType":"application/pdf","encoding":"bytes"},"security":[]}"#,
+    );
     #[cfg(feature = "error")]
-    pub(super) static TEST_ERROR_HANDLING: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/error"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_ERROR_HANDLING: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/error","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "progress")]
-    pub(super) static TEST_TOOL_WITH_PROGRESS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/progress"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "text/event-stream",
-                Encoding::Text,
-            ),
-        ),
-        events: Some(EventStream {
-            flag: None,
-            select: None,
-            sentinel: Some(Text::Borrowed("[DONE]")),
-        }),
-        ..Binding::EMPTY
-    };
+    pub(super) static TEST_TOOL_WITH_PROGRESS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/progress","response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"security":[],"events":{"sentinel":"[DONE]"}}"#,
+    );
     #[cfg(feature = "json-schema")]
-    pub(super) static JSON_SCHEMA_2020_12_TOOL: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/json-schema"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "name"),
-                harness_gen_runtime::param!(query "address", style = Style::DeepObject),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static JSON_SCHEMA_2020_12_TOOL: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/json-schema","parameters":[{"property":"name","in":"query","name":"name","style":"form","explode":true,"required":false},{"property":"address","in":"query","name":"address","style":"deepObject","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
 }

@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,82 +26,91 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
     #[cfg(feature = "simple-text")]
-    handlers
-        .insert(
-            "test_simple_text".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: TestSimpleTextInput| async move {
-                    c.test_simple_text().await
-                },
-            ),
-        );
+    add("test_simple_text", tool_handlers::test_simple_text);
     #[cfg(feature = "image")]
-    handlers
-        .insert(
-            "test_image_content".to_string(),
-            harness_gen_runtime::http::download_handler(
-                client.clone(),
-                |c: Client, _: TestImageContentInput| async move {
-                    c.test_image_content_stream().await
-                },
-            ),
-        );
+    add("test_image_content", tool_handlers::test_image_content);
     #[cfg(feature = "audio")]
-    handlers
-        .insert(
-            "test_audio_content".to_string(),
-            harness_gen_runtime::http::download_handler(
-                client.clone(),
-                |c: Client, _: TestAudioContentInput| async move {
-                    c.test_audio_content_stream().await
-                },
-            ),
-        );
+    add("test_audio_content", tool_handlers::test_audio_content);
     #[cfg(feature = "document")]
-    handlers
-        .insert(
-            "test_embedded_resource".to_string(),
-            harness_gen_runtime::http::download_handler(
-                client.clone(),
-                |c: Client, _: TestEmbeddedResourceInput| async move {
-                    c.test_embedded_resource_stream().await
-                },
-            ),
-        );
+    add("test_embedded_resource", tool_handlers::test_embedded_resource);
     #[cfg(feature = "error")]
-    handlers
-        .insert(
-            "test_error_handling".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: TestErrorHandlingInput| async move {
-                    c.test_error_handling().await
-                },
-            ),
-        );
+    add("test_error_handling", tool_handlers::test_error_handling);
     #[cfg(feature = "progress")]
-    handlers
-        .insert(
-            "test_tool_with_progress".to_string(),
-            harness_gen_runtime::http::events_handler(
-                client.clone(),
-                |c: Client, _: TestToolWithProgressInput| async move {
-                    c.test_tool_with_progress_events().await
-                },
-            ),
-        );
+    add("test_tool_with_progress", tool_handlers::test_tool_with_progress);
     #[cfg(feature = "json-schema")]
-    handlers
-        .insert(
-            "json_schema_2020_12_tool".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: JsonSchema202012ToolInput| async move {
-                    c.json_schema_2020_12_tool(&input).await
-                },
-            ),
-        );
+    add("json_schema_2020_12_tool", tool_handlers::json_schema_2020_12_tool);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    #[cfg(feature = "simple-text")]
+    pub(super) fn test_simple_text(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, _: &TestSimpleTextInput| c.test_simple_text(),
+        )
+    }
+    #[cfg(feature = "image")]
+    pub(super) fn test_image_content(client: &Client) -> Handler {
+        http::download_handler(
+            client.clone(),
+            |c: Client, _: TestImageContentInput| async move {
+                c.test_image_content_stream().await
+            },
+        )
+    }
+    #[cfg(feature = "audio")]
+    pub(super) fn test_audio_content(client: &Client) -> Handler {
+        http::download_handler(
+            client.clone(),
+            |c: Client, _: TestAudioContentInput| async move {
+                c.test_audio_content_stream().await
+            },
+        )
+    }
+    #[cfg(feature = "document")]
+    pub(super) fn test_embedded_resource(client: &Client) -> Handler {
+        http::download_handler(
+            client.clone(),
+            |c: Client, _: TestEmbeddedResourceInput| async move {
+                c.test_embedded_resource_stream().await
+            },
+        )
+    }
+    #[cfg(feature = "error")]
+    pub(super) fn test_error_handling(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, _: &TestErrorHandlingInput| c.test_error_handling(),
+        )
+    }
+    #[cfg(feature = "progress")]
+    pub(super) fn test_tool_with_progress(client: &Client) -> Handler {
+        http::events_handler(
+            client.clone(),
+            |c: Client, _: TestToolWithProgressInput| async move {
+                c.test_tool_with_progress_events().await
+            },
+        )
+    }
+    #[cfg(feature = "json-schema")]
+    pub(super) fn json_schema_2020_12_tool(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &JsonSchema202012ToolInput| {
+                c.json_schema_2020_12_tool(input)
+            },
+        )
+    }
 }

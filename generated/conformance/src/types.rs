@@ -35,8 +35,8 @@ mod json_schema {
     }
     harness_gen_runtime::object! {
         Address {
-            street: "street" optional,
-            city: "city" optional,
+            0 street: "street" optional,
+            1 city: "city" optional,
         }
         + additional_properties
     }
@@ -59,8 +59,8 @@ mod json_schema {
     }
     harness_gen_runtime::object! {
         JsonSchema202012ToolInput {
-            name: "name" optional,
-            address: "address" optional,
+            0 name: "name" optional,
+            1 address: "address" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -96,7 +96,7 @@ mod progress {
     }
     harness_gen_runtime::object! {
         TestToolWithProgressEvent {
-            step: "step" optional,
+            0 step: "step" optional,
         }
         + additional_properties
     }

@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -60,10 +60,8 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListWidgetsError`] for a declared error reply, another [`Error`] otherwise.
-    pub async fn list_widgets(
-        &self,
-    ) -> Result<ListWidgetsOutput, Error<ListWidgetsError>> {
-        self.http.call(&bindings::LIST_WIDGETS, &ListWidgetsInput::default()).await
+    pub fn list_widgets(&self) -> CallFuture<'_, ListWidgetsOutput, ListWidgetsError> {
+        self.http.call(&bindings::LIST_WIDGETS, &ListWidgetsInput::default())
     }
     /// `POST /widgets`: create_widget
     ///
@@ -72,12 +70,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`CreateWidgetError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn create_widget<'a>(
-        &'a self,
-        input: &'a CreateWidgetInput,
-    ) -> impl std::future::Future<
-        Output = Result<CreateWidgetOutput, Error<CreateWidgetError>>,
-    > + 'a {
+    pub fn create_widget(
+        &self,
+        input: &CreateWidgetInput,
+    ) -> CallFuture<'_, CreateWidgetOutput, CreateWidgetError> {
         self.http.call(&bindings::CREATE_WIDGET, input)
     }
     /// `PUT /widgets/{id}/parts`: replace_parts
@@ -87,12 +83,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ReplacePartsError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn replace_parts<'a>(
-        &'a self,
-        input: &'a ReplacePartsInput,
-    ) -> impl std::future::Future<
-        Output = Result<ReplacePartsOutput, Error<ReplacePartsError>>,
-    > + 'a {
+    pub fn replace_parts(
+        &self,
+        input: &ReplacePartsInput,
+    ) -> CallFuture<'_, ReplacePartsOutput, ReplacePartsError> {
         self.http.call(&bindings::REPLACE_PARTS, input)
     }
 }
@@ -110,7 +104,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -154,18 +148,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -217,15 +211,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -279,7 +273,7 @@ pub mod resources {
                 type Input = types::ListWidgetsInput;
                 type Output = types::ListWidgetsOutput;
                 type Error = types::ListWidgetsError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_WIDGETS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_WIDGETS;
             }
             impl Call for ListWidgets {}
         };
@@ -290,7 +284,7 @@ pub mod resources {
                 type Input = types::CreateWidgetInput;
                 type Output = types::CreateWidgetOutput;
                 type Error = types::CreateWidgetError;
-                const BINDING: &'static Binding = &super::super::bindings::CREATE_WIDGET;
+                const BINDING: &'static BindingText = &super::super::bindings::CREATE_WIDGET;
             }
             impl Call for CreateWidget {}
         };
@@ -301,7 +295,7 @@ pub mod resources {
                 type Input = types::ReplacePartsInput;
                 type Output = types::ReplacePartsOutput;
                 type Error = types::ReplacePartsError;
-                const BINDING: &'static Binding = &super::super::bindings::REPLACE_PARTS;
+                const BINDING: &'static BindingText = &super::super::bindings::REPLACE_PARTS;
             }
             impl Call for ReplaceParts {}
         };
@@ -371,61 +365,18 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
-    pub(super) static LIST_WIDGETS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/widgets"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
-    pub(super) static CREATE_WIDGET: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/widgets"),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(201),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
-    pub(super) static REPLACE_PARTS: Binding = Binding {
-        method: Method::Put,
-        path: Text::Borrowed("/widgets/{id}/parts"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    use harness_gen_runtime::binding::BindingText;
+    pub(super) static LIST_WIDGETS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/widgets","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
+    pub(super) static CREATE_WIDGET: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/widgets","body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"201","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
+    pub(super) static REPLACE_PARTS: BindingText = BindingText::new(
+        r#"{"method":"PUT","path":"/widgets/{id}/parts","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
 }

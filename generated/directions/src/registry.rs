@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,33 +26,39 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
-    handlers
-        .insert(
-            "list_widgets".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: ListWidgetsInput| async move { c.list_widgets().await },
-            ),
-        );
-    handlers
-        .insert(
-            "create_widget".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: CreateWidgetInput| async move {
-                    c.create_widget(&input).await
-                },
-            ),
-        );
-    handlers
-        .insert(
-            "replace_parts".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: ReplacePartsInput| async move {
-                    c.replace_parts(&input).await
-                },
-            ),
-        );
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
+    add("list_widgets", tool_handlers::list_widgets);
+    add("create_widget", tool_handlers::create_widget);
+    add("replace_parts", tool_handlers::replace_parts);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    pub(super) fn list_widgets(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, _: &ListWidgetsInput| c.list_widgets(),
+        )
+    }
+    pub(super) fn create_widget(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &CreateWidgetInput| c.create_widget(input),
+        )
+    }
+    pub(super) fn replace_parts(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &ReplacePartsInput| c.replace_parts(input),
+        )
+    }
 }

@@ -37,11 +37,11 @@ pub struct Assembly {
 }
 harness_gen_runtime::object! {
     Assembly {
-        name: "name" required,
-        revision: "revision" required,
-        parts: "parts" optional,
-        by_label: "byLabel" optional,
-        main: "main" optional,
+        0 name: "name" required,
+        1 revision: "revision" required,
+        2 parts: "parts" optional,
+        3 by_label: "byLabel" optional,
+        4 main: "main" optional,
     }
     + additional_properties
 }
@@ -64,10 +64,10 @@ pub struct AssemblyRequest {
 }
 harness_gen_runtime::object! {
     AssemblyRequest {
-        name: "name" required,
-        parts: "parts" optional,
-        by_label: "byLabel" optional,
-        main: "main" optional,
+        0 name: "name" required,
+        1 parts: "parts" optional,
+        2 by_label: "byLabel" optional,
+        3 main: "main" optional,
     }
     + additional_properties
 }
@@ -95,8 +95,8 @@ pub struct Part {
 }
 harness_gen_runtime::object! {
     Part {
-        id: "id" required,
-        label: "label" required,
+        0 id: "id" required,
+        1 label: "label" required,
     }
     + additional_properties
 }
@@ -111,7 +111,7 @@ pub struct PartRequest {
 }
 harness_gen_runtime::object! {
     PartRequest {
-        label: "label" required,
+        0 label: "label" required,
     }
     + additional_properties
 }
@@ -136,10 +136,10 @@ pub struct Widget {
 }
 harness_gen_runtime::object! {
     Widget {
-        id: "id" required,
-        created_at: "createdAt" required,
-        name: "name" required,
-        secret: "secret" optional,
+        0 id: "id" required,
+        1 created_at: "createdAt" required,
+        2 name: "name" required,
+        3 secret: "secret" optional,
     }
 }
 /// [`Widget`] as a request sends it: without what the server assigns (its `readOnly` properties).
@@ -153,8 +153,8 @@ pub struct WidgetRequest {
 }
 harness_gen_runtime::object! {
     WidgetRequest {
-        name: "name" required,
-        secret: "secret" required,
+        0 name: "name" required,
+        1 secret: "secret" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -208,7 +208,7 @@ pub struct CreateWidgetInput {
 }
 harness_gen_runtime::object! {
     CreateWidgetInput {
-        body: "body" required,
+        0 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -227,8 +227,8 @@ pub struct ReplacePartsInput {
 }
 harness_gen_runtime::object! {
     ReplacePartsInput {
-        id: "id" required,
-        body: "body" required,
+        0 id: "id" required,
+        1 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -286,8 +286,8 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Named {
-            name: "name" required,
-            revision: "revision" required,
+            0 name: "name" required,
+            1 revision: "revision" required,
         }
         + additional_properties
     }
@@ -302,7 +302,7 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         NamedRequest {
-            name: "name" required,
+            0 name: "name" required,
         }
         + additional_properties
     }

@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -61,10 +61,7 @@ impl Client {
     ///
     /// [`Error::Api`] with [`TypeError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub fn type_<'a>(
-        &'a self,
-        input: &'a TypeInput,
-    ) -> impl std::future::Future<Output = Result<TypeOutput, Error<TypeError>>> + 'a {
+    pub fn type_(&self, input: &TypeInput) -> CallFuture<'_, TypeOutput, TypeError> {
         self.http.call(&bindings::TYPE_, input)
     }
     /// `POST /self/{type}`: self_
@@ -73,10 +70,7 @@ impl Client {
     ///
     /// [`Error::Api`] with [`SelfError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "self")]
-    pub fn self_<'a>(
-        &'a self,
-        input: &'a SelfInput,
-    ) -> impl std::future::Future<Output = Result<SelfOutput, Error<SelfError>>> + 'a {
+    pub fn self_(&self, input: &SelfInput) -> CallFuture<'_, SelfOutput, SelfError> {
         self.http.call(&bindings::SELF_, input)
     }
     /// `GET /super`: super_
@@ -85,8 +79,8 @@ impl Client {
     ///
     /// [`Error::Api`] with [`SuperError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "self")]
-    pub async fn super_(&self) -> Result<SuperOutput, Error<SuperError>> {
-        self.http.call(&bindings::SUPER_, &SuperInput::default()).await
+    pub fn super_(&self) -> CallFuture<'_, SuperOutput, SuperError> {
+        self.http.call(&bindings::SUPER_, &SuperInput::default())
     }
     /// `GET /crate/result`: result
     ///
@@ -96,8 +90,8 @@ impl Client {
     ///
     /// [`Error::Api`] with [`ResultError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub async fn result(&self) -> Result<ResultOutput, Error<ResultError>> {
-        self.http.call(&bindings::RESULT, &ResultInput::default()).await
+    pub fn result(&self) -> CallFuture<'_, ResultOutput, ResultError> {
+        self.http.call(&bindings::RESULT, &ResultInput::default())
     }
     /// `GET /crate/request`: request
     ///
@@ -107,12 +101,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`RequestError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub fn request<'a>(
-        &'a self,
-        input: &'a RequestInput,
-    ) -> impl std::future::Future<
-        Output = Result<RequestOutput, Error<RequestError>>,
-    > + 'a {
+    pub fn request(
+        &self,
+        input: &RequestInput,
+    ) -> CallFuture<'_, RequestOutput, RequestError> {
         self.http.call(&bindings::REQUEST, input)
     }
     /// `GET /crate/call`: call
@@ -123,8 +115,8 @@ impl Client {
     ///
     /// [`Error::Api`] with [`CallError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "crate")]
-    pub async fn call(&self) -> Result<CallOutput, Error<CallError>> {
-        self.http.call(&bindings::CALL, &CallInput::default()).await
+    pub fn call(&self) -> CallFuture<'_, CallOutput, CallError> {
+        self.http.call(&bindings::CALL, &CallInput::default())
     }
     /// `GET /items/{id}`: get_item
     ///
@@ -134,12 +126,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetItemError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub fn get_item<'a>(
-        &'a self,
-        input: &'a GetItemInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetItemOutput, Error<GetItemError>>,
-    > + 'a {
+    pub fn get_item(
+        &self,
+        input: &GetItemInput,
+    ) -> CallFuture<'_, GetItemOutput, GetItemError> {
         self.http.call(&bindings::GET_ITEM, input)
     }
     /// `PUT /items/{id}`: get_item_2
@@ -150,10 +140,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetItem2Error`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub fn get_item_2<'a>(
-        &'a self,
-        input: &'a GetItem2Input,
-    ) -> impl std::future::Future<Output = Result<(), Error<GetItem2Error>>> + 'a {
+    pub fn get_item_2(
+        &self,
+        input: &GetItem2Input,
+    ) -> CallFuture<'_, (), GetItem2Error> {
         self.http.call(&bindings::GET_ITEM_2, input)
     }
     /// `DELETE /items/{id}`: get_item_3
@@ -164,10 +154,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetItem3Error`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "my-tag")]
-    pub fn get_item_3<'a>(
-        &'a self,
-        input: &'a GetItem3Input,
-    ) -> impl std::future::Future<Output = Result<(), Error<GetItem3Error>>> + 'a {
+    pub fn get_item_3(
+        &self,
+        input: &GetItem3Input,
+    ) -> CallFuture<'_, (), GetItem3Error> {
         self.http.call(&bindings::GET_ITEM_3, input)
     }
 }
@@ -192,7 +182,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -236,18 +226,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -299,15 +289,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -363,7 +353,7 @@ pub mod resources {
                 type Input = types::TypeInput;
                 type Output = types::TypeOutput;
                 type Error = types::TypeError;
-                const BINDING: &'static Binding = &super::super::bindings::TYPE_;
+                const BINDING: &'static BindingText = &super::super::bindings::TYPE_;
             }
             impl Call for Type {}
         };
@@ -376,7 +366,7 @@ pub mod resources {
                 type Input = types::ResultInput;
                 type Output = types::ResultOutput;
                 type Error = types::ResultError;
-                const BINDING: &'static Binding = &super::super::bindings::RESULT;
+                const BINDING: &'static BindingText = &super::super::bindings::RESULT;
             }
             impl Call for Result2 {}
         };
@@ -389,7 +379,7 @@ pub mod resources {
                 type Input = types::RequestInput;
                 type Output = types::RequestOutput;
                 type Error = types::RequestError;
-                const BINDING: &'static Binding = &super::super::bindings::REQUEST;
+                const BINDING: &'static BindingText = &super::super::bindings::REQUEST;
             }
             impl Call for Request2 {}
         };
@@ -402,7 +392,7 @@ pub mod resources {
                 type Input = types::CallInput;
                 type Output = types::CallOutput;
                 type Error = types::CallError;
-                const BINDING: &'static Binding = &super::super::bindings::CALL;
+                const BINDING: &'static BindingText = &super::super::bindings::CALL;
             }
             impl Call for Call2 {}
         };
@@ -415,7 +405,7 @@ pub mod resources {
                 type Input = types::GetItemInput;
                 type Output = types::GetItemOutput;
                 type Error = types::GetItemError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_ITEM;
             }
             impl Call for GetItem {}
         };
@@ -428,7 +418,7 @@ pub mod resources {
                 type Input = types::GetItem2Input;
                 type Output = ();
                 type Error = types::GetItem2Error;
-                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM_2;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_ITEM_2;
             }
             impl Call for GetItem2 {}
         };
@@ -441,7 +431,7 @@ pub mod resources {
                 type Input = types::GetItem3Input;
                 type Output = ();
                 type Error = types::GetItem3Error;
-                const BINDING: &'static Binding = &super::super::bindings::GET_ITEM_3;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_ITEM_3;
             }
             impl Call for GetItem3 {}
         };
@@ -627,144 +617,45 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
+    use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "crate")]
-    pub(super) static TYPE_: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/self/{type}"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(path "type"),
-                harness_gen_runtime::param!(query "async"),
-                harness_gen_runtime::param!(query "self"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static TYPE_: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/self/{type}","parameters":[{"property":"type","in":"path","name":"type","style":"simple","explode":false,"required":true},{"property":"async","in":"query","name":"async","style":"form","explode":true,"required":false},{"property":"self","in":"query","name":"self","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "self")]
-    pub(super) static SELF_: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/self/{type}"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "type")]),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: false,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static SELF_: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/self/{type}","parameters":[{"property":"type","in":"path","name":"type","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":false},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "self")]
-    pub(super) static SUPER_: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/super"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static SUPER_: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/super","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "crate")]
-    pub(super) static RESULT: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/crate/result"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static RESULT: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/crate/result","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "crate")]
-    pub(super) static REQUEST: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/crate/request"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "a-b" as "a_b"),
-                harness_gen_runtime::param!(query "a_b" as "a_b_query"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static REQUEST: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/crate/request","parameters":[{"property":"a_b","in":"query","name":"a-b","style":"form","explode":true,"required":false},{"property":"a_b_query","in":"query","name":"a_b","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "crate")]
-    pub(super) static CALL: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/crate/call"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static CALL: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/crate/call","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "my-tag")]
-    pub(super) static GET_ITEM: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_ITEM: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
     #[cfg(feature = "my-tag")]
-    pub(super) static GET_ITEM_2: Binding = Binding {
-        method: Method::Put,
-        path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: false,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_ITEM_2: BindingText = BindingText::new(
+        r#"{"method":"PUT","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":false},"security":[]}"#,
+    );
     #[cfg(feature = "my-tag")]
-    pub(super) static GET_ITEM_3: Binding = Binding {
-        method: Method::Delete,
-        path: Text::Borrowed("/items/{id}"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "id")]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_ITEM_3: BindingText = BindingText::new(
+        r#"{"method":"DELETE","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"security":[]}"#,
+    );
 }

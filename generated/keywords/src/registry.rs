@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,90 +26,90 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
     #[cfg(feature = "crate")]
-    handlers
-        .insert(
-            "type_".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: TypeInput| async move { c.type_(&input).await },
-            ),
-        );
+    add("type_", tool_handlers::type_);
     #[cfg(feature = "self")]
-    handlers
-        .insert(
-            "self_".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: SelfInput| async move { c.self_(&input).await },
-            ),
-        );
+    add("self_", tool_handlers::self_);
     #[cfg(feature = "self")]
-    handlers
-        .insert(
-            "super_".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: SuperInput| async move { c.super_().await },
-            ),
-        );
+    add("super_", tool_handlers::super_);
     #[cfg(feature = "crate")]
-    handlers
-        .insert(
-            "result".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: ResultInput| async move { c.result().await },
-            ),
-        );
+    add("result", tool_handlers::result);
     #[cfg(feature = "crate")]
-    handlers
-        .insert(
-            "request".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: RequestInput| async move { c.request(&input).await },
-            ),
-        );
+    add("request", tool_handlers::request);
     #[cfg(feature = "crate")]
-    handlers
-        .insert(
-            "call".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: CallInput| async move { c.call().await },
-            ),
-        );
+    add("call", tool_handlers::call);
     #[cfg(feature = "my-tag")]
-    handlers
-        .insert(
-            "get_item".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetItemInput| async move { c.get_item(&input).await },
-            ),
-        );
+    add("get_item", tool_handlers::get_item);
     #[cfg(feature = "my-tag")]
-    handlers
-        .insert(
-            "get_item_2".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetItem2Input| async move {
-                    c.get_item_2(&input).await
-                },
-            ),
-        );
+    add("get_item_2", tool_handlers::get_item_2);
     #[cfg(feature = "my-tag")]
-    handlers
-        .insert(
-            "get_item_3".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetItem3Input| async move {
-                    c.get_item_3(&input).await
-                },
-            ),
-        );
+    add("get_item_3", tool_handlers::get_item_3);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    #[cfg(feature = "crate")]
+    pub(super) fn type_(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &TypeInput| c.type_(input),
+        )
+    }
+    #[cfg(feature = "self")]
+    pub(super) fn self_(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &SelfInput| c.self_(input),
+        )
+    }
+    #[cfg(feature = "self")]
+    pub(super) fn super_(client: &Client) -> Handler {
+        http::typed_handler(client.clone(), |c: &Client, _: &SuperInput| c.super_())
+    }
+    #[cfg(feature = "crate")]
+    pub(super) fn result(client: &Client) -> Handler {
+        http::typed_handler(client.clone(), |c: &Client, _: &ResultInput| c.result())
+    }
+    #[cfg(feature = "crate")]
+    pub(super) fn request(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &RequestInput| c.request(input),
+        )
+    }
+    #[cfg(feature = "crate")]
+    pub(super) fn call(client: &Client) -> Handler {
+        http::typed_handler(client.clone(), |c: &Client, _: &CallInput| c.call())
+    }
+    #[cfg(feature = "my-tag")]
+    pub(super) fn get_item(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetItemInput| c.get_item(input),
+        )
+    }
+    #[cfg(feature = "my-tag")]
+    pub(super) fn get_item_2(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetItem2Input| c.get_item_2(input),
+        )
+    }
+    #[cfg(feature = "my-tag")]
+    pub(super) fn get_item_3(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetItem3Input| c.get_item_3(input),
+        )
+    }
 }

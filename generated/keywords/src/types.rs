@@ -36,9 +36,9 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Crate {
-            kind: "kind" required,
-            links: "_links" optional,
-            self_: "self" optional,
+            0 kind: "kind" required,
+            1 links: "_links" optional,
+            2 self_: "self" optional,
         }
         + additional_properties
     }
@@ -57,9 +57,9 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Customer {
-            kind: "kind" required,
-            links: "_links" optional,
-            name: "name" optional,
+            0 kind: "kind" required,
+            1 links: "_links" optional,
+            2 name: "name" optional,
         }
         + additional_properties
     }
@@ -85,8 +85,8 @@ mod gate_self {
     }
     harness_gen_runtime::object! {
         CustomerLink {
-            rel: "rel" optional,
-            href: "href" optional,
+            0 rel: "rel" optional,
+            1 href: "href" optional,
         }
         + additional_properties
     }
@@ -111,8 +111,8 @@ mod gate_self {
     }
     harness_gen_runtime::object! {
         Resource {
-            kind: "kind" required,
-            links: "_links" optional,
+            0 kind: "kind" required,
+            1 links: "_links" optional,
         }
         + additional_properties
     }
@@ -137,8 +137,8 @@ mod gate_self {
     }
     harness_gen_runtime::object! {
         SelfLink {
-            rel: "rel" optional,
-            href: "href" optional,
+            0 rel: "rel" optional,
+            1 href: "href" optional,
         }
         + additional_properties
     }
@@ -164,8 +164,8 @@ mod gate_self {
     }
     harness_gen_runtime::object! {
         SuperLink {
-            rel: "rel" optional,
-            href: "href" optional,
+            0 rel: "rel" optional,
+            1 href: "href" optional,
         }
         + additional_properties
     }
@@ -318,8 +318,8 @@ mod gate_self {
     }
     harness_gen_runtime::object! {
         SelfInput {
-            type_: "type" required,
-            body: "body" optional,
+            0 type_: "type" required,
+            1 body: "body" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -362,9 +362,9 @@ mod my_tag {
     }
     harness_gen_runtime::object! {
         FooBar {
-            type_: "type" optional,
-            type_2: "type_" optional,
-            type_3: "Type" optional,
+            0 type_: "type" optional,
+            1 type_2: "type_" optional,
+            2 type_3: "Type" optional,
         }
         + additional_properties
     }
@@ -380,7 +380,7 @@ mod my_tag {
     }
     harness_gen_runtime::object! {
         FooBar3 {
-            match_: "match" optional,
+            0 match_: "match" optional,
         }
         + additional_properties
     }
@@ -400,7 +400,7 @@ mod my_tag {
     }
     harness_gen_runtime::object! {
         GetItemInput {
-            id: "id" required,
+            0 id: "id" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -419,8 +419,8 @@ mod my_tag {
     }
     harness_gen_runtime::object! {
         GetItem2Input {
-            id: "id" required,
-            body: "body" optional,
+            0 id: "id" required,
+            1 body: "body" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -619,8 +619,8 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         LinksSelf {
-            href: "href" optional,
-            self_: "self" required,
+            0 href: "href" optional,
+            1 self_: "self" required,
         }
         + additional_properties
     }
@@ -637,8 +637,8 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         LinksSuper {
-            href: "href" optional,
-            super_: "super" required,
+            0 href: "href" optional,
+            1 super_: "super" required,
         }
         + additional_properties
     }
@@ -683,15 +683,15 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         Self_ {
-            super_: "super" optional,
-            self_: "self" optional,
-            self_2: "Self" optional,
-            crate_: "crate" optional,
-            fn_: "fn" optional,
-            async_: "async" optional,
-            field: "_" optional,
-            r_type: "r#type" optional,
-            links: "links" optional,
+            0 super_: "super" optional,
+            1 self_: "self" optional,
+            2 self_2: "Self" optional,
+            3 crate_: "crate" optional,
+            4 fn_: "fn" optional,
+            5 async_: "async" optional,
+            6 field: "_" optional,
+            7 r_type: "r#type" optional,
+            8 links: "links" optional,
         }
         + additional_properties
     }
@@ -713,10 +713,10 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         FooBar2 {
-            a_b: "a-b" optional,
-            a_b_2: "a_b" optional,
-            a_b_3: "aB" optional,
-            a_b_4: "A B" optional,
+            0 a_b: "a-b" optional,
+            1 a_b_2: "a_b" optional,
+            2 a_b_3: "aB" optional,
+            3 a_b_4: "A B" optional,
         }
         + additional_properties
     }
@@ -780,8 +780,8 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         SelfSuperItem {
-            fn_: "fn" optional,
-            rel: "rel" optional,
+            0 fn_: "fn" optional,
+            1 rel: "rel" optional,
         }
         + additional_properties
     }
@@ -799,7 +799,7 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         SelfLinksItem {
-            rel: "rel" optional,
+            0 rel: "rel" optional,
         }
         + additional_properties
     }
@@ -882,9 +882,9 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         TypeInput {
-            type_: "type" required,
-            async_: "async" optional,
-            self_: "self" optional,
+            0 type_: "type" required,
+            1 async_: "async" optional,
+            2 self_: "self" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -905,8 +905,8 @@ mod gate_crate {
     }
     harness_gen_runtime::object! {
         RequestInput {
-            a_b: "a_b" optional,
-            a_b_query: "a_b_query" optional,
+            0 a_b: "a_b" optional,
+            1 a_b_query: "a_b_query" optional,
         }
     }
     harness_gen_runtime::builder! {

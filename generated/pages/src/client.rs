@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -60,12 +60,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListToysError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_toys<'a>(
-        &'a self,
-        input: &'a ListToysInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListToysOutput, Error<ListToysError>>,
-    > + 'a {
+    pub fn list_toys(
+        &self,
+        input: &ListToysInput,
+    ) -> CallFuture<'_, ListToysOutput, ListToysError> {
         self.http.call(&bindings::LIST_TOYS, input)
     }
     /// Every page of [`Client::list_toys`], each fetched when read (`.items()` streams their items).
@@ -82,12 +80,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListCustomersError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_customers<'a>(
-        &'a self,
-        input: &'a ListCustomersInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListCustomersOutput, Error<ListCustomersError>>,
-    > + 'a {
+    pub fn list_customers(
+        &self,
+        input: &ListCustomersInput,
+    ) -> CallFuture<'_, ListCustomersOutput, ListCustomersError> {
         self.http.call(&bindings::LIST_CUSTOMERS, input)
     }
     /// Every page of [`Client::list_customers`], each fetched when read (`.items()` streams their items).
@@ -104,12 +100,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListFilesError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_files<'a>(
-        &'a self,
-        input: &'a ListFilesInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListFilesOutput, Error<ListFilesError>>,
-    > + 'a {
+    pub fn list_files(
+        &self,
+        input: &ListFilesInput,
+    ) -> CallFuture<'_, ListFilesOutput, ListFilesError> {
         self.http.call(&bindings::LIST_FILES, input)
     }
     /// Every page of [`Client::list_files`], each fetched when read (`.items()` streams their items).
@@ -126,12 +120,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListReportsError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_reports<'a>(
-        &'a self,
-        input: &'a ListReportsInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListReportsOutput, Error<ListReportsError>>,
-    > + 'a {
+    pub fn list_reports(
+        &self,
+        input: &ListReportsInput,
+    ) -> CallFuture<'_, ListReportsOutput, ListReportsError> {
         self.http.call(&bindings::LIST_REPORTS, input)
     }
     /// Every page of [`Client::list_reports`], each fetched when read (`.items()` streams their items).
@@ -148,12 +140,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListEventsError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_events<'a>(
-        &'a self,
-        input: &'a ListEventsInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListEventsOutput, Error<ListEventsError>>,
-    > + 'a {
+    pub fn list_events(
+        &self,
+        input: &ListEventsInput,
+    ) -> CallFuture<'_, ListEventsOutput, ListEventsError> {
         self.http.call(&bindings::LIST_EVENTS, input)
     }
     /// Every page of [`Client::list_events`], each fetched when read (`.items()` streams their items).
@@ -170,12 +160,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListMessagesError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_messages<'a>(
-        &'a self,
-        input: &'a ListMessagesInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListMessagesOutput, Error<ListMessagesError>>,
-    > + 'a {
+    pub fn list_messages(
+        &self,
+        input: &ListMessagesInput,
+    ) -> CallFuture<'_, ListMessagesOutput, ListMessagesError> {
         self.http.call(&bindings::LIST_MESSAGES, input)
     }
     /// Every page of [`Client::list_messages`], each fetched when read (`.items()` streams their items).
@@ -196,12 +184,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListHistoryError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_history<'a>(
-        &'a self,
-        input: &'a ListHistoryInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListHistoryOutput, Error<ListHistoryError>>,
-    > + 'a {
+    pub fn list_history(
+        &self,
+        input: &ListHistoryInput,
+    ) -> CallFuture<'_, ListHistoryOutput, ListHistoryError> {
         self.http.call(&bindings::LIST_HISTORY, input)
     }
 }
@@ -221,7 +207,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -265,18 +251,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -328,15 +314,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -390,7 +376,7 @@ pub mod resources {
                 type Input = types::ListToysInput;
                 type Output = types::ListToysOutput;
                 type Error = types::ListToysError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_TOYS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_TOYS;
             }
             impl Call for ListToys {}
             impl Paged for ListToys {
@@ -404,7 +390,7 @@ pub mod resources {
                 type Input = types::ListCustomersInput;
                 type Output = types::ListCustomersOutput;
                 type Error = types::ListCustomersError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_CUSTOMERS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_CUSTOMERS;
             }
             impl Call for ListCustomers {}
             impl Paged for ListCustomers {
@@ -418,7 +404,7 @@ pub mod resources {
                 type Input = types::ListFilesInput;
                 type Output = types::ListFilesOutput;
                 type Error = types::ListFilesError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_FILES;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_FILES;
             }
             impl Call for ListFiles {}
             impl Paged for ListFiles {
@@ -432,7 +418,7 @@ pub mod resources {
                 type Input = types::ListReportsInput;
                 type Output = types::ListReportsOutput;
                 type Error = types::ListReportsError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_REPORTS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_REPORTS;
             }
             impl Call for ListReports {}
             impl Paged for ListReports {
@@ -446,7 +432,7 @@ pub mod resources {
                 type Input = types::ListEventsInput;
                 type Output = types::ListEventsOutput;
                 type Error = types::ListEventsError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_EVENTS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_EVENTS;
             }
             impl Call for ListEvents {}
             impl Paged for ListEvents {
@@ -460,7 +446,7 @@ pub mod resources {
                 type Input = types::ListMessagesInput;
                 type Output = types::ListMessagesOutput;
                 type Error = types::ListMessagesError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_MESSAGES;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_MESSAGES;
             }
             impl Call for ListMessages {}
             impl Paged for ListMessages {
@@ -474,7 +460,7 @@ pub mod resources {
                 type Input = types::ListHistoryInput;
                 type Output = types::ListHistoryOutput;
                 type Error = types::ListHistoryError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_HISTORY;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_HISTORY;
             }
             impl Call for ListHistory {}
         };
@@ -679,183 +665,30 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
-    pub(super) static LIST_TOYS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/toys"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "page"),
-                harness_gen_runtime::param!(query "per_page"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Link,
-            param: None,
-            items: Text::Borrowed(""),
-            next: None,
-            last_item: None,
-            has_more: None,
-            done: None,
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_CUSTOMERS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/customers"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "starting_after"),
-                harness_gen_runtime::param!(query "limit"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Cursor,
-            param: Some(Text::Borrowed("starting_after")),
-            items: Text::Borrowed("/data"),
-            next: None,
-            last_item: Some(Text::Borrowed("/id")),
-            has_more: Some(Text::Borrowed("/has_more")),
-            done: None,
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_FILES: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/files"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "after"),
-                harness_gen_runtime::param!(query "limit"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Cursor,
-            param: Some(Text::Borrowed("after")),
-            items: Text::Borrowed("/data"),
-            next: Some(Text::Borrowed("/last_id")),
-            last_item: None,
-            has_more: Some(Text::Borrowed("/has_more")),
-            done: None,
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_REPORTS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/reports"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "pageToken" as "page_token"),
-                harness_gen_runtime::param!(query "pageSize" as "page_size"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Cursor,
-            param: Some(Text::Borrowed("page_token")),
-            items: Text::Borrowed("/reports"),
-            next: Some(Text::Borrowed("/nextPageToken")),
-            last_item: None,
-            has_more: None,
-            done: None,
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_EVENTS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/events"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "skip"),
-                harness_gen_runtime::param!(query "limit"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Offset,
-            param: Some(Text::Borrowed("skip")),
-            items: Text::Borrowed("/events"),
-            next: None,
-            last_item: None,
-            has_more: None,
-            done: None,
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_MESSAGES: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/messages"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "iterator"),
-                harness_gen_runtime::param!(query "limit"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        pagination: Some(Pagination {
-            kind: PageKind::Cursor,
-            param: Some(Text::Borrowed("iterator")),
-            items: Text::Borrowed("/data"),
-            next: Some(Text::Borrowed("/iterator")),
-            last_item: None,
-            has_more: None,
-            done: Some(Text::Borrowed("/done")),
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_HISTORY: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/history"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(query "cursor")]),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
+    use harness_gen_runtime::binding::BindingText;
+    pub(super) static LIST_TOYS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/toys","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"per_page","in":"query","name":"per_page","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"link","items":""}}"#,
+    );
+    pub(super) static LIST_CUSTOMERS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/customers","parameters":[{"property":"starting_after","in":"query","name":"starting_after","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"starting_after","items":"/data","lastItem":"/id","hasMore":"/has_more"}}"#,
+    );
+    pub(super) static LIST_FILES: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/files","parameters":[{"property":"after","in":"query","name":"after","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"after","items":"/data","next":"/last_id","hasMore":"/has_more"}}"#,
+    );
+    pub(super) static LIST_REPORTS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/reports","parameters":[{"property":"page_token","in":"query","name":"pageToken","style":"form","explode":true,"required":false},{"property":"page_size","in":"query","name":"pageSize","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"page_token","items":"/reports","next":"/nextPageToken"}}"#,
+    );
+    pub(super) static LIST_EVENTS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/events","parameters":[{"property":"skip","in":"query","name":"skip","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"offset","param":"skip","items":"/events"}}"#,
+    );
+    pub(super) static LIST_MESSAGES: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/messages","parameters":[{"property":"iterator","in":"query","name":"iterator","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"iterator","items":"/data","next":"/iterator","done":"/done"}}"#,
+    );
+    pub(super) static LIST_HISTORY: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/history","parameters":[{"property":"cursor","in":"query","name":"cursor","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
 }

@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,63 +26,67 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
-    handlers
-        .insert(
-            "list_toys".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListToysInput| c.list_toys_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_customers".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListCustomersInput| c.list_customers_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_files".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListFilesInput| c.list_files_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_reports".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListReportsInput| c.list_reports_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_events".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListEventsInput| c.list_events_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_messages".to_string(),
-            harness_gen_runtime::http::paged_handler(
-                client.clone(),
-                |c: &Client, input: ListMessagesInput| c.list_messages_pages(&input),
-            ),
-        );
-    handlers
-        .insert(
-            "list_history".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: ListHistoryInput| async move {
-                    c.list_history(&input).await
-                },
-            ),
-        );
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
+    add("list_toys", tool_handlers::list_toys);
+    add("list_customers", tool_handlers::list_customers);
+    add("list_files", tool_handlers::list_files);
+    add("list_reports", tool_handlers::list_reports);
+    add("list_events", tool_handlers::list_events);
+    add("list_messages", tool_handlers::list_messages);
+    add("list_history", tool_handlers::list_history);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    pub(super) fn list_toys(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListToysInput| c.list_toys_pages(&input),
+        )
+    }
+    pub(super) fn list_customers(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListCustomersInput| c.list_customers_pages(&input),
+        )
+    }
+    pub(super) fn list_files(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListFilesInput| c.list_files_pages(&input),
+        )
+    }
+    pub(super) fn list_reports(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListReportsInput| c.list_reports_pages(&input),
+        )
+    }
+    pub(super) fn list_events(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListEventsInput| c.list_events_pages(&input),
+        )
+    }
+    pub(super) fn list_messages(client: &Client) -> Handler {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: ListMessagesInput| c.list_messages_pages(&input),
+        )
+    }
+    pub(super) fn list_history(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &ListHistoryInput| c.list_history(input),
+        )
+    }
 }

@@ -29,8 +29,8 @@ pub struct Customer {
 }
 harness_gen_runtime::object! {
     Customer {
-        id: "id" required,
-        email: "email" optional,
+        0 id: "id" required,
+        1 email: "email" optional,
     }
     + additional_properties
 }
@@ -45,7 +45,7 @@ pub struct Event {
 }
 harness_gen_runtime::object! {
     Event {
-        seq: "seq" required,
+        0 seq: "seq" required,
     }
     + additional_properties
 }
@@ -68,11 +68,11 @@ pub struct FileList {
 }
 harness_gen_runtime::object! {
     FileList {
-        object: "object" optional,
-        data: "data" required,
-        first_id: "first_id" present,
-        last_id: "last_id" present,
-        has_more: "has_more" required,
+        0 object: "object" optional,
+        1 data: "data" required,
+        2 first_id: "first_id" present,
+        3 last_id: "last_id" present,
+        4 has_more: "has_more" required,
     }
     + additional_properties
 }
@@ -89,8 +89,8 @@ pub struct Toy {
 }
 harness_gen_runtime::object! {
     Toy {
-        id: "id" required,
-        name: "name" required,
+        0 id: "id" required,
+        1 name: "name" required,
     }
     + additional_properties
 }
@@ -107,8 +107,8 @@ pub struct FileListDataItem {
 }
 harness_gen_runtime::object! {
     FileListDataItem {
-        id: "id" required,
-        bytes: "bytes" optional,
+        0 id: "id" required,
+        1 bytes: "bytes" optional,
     }
     + additional_properties
 }
@@ -124,8 +124,8 @@ pub struct ListToysInput {
 }
 harness_gen_runtime::object! {
     ListToysInput {
-        page: "page" optional,
-        per_page: "per_page" optional,
+        0 page: "page" optional,
+        1 per_page: "per_page" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -146,8 +146,8 @@ pub struct ListCustomersInput {
 }
 harness_gen_runtime::object! {
     ListCustomersInput {
-        starting_after: "starting_after" optional,
-        limit: "limit" optional,
+        0 starting_after: "starting_after" optional,
+        1 limit: "limit" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -171,9 +171,9 @@ pub struct ListCustomersOutput {
 }
 harness_gen_runtime::object! {
     ListCustomersOutput {
-        object: "object" required,
-        data: "data" required,
-        has_more: "has_more" required,
+        0 object: "object" required,
+        1 data: "data" required,
+        2 has_more: "has_more" required,
     }
     + additional_properties
 }
@@ -232,8 +232,8 @@ pub struct ListFilesInput {
 }
 harness_gen_runtime::object! {
     ListFilesInput {
-        after: "after" optional,
-        limit: "limit" optional,
+        0 after: "after" optional,
+        1 limit: "limit" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -254,8 +254,8 @@ pub struct ListReportsInput {
 }
 harness_gen_runtime::object! {
     ListReportsInput {
-        page_token: "page_token" optional,
-        page_size: "page_size" optional,
+        0 page_token: "page_token" optional,
+        1 page_size: "page_size" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -278,8 +278,8 @@ pub struct ListReportsOutput {
 }
 harness_gen_runtime::object! {
     ListReportsOutput {
-        reports: "reports" optional,
-        next_page_token: "nextPageToken" optional,
+        0 reports: "reports" optional,
+        1 next_page_token: "nextPageToken" optional,
     }
     + additional_properties
 }
@@ -295,8 +295,8 @@ pub struct ListEventsInput {
 }
 harness_gen_runtime::object! {
     ListEventsInput {
-        skip: "skip" optional,
-        limit: "limit" optional,
+        0 skip: "skip" optional,
+        1 limit: "limit" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -318,8 +318,8 @@ pub struct ListEventsOutput {
 }
 harness_gen_runtime::object! {
     ListEventsOutput {
-        events: "events" required,
-        total: "total" required,
+        0 events: "events" required,
+        1 total: "total" required,
     }
     + additional_properties
 }
@@ -335,8 +335,8 @@ pub struct ListMessagesInput {
 }
 harness_gen_runtime::object! {
     ListMessagesInput {
-        iterator: "iterator" optional,
-        limit: "limit" optional,
+        0 iterator: "iterator" optional,
+        1 limit: "limit" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -362,10 +362,10 @@ pub struct ListMessagesOutput {
 }
 harness_gen_runtime::object! {
     ListMessagesOutput {
-        data: "data" required,
-        iterator: "iterator" nullable,
-        prev_iterator: "prevIterator" present,
-        done: "done" required,
+        0 data: "data" required,
+        1 iterator: "iterator" nullable,
+        2 prev_iterator: "prevIterator" present,
+        3 done: "done" required,
     }
     + additional_properties
 }
@@ -380,7 +380,7 @@ pub struct ListMessagesOutputDataItem {
 }
 harness_gen_runtime::object! {
     ListMessagesOutputDataItem {
-        id: "id" required,
+        0 id: "id" required,
     }
     + additional_properties
 }
@@ -394,7 +394,7 @@ pub struct ListHistoryInput {
 }
 harness_gen_runtime::object! {
     ListHistoryInput {
-        cursor: "cursor" optional,
+        0 cursor: "cursor" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -417,8 +417,8 @@ pub struct ListHistoryOutput {
 }
 harness_gen_runtime::object! {
     ListHistoryOutput {
-        entries: "entries" optional,
-        next_cursor: "next_cursor" optional,
+        0 entries: "entries" optional,
+        1 next_cursor: "next_cursor" optional,
     }
     + additional_properties
 }

@@ -27,9 +27,9 @@ pub struct NewPet {
 }
 harness_gen_runtime::object! {
     NewPet {
-        name: "name" required,
-        species: "species" required,
-        tag: "tag" present,
+        0 name: "name" required,
+        1 species: "species" required,
+        2 tag: "tag" present,
     }
     + additional_properties
 }
@@ -65,11 +65,11 @@ pub struct Pet {
 }
 harness_gen_runtime::object! {
     Pet {
-        name: "name" required,
-        species: "species" required,
-        tag: "tag" present,
-        id: "id" required,
-        born: "born" optional,
+        0 name: "name" required,
+        1 species: "species" required,
+        2 tag: "tag" present,
+        3 id: "id" required,
+        4 born: "born" optional,
     }
     + additional_properties
 }
@@ -150,9 +150,9 @@ pub struct ListPetsInput {
 }
 harness_gen_runtime::object! {
     ListPetsInput {
-        limit: "limit" optional,
-        species: "species" optional,
-        x_request_id: "x_request_id" optional,
+        0 limit: "limit" optional,
+        1 species: "species" optional,
+        2 x_request_id: "x_request_id" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -192,9 +192,9 @@ pub struct ListPetsAppErrorHttpDefault {
 }
 harness_gen_runtime::object! {
     ListPetsAppErrorHttpDefault {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -253,9 +253,9 @@ pub struct ListPetsAppErrorUpstreamError {
 }
 harness_gen_runtime::object! {
     ListPetsAppErrorUpstreamError {
-        kind: "kind" required,
-        status: "status" required,
-        reason: "reason" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 reason: "reason" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -310,7 +310,7 @@ pub struct PetsCreateInput {
 }
 harness_gen_runtime::object! {
     PetsCreateInput {
-        body: "body" required,
+        0 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -352,9 +352,9 @@ pub struct PetsCreateAppErrorHttp409 {
 }
 harness_gen_runtime::object! {
     PetsCreateAppErrorHttp409 {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -413,9 +413,9 @@ pub struct PetsCreateAppErrorHttp4xx {
 }
 harness_gen_runtime::object! {
     PetsCreateAppErrorHttp4xx {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -474,7 +474,7 @@ pub struct GetPetInput {
 }
 harness_gen_runtime::object! {
     GetPetInput {
-        pet_id: "pet_id" required,
+        0 pet_id: "pet_id" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -513,9 +513,9 @@ pub struct GetPetAppErrorHttp404 {
 }
 harness_gen_runtime::object! {
     GetPetAppErrorHttp404 {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -576,8 +576,8 @@ pub struct PutPetsPetIdPhotoInput {
 }
 harness_gen_runtime::object! {
     PutPetsPetIdPhotoInput {
-        pet_id: "pet_id" required,
-        body: "body" optional,
+        0 pet_id: "pet_id" required,
+        1 body: "body" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -608,7 +608,7 @@ pub struct GetPetNameInput {
 }
 harness_gen_runtime::object! {
     GetPetNameInput {
-        pet_id: "pet_id" required,
+        0 pet_id: "pet_id" required,
     }
 }
 harness_gen_runtime::builder! {

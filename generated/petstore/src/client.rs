@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -73,12 +73,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`ListPetsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn list_pets<'a>(
-        &'a self,
-        input: &'a ListPetsInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListPetsOutput, Error<ListPetsError>>,
-    > + 'a {
+    pub fn list_pets(
+        &self,
+        input: &ListPetsInput,
+    ) -> CallFuture<'_, ListPetsOutput, ListPetsError> {
         self.http.call(&bindings::LIST_PETS, input)
     }
     /// `POST /pets`: Add a pet
@@ -89,12 +87,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`PetsCreateError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn pets_create<'a>(
-        &'a self,
-        input: &'a PetsCreateInput,
-    ) -> impl std::future::Future<
-        Output = Result<PetsCreateOutput, Error<PetsCreateError>>,
-    > + 'a {
+    pub fn pets_create(
+        &self,
+        input: &PetsCreateInput,
+    ) -> CallFuture<'_, PetsCreateOutput, PetsCreateError> {
         self.http.call(&bindings::PETS_CREATE, input)
     }
     /// `GET /pets/{petId}`: Get a pet
@@ -105,12 +101,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetPetError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn get_pet<'a>(
-        &'a self,
-        input: &'a GetPetInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetPetOutput, Error<GetPetError>>,
-    > + 'a {
+    pub fn get_pet(
+        &self,
+        input: &GetPetInput,
+    ) -> CallFuture<'_, GetPetOutput, GetPetError> {
         self.http.call(&bindings::GET_PET, input)
     }
     /// `DELETE /pets/{petId}`: Delete a pet
@@ -121,10 +115,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`DeletePetError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn delete_pet<'a>(
-        &'a self,
-        input: &'a DeletePetInput,
-    ) -> impl std::future::Future<Output = Result<(), Error<DeletePetError>>> + 'a {
+    pub fn delete_pet(
+        &self,
+        input: &DeletePetInput,
+    ) -> CallFuture<'_, (), DeletePetError> {
         self.http.call(&bindings::DELETE_PET, input)
     }
     /// `PUT /pets/{petId}/photo`: Upload a photo
@@ -135,12 +129,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn put_pets_pet_id_photo<'a>(
-        &'a self,
-        input: &'a PutPetsPetIdPhotoInput,
-    ) -> impl std::future::Future<
-        Output = Result<(), Error<PutPetsPetIdPhotoError>>,
-    > + 'a {
+    pub fn put_pets_pet_id_photo(
+        &self,
+        input: &PutPetsPetIdPhotoInput,
+    ) -> CallFuture<'_, (), PutPetsPetIdPhotoError> {
         self.http.call(&bindings::PUT_PETS_PET_ID_PHOTO, input)
     }
     /// `GET /pets/{petId}/name`: Get a pet's name
@@ -151,12 +143,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetPetNameError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "pets")]
-    pub fn get_pet_name<'a>(
-        &'a self,
-        input: &'a GetPetNameInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetPetNameOutput, Error<GetPetNameError>>,
-    > + 'a {
+    pub fn get_pet_name(
+        &self,
+        input: &GetPetNameInput,
+    ) -> CallFuture<'_, GetPetNameOutput, GetPetNameError> {
         self.http.call(&bindings::GET_PET_NAME, input)
     }
     /// `GET /store/inventory`: Inventory counts by status
@@ -167,10 +157,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetInventoryError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "shop")]
-    pub async fn get_inventory(
+    pub fn get_inventory(
         &self,
-    ) -> Result<GetInventoryOutput, Error<GetInventoryError>> {
-        self.http.call(&bindings::GET_INVENTORY, &GetInventoryInput::default()).await
+    ) -> CallFuture<'_, GetInventoryOutput, GetInventoryError> {
+        self.http.call(&bindings::GET_INVENTORY, &GetInventoryInput::default())
     }
     /// `GET /store/report`: A plain-text report
     ///
@@ -180,10 +170,8 @@ impl Client {
     ///
     /// [`Error::Api`] with [`StoreReportError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "shop")]
-    pub async fn store_report(
-        &self,
-    ) -> Result<StoreReportOutput, Error<StoreReportError>> {
-        self.http.call(&bindings::STORE_REPORT, &StoreReportInput::default()).await
+    pub fn store_report(&self) -> CallFuture<'_, StoreReportOutput, StoreReportError> {
+        self.http.call(&bindings::STORE_REPORT, &StoreReportInput::default())
     }
 }
 impl Client {
@@ -206,7 +194,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -250,18 +238,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -313,15 +301,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -377,7 +365,7 @@ pub mod resources {
                 type Input = types::ListPetsInput;
                 type Output = types::ListPetsOutput;
                 type Error = types::ListPetsError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_PETS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_PETS;
             }
             impl Call for ListPets {}
         };
@@ -390,7 +378,7 @@ pub mod resources {
                 type Input = types::PetsCreateInput;
                 type Output = types::PetsCreateOutput;
                 type Error = types::PetsCreateError;
-                const BINDING: &'static Binding = &super::super::bindings::PETS_CREATE;
+                const BINDING: &'static BindingText = &super::super::bindings::PETS_CREATE;
             }
             impl Call for PetsCreate {}
         };
@@ -403,7 +391,7 @@ pub mod resources {
                 type Input = types::GetPetInput;
                 type Output = types::GetPetOutput;
                 type Error = types::GetPetError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_PET;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_PET;
             }
             impl Call for GetPet {}
         };
@@ -416,7 +404,7 @@ pub mod resources {
                 type Input = types::DeletePetInput;
                 type Output = ();
                 type Error = types::DeletePetError;
-                const BINDING: &'static Binding = &super::super::bindings::DELETE_PET;
+                const BINDING: &'static BindingText = &super::super::bindings::DELETE_PET;
             }
             impl Call for DeletePet {}
         };
@@ -429,7 +417,7 @@ pub mod resources {
                 type Input = types::PutPetsPetIdPhotoInput;
                 type Output = ();
                 type Error = types::PutPetsPetIdPhotoError;
-                const BINDING: &'static Binding = &super::super::bindings::PUT_PETS_PET_ID_PHOTO;
+                const BINDING: &'static BindingText = &super::super::bindings::PUT_PETS_PET_ID_PHOTO;
             }
             impl Call for PutPetsPetIdPhoto {}
         };
@@ -442,7 +430,7 @@ pub mod resources {
                 type Input = types::GetPetNameInput;
                 type Output = types::GetPetNameOutput;
                 type Error = types::GetPetNameError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_PET_NAME;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_PET_NAME;
             }
             impl Call for GetPetName {}
         };
@@ -455,7 +443,7 @@ pub mod resources {
                 type Input = types::GetInventoryInput;
                 type Output = types::GetInventoryOutput;
                 type Error = types::GetInventoryError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_INVENTORY;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_INVENTORY;
             }
             impl Call for GetInventory {}
         };
@@ -468,7 +456,7 @@ pub mod resources {
                 type Input = types::StoreReportInput;
                 type Output = types::StoreReportOutput;
                 type Error = types::StoreReportError;
-                const BINDING: &'static Binding = &super::super::bindings::STORE_REPORT;
+                const BINDING: &'static BindingText = &super::super::bindings::STORE_REPORT;
             }
             impl Call for StoreReport {}
         };
@@ -677,170 +665,41 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
+    use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "pets")]
-    pub(super) static LIST_PETS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/pets"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "limit"),
-                harness_gen_runtime::param!(query "species", explode = false),
-                harness_gen_runtime::param!(header "X-Request-ID" as "x_request_id"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Default,
-                    content_type: Text::Borrowed("application/json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static LIST_PETS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/pets","parameters":[{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"species","in":"query","name":"species","style":"form","explode":false,"required":false},{"property":"x_request_id","in":"header","name":"X-Request-ID","style":"simple","explode":false,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"default","contentType":"application/json"}],"security":[["bearerAuth"]]}"#,
+    );
     #[cfg(feature = "pets")]
-    pub(super) static PETS_CREATE: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/pets"),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(
-                &[Text::Borrowed("application/x-www-form-urlencoded")],
-            ),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(201),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(409),
-                    content_type: Text::Borrowed("application/json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Range(4),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        idempotency_key: Some(Text::Borrowed("Idempotency-Key")),
-        ..Binding::EMPTY
-    };
+    pub(super) static PETS_CREATE: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/pets","body":{"property":"body","contentType":"application/json","encoding":"json","required":true,"alternatives":["application/x-www-form-urlencoded"]},"response":{"status":"201","contentType":"application/json","encoding":"json"},"errors":[{"status":"409","contentType":"application/json"},{"status":"4XX","contentType":"application/problem+json"}],"security":[["bearerAuth"]],"idempotencyKey":"Idempotency-Key"}"#,
+    );
     #[cfg(feature = "pets")]
-    pub(super) static GET_PET: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/pets/{petId}"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(404),
-                    content_type: Text::Borrowed("application/json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_PET: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"404","contentType":"application/json"}],"security":[["bearerAuth"]]}"#,
+    );
     #[cfg(feature = "pets")]
-    pub(super) static DELETE_PET: Binding = Binding {
-        method: Method::Delete,
-        path: Text::Borrowed("/pets/{petId}"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static DELETE_PET: BindingText = BindingText::new(
+        r#"{"method":"DELETE","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"security":[["bearerAuth"]]}"#,
+    );
     #[cfg(feature = "pets")]
-    pub(super) static PUT_PETS_PET_ID_PHOTO: Binding = Binding {
-        method: Method::Put,
-        path: Text::Borrowed("/pets/{petId}/photo"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
-        ),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/octet-stream"),
-            encoding: Encoding::Bytes,
-            required: false,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static PUT_PETS_PET_ID_PHOTO: BindingText = BindingText::new(
+        r#"{"method":"PUT","path":"/pets/{petId}/photo","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":false},"security":[["bearerAuth"]]}"#,
+    );
     #[cfg(feature = "pets")]
-    pub(super) static GET_PET_NAME: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/pets/{petId}/name"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "petId" as "pet_id")],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_PET_NAME: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/pets/{petId}/name","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[["bearerAuth"]]}"#,
+    );
     #[cfg(feature = "shop")]
-    pub(super) static GET_INVENTORY: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/store/inventory"),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        security: List::Borrowed(
-            &[List::Borrowed(&[Text::Borrowed("apiKey")]), List::Borrowed(&[])],
-        ),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_INVENTORY: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/store/inventory","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[["apiKey"],[]]}"#,
+    );
     #[cfg(feature = "shop")]
-    pub(super) static STORE_REPORT: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/store/report"),
-        response: Some(
-            ResponseBinding::new(StatusKey::Code(200), "text/plain", Encoding::Text),
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("bearerAuth")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static STORE_REPORT: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/store/report","response":{"status":"200","contentType":"text/plain","encoding":"text"},"security":[["bearerAuth"]]}"#,
+    );
 }

@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,78 +26,81 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "list_pets".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: ListPetsInput| async move {
-                    c.list_pets(&input).await
-                },
-            ),
-        );
+    add("list_pets", tool_handlers::list_pets);
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "pets.create".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: PetsCreateInput| async move {
-                    c.pets_create(&input).await
-                },
-            ),
-        );
+    add("pets.create", tool_handlers::pets_create);
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "get_pet".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetPetInput| async move { c.get_pet(&input).await },
-            ),
-        );
+    add("get_pet", tool_handlers::get_pet);
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "delete_pet".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: DeletePetInput| async move {
-                    c.delete_pet(&input).await
-                },
-            ),
-        );
+    add("delete_pet", tool_handlers::delete_pet);
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "put_pets_pet_id_photo".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: PutPetsPetIdPhotoInput| async move {
-                    c.put_pets_pet_id_photo(&input).await
-                },
-            ),
-        );
+    add("put_pets_pet_id_photo", tool_handlers::put_pets_pet_id_photo);
     #[cfg(feature = "pets")]
-    handlers
-        .insert(
-            "get_pet_name".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetPetNameInput| async move {
-                    c.get_pet_name(&input).await
-                },
-            ),
-        );
+    add("get_pet_name", tool_handlers::get_pet_name);
     #[cfg(feature = "shop")]
-    handlers
-        .insert(
-            "get_inventory".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, _: GetInventoryInput| async move { c.get_inventory().await },
-            ),
-        );
+    add("get_inventory", tool_handlers::get_inventory);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    #[cfg(feature = "pets")]
+    pub(super) fn list_pets(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &ListPetsInput| c.list_pets(input),
+        )
+    }
+    #[cfg(feature = "pets")]
+    pub(super) fn pets_create(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &PetsCreateInput| c.pets_create(input),
+        )
+    }
+    #[cfg(feature = "pets")]
+    pub(super) fn get_pet(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetPetInput| c.get_pet(input),
+        )
+    }
+    #[cfg(feature = "pets")]
+    pub(super) fn delete_pet(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &DeletePetInput| c.delete_pet(input),
+        )
+    }
+    #[cfg(feature = "pets")]
+    pub(super) fn put_pets_pet_id_photo(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &PutPetsPetIdPhotoInput| c.put_pets_pet_id_photo(input),
+        )
+    }
+    #[cfg(feature = "pets")]
+    pub(super) fn get_pet_name(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetPetNameInput| c.get_pet_name(input),
+        )
+    }
+    #[cfg(feature = "shop")]
+    pub(super) fn get_inventory(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, _: &GetInventoryInput| c.get_inventory(),
+        )
+    }
 }

@@ -36,9 +36,9 @@ mod pets {
     }
     harness_gen_runtime::object! {
         NewPet {
-            name: "name" required,
-            species: "species" required,
-            tag: "tag" present,
+            0 name: "name" required,
+            1 species: "species" required,
+            2 tag: "tag" present,
         }
         + additional_properties
     }
@@ -68,11 +68,11 @@ mod pets {
     }
     harness_gen_runtime::object! {
         Pet {
-            name: "name" required,
-            species: "species" required,
-            tag: "tag" present,
-            id: "id" required,
-            born: "born" optional,
+            0 name: "name" required,
+            1 species: "species" required,
+            2 tag: "tag" present,
+            3 id: "id" required,
+            4 born: "born" optional,
         }
         + additional_properties
     }
@@ -89,8 +89,8 @@ mod pets {
     }
     harness_gen_runtime::object! {
         Problem {
-            title: "title" required,
-            detail: "detail" optional,
+            0 title: "title" required,
+            1 detail: "detail" optional,
         }
         + additional_properties
     }
@@ -162,9 +162,9 @@ mod pets {
     }
     harness_gen_runtime::object! {
         ListPetsInput {
-            limit: "limit" optional,
-            species: "species" optional,
-            x_request_id: "x_request_id" optional,
+            0 limit: "limit" optional,
+            1 species: "species" optional,
+            2 x_request_id: "x_request_id" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -182,7 +182,7 @@ mod pets {
     }
     harness_gen_runtime::object! {
         PetsCreateInput {
-            body: "body" required,
+            0 body: "body" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -199,7 +199,7 @@ mod pets {
     }
     harness_gen_runtime::object! {
         GetPetInput {
-            pet_id: "pet_id" required,
+            0 pet_id: "pet_id" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -220,8 +220,8 @@ mod pets {
     }
     harness_gen_runtime::object! {
         PutPetsPetIdPhotoInput {
-            pet_id: "pet_id" required,
-            body: "body" optional,
+            0 pet_id: "pet_id" required,
+            1 body: "body" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -239,7 +239,7 @@ mod pets {
     }
     harness_gen_runtime::object! {
         GetPetNameInput {
-            pet_id: "pet_id" required,
+            0 pet_id: "pet_id" required,
         }
     }
     harness_gen_runtime::builder! {

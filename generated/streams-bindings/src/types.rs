@@ -25,8 +25,8 @@ pub struct Completion {
 }
 harness_gen_runtime::object! {
     Completion {
-        id: "id" required,
-        content: "content" required,
+        0 id: "id" required,
+        1 content: "content" required,
     }
     + additional_properties
 }
@@ -43,8 +43,8 @@ pub struct CompletionChunk {
 }
 harness_gen_runtime::object! {
     CompletionChunk {
-        id: "id" required,
-        delta: "delta" required,
+        0 id: "id" required,
+        1 delta: "delta" required,
     }
     + additional_properties
 }
@@ -63,9 +63,9 @@ pub struct CompletionRequest {
 }
 harness_gen_runtime::object! {
     CompletionRequest {
-        model: "model" required,
-        messages: "messages" required,
-        stream: "stream" optional,
+        0 model: "model" required,
+        1 messages: "messages" required,
+        2 stream: "stream" optional,
     }
     + additional_properties
 }
@@ -89,8 +89,8 @@ pub struct Message {
 }
 harness_gen_runtime::object! {
     Message {
-        role: "role" required,
-        content: "content" required,
+        0 role: "role" required,
+        1 content: "content" required,
     }
     + additional_properties
 }
@@ -111,7 +111,7 @@ pub struct NewsItem {
 }
 harness_gen_runtime::object! {
     NewsItem {
-        title: "title" required,
+        0 title: "title" required,
     }
     + additional_properties
 }
@@ -126,7 +126,7 @@ pub struct NewsPage {
 }
 harness_gen_runtime::object! {
     NewsPage {
-        items: "items" required,
+        0 items: "items" required,
     }
     + additional_properties
 }
@@ -143,7 +143,7 @@ pub struct Received {
 }
 harness_gen_runtime::object! {
     Received {
-        parts: "parts" required,
+        0 parts: "parts" required,
     }
     + additional_properties
 }
@@ -168,12 +168,12 @@ pub struct ReceivedPart {
 }
 harness_gen_runtime::object! {
     ReceivedPart {
-        name: "name" required,
-        file_name: "file_name" optional,
-        content_type: "content_type" optional,
-        sha256: "sha256" required,
-        length: "length" required,
-        text: "text" optional,
+        0 name: "name" required,
+        1 file_name: "file_name" optional,
+        2 content_type: "content_type" optional,
+        3 sha256: "sha256" required,
+        4 length: "length" required,
+        5 text: "text" optional,
     }
     + additional_properties
 }
@@ -188,7 +188,7 @@ pub struct Tick {
 }
 harness_gen_runtime::object! {
     Tick {
-        seq: "seq" required,
+        0 seq: "seq" required,
     }
     + additional_properties
 }
@@ -213,12 +213,12 @@ pub struct UploadRequest {
 }
 harness_gen_runtime::object! {
     UploadRequest {
-        purpose: "purpose" required,
-        file: "file" required,
-        extras: "extras" optional,
-        cover: "cover" optional,
-        attributes: "attributes" optional,
-        tags: "tags" optional,
+        0 purpose: "purpose" required,
+        1 file: "file" required,
+        2 extras: "extras" optional,
+        3 cover: "cover" optional,
+        4 attributes: "attributes" optional,
+        5 tags: "tags" optional,
     }
     + additional_properties
 }
@@ -294,7 +294,7 @@ pub struct CreateCompletionInput {
 }
 harness_gen_runtime::object! {
     CreateCompletionInput {
-        body: "body" required,
+        0 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -344,9 +344,9 @@ pub struct CreateCompletionAppErrorHttp400 {
 }
 harness_gen_runtime::object! {
     CreateCompletionAppErrorHttp400 {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -405,9 +405,9 @@ pub struct CreateCompletionAppErrorUpstreamError {
 }
 harness_gen_runtime::object! {
     CreateCompletionAppErrorUpstreamError {
-        kind: "kind" required,
-        status: "status" required,
-        reason: "reason" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 reason: "reason" required,
     }
 }
 /// One of the values the API lists, or another it sends.
@@ -467,9 +467,9 @@ pub struct WatchTicksInput {
 }
 harness_gen_runtime::object! {
     WatchTicksInput {
-        every_ms: "every_ms" optional,
-        count: "count" optional,
-        bad: "bad" optional,
+        0 every_ms: "every_ms" optional,
+        1 count: "count" optional,
+        2 bad: "bad" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -503,8 +503,8 @@ pub struct ListNewsInput {
 }
 harness_gen_runtime::object! {
     ListNewsInput {
-        topic: "topic" optional,
-        stream: "stream" optional,
+        0 topic: "topic" optional,
+        1 stream: "stream" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -539,7 +539,7 @@ pub struct UploadFileInput {
 }
 harness_gen_runtime::object! {
     UploadFileInput {
-        body: "body" required,
+        0 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -564,8 +564,8 @@ pub struct PutFileBytesInput {
 }
 harness_gen_runtime::object! {
     PutFileBytesInput {
-        file_id: "file_id" required,
-        body: "body" required,
+        0 file_id: "file_id" required,
+        1 body: "body" required,
     }
 }
 harness_gen_runtime::builder! {
@@ -590,8 +590,8 @@ pub struct DownloadFileInput {
 }
 harness_gen_runtime::object! {
     DownloadFileInput {
-        file_id: "file_id" required,
-        size: "size" optional,
+        0 file_id: "file_id" required,
+        1 size: "size" optional,
     }
 }
 harness_gen_runtime::builder! {
@@ -631,9 +631,9 @@ pub struct DownloadFileAppErrorHttp404 {
 }
 harness_gen_runtime::object! {
     DownloadFileAppErrorHttp404 {
-        kind: "kind" required,
-        status: "status" required,
-        body: "body" required,
+        0 kind: "kind" required,
+        1 status: "status" required,
+        2 body: "body" required,
     }
 }
 /// One of the values the API lists, or another it sends.

@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -60,12 +60,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`CreateCompletionError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn create_completion<'a>(
-        &'a self,
-        input: &'a CreateCompletionInput,
-    ) -> impl std::future::Future<
-        Output = Result<CreateCompletionOutput, Error<CreateCompletionError>>,
-    > + 'a {
+    pub fn create_completion(
+        &self,
+        input: &CreateCompletionInput,
+    ) -> CallFuture<'_, CreateCompletionOutput, CreateCompletionError> {
         self.http.call(&bindings::CREATE_COMPLETION, input)
     }
     /// [`Client::create_completion`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
@@ -96,12 +94,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`ListNewsError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn list_news<'a>(
-        &'a self,
-        input: &'a ListNewsInput,
-    ) -> impl std::future::Future<
-        Output = Result<ListNewsOutput, Error<ListNewsError>>,
-    > + 'a {
+    pub fn list_news(
+        &self,
+        input: &ListNewsInput,
+    ) -> CallFuture<'_, ListNewsOutput, ListNewsError> {
         self.http.call(&bindings::LIST_NEWS, input)
     }
     /// [`Client::list_news`] as the server-sent events it streams, each read as it arrives (dropping the stream closes the connection).
@@ -118,12 +114,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`UploadFileError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn upload_file<'a>(
-        &'a self,
-        input: &'a UploadFileInput,
-    ) -> impl std::future::Future<
-        Output = Result<UploadFileOutput, Error<UploadFileError>>,
-    > + 'a {
+    pub fn upload_file(
+        &self,
+        input: &UploadFileInput,
+    ) -> CallFuture<'_, UploadFileOutput, UploadFileError> {
         self.http.call(&bindings::UPLOAD_FILE, input)
     }
     /// `PUT /files/{file_id}/raw`: Replace a file's bytes
@@ -133,12 +127,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`PutFileBytesError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn put_file_bytes<'a>(
-        &'a self,
-        input: &'a PutFileBytesInput,
-    ) -> impl std::future::Future<
-        Output = Result<PutFileBytesOutput, Error<PutFileBytesError>>,
-    > + 'a {
+    pub fn put_file_bytes(
+        &self,
+        input: &PutFileBytesInput,
+    ) -> CallFuture<'_, PutFileBytesOutput, PutFileBytesError> {
         self.http.call(&bindings::PUT_FILE_BYTES, input)
     }
     /// `GET /files/{file_id}/content`: A file's content
@@ -148,12 +140,10 @@ impl Client {
     /// # Errors
     ///
     /// [`Error::Api`] with [`DownloadFileError`] for a declared error reply, another [`Error`] otherwise.
-    pub fn download_file<'a>(
-        &'a self,
-        input: &'a DownloadFileInput,
-    ) -> impl std::future::Future<
-        Output = Result<DownloadFileOutput, Error<DownloadFileError>>,
-    > + 'a {
+    pub fn download_file(
+        &self,
+        input: &DownloadFileInput,
+    ) -> CallFuture<'_, DownloadFileOutput, DownloadFileError> {
         self.http.call(&bindings::DOWNLOAD_FILE, input)
     }
     /// [`Client::download_file`] with its body as it arrives, never whole in memory (`.save(path)`, `.write_to(&mut out)`, or `.chunk()` by chunk).
@@ -178,7 +168,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -222,18 +212,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -285,15 +275,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -347,7 +337,7 @@ pub mod resources {
                 type Input = types::CreateCompletionInput;
                 type Output = types::CreateCompletionOutput;
                 type Error = types::CreateCompletionError;
-                const BINDING: &'static Binding = &super::super::bindings::CREATE_COMPLETION;
+                const BINDING: &'static BindingText = &super::super::bindings::CREATE_COMPLETION;
             }
             impl Call for CreateCompletion {}
             impl Streamed for CreateCompletion {
@@ -361,7 +351,7 @@ pub mod resources {
                 type Input = types::WatchTicksInput;
                 type Output = types::WatchTicksOutput;
                 type Error = types::WatchTicksError;
-                const BINDING: &'static Binding = &super::super::bindings::WATCH_TICKS;
+                const BINDING: &'static BindingText = &super::super::bindings::WATCH_TICKS;
             }
             impl Streamed for WatchTicks {
                 type Event = types::WatchTicksEvent;
@@ -374,7 +364,7 @@ pub mod resources {
                 type Input = types::ListNewsInput;
                 type Output = types::ListNewsOutput;
                 type Error = types::ListNewsError;
-                const BINDING: &'static Binding = &super::super::bindings::LIST_NEWS;
+                const BINDING: &'static BindingText = &super::super::bindings::LIST_NEWS;
             }
             impl Call for ListNews {}
             impl Streamed for ListNews {
@@ -388,7 +378,7 @@ pub mod resources {
                 type Input = types::UploadFileInput;
                 type Output = types::UploadFileOutput;
                 type Error = types::UploadFileError;
-                const BINDING: &'static Binding = &super::super::bindings::UPLOAD_FILE;
+                const BINDING: &'static BindingText = &super::super::bindings::UPLOAD_FILE;
             }
             impl Call for UploadFile {}
         };
@@ -399,7 +389,7 @@ pub mod resources {
                 type Input = types::PutFileBytesInput;
                 type Output = types::PutFileBytesOutput;
                 type Error = types::PutFileBytesError;
-                const BINDING: &'static Binding = &super::super::bindings::PUT_FILE_BYTES;
+                const BINDING: &'static BindingText = &super::super::bindings::PUT_FILE_BYTES;
             }
             impl Call for PutFileBytes {}
         };
@@ -410,7 +400,7 @@ pub mod resources {
                 type Input = types::DownloadFileInput;
                 type Output = types::DownloadFileOutput;
                 type Error = types::DownloadFileError;
-                const BINDING: &'static Binding = &super::super::bindings::DOWNLOAD_FILE;
+                const BINDING: &'static BindingText = &super::super::bindings::DOWNLOAD_FILE;
             }
             impl Call for DownloadFile {}
             impl Downloaded for DownloadFile {}
@@ -574,163 +564,27 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
-    pub(super) static CREATE_COMPLETION: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/chat/completions"),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/json"),
-                },
-            ],
-        ),
-        events: Some(EventStream {
-            flag: Some(Text::Borrowed("stream")),
-            select: None,
-            sentinel: Some(Text::Borrowed("[DONE]")),
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static WATCH_TICKS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/ticks"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "every_ms"),
-                harness_gen_runtime::param!(query "count"),
-                harness_gen_runtime::param!(query "bad"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "text/event-stream",
-                Encoding::Text,
-            ),
-        ),
-        events: Some(EventStream {
-            flag: None,
-            select: None,
-            sentinel: Some(Text::Borrowed("[DONE]")),
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static LIST_NEWS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/news"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(query "topic")]),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        events: Some(EventStream {
-            flag: None,
-            select: Some(Text::Borrowed("stream")),
-            sentinel: Some(Text::Borrowed("[DONE]")),
-        }),
-        ..Binding::EMPTY
-    };
-    pub(super) static UPLOAD_FILE: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/files"),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("multipart/form-data"),
-            encoding: Encoding::Multipart,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(
-                &[
-                    PartBinding {
-                        property: Text::Borrowed("cover"),
-                        content_type: Some(Text::Borrowed("image/*")),
-                        ..PartBinding::DEFAULT
-                    },
-                    PartBinding {
-                        property: Text::Borrowed("attributes"),
-                        content_type: Some(Text::Borrowed("application/json")),
-                        ..PartBinding::DEFAULT
-                    },
-                ],
-            ),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
-    pub(super) static PUT_FILE_BYTES: Binding = Binding {
-        method: Method::Put,
-        path: Text::Borrowed("/files/{file_id}/raw"),
-        parameters: List::Borrowed(&[harness_gen_runtime::param!(path "file_id")]),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/octet-stream"),
-            encoding: Encoding::Bytes,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        ..Binding::EMPTY
-    };
-    pub(super) static DOWNLOAD_FILE: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/files/{file_id}/content"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(path "file_id"),
-                harness_gen_runtime::param!(query "size"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/octet-stream",
-                Encoding::Bytes,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(404),
-                    content_type: Text::Borrowed("application/json"),
-                },
-            ],
-        ),
-        ..Binding::EMPTY
-    };
+    use harness_gen_runtime::binding::BindingText;
+    pub(super) static CREATE_COMPLETION: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/chat/completions","body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/json"}],"security":[],"events":{"flag":"stream","sentinel":"[DONE]"}}"#,
+    );
+    pub(super) static WATCH_TICKS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/ticks","parameters":[{"property":"every_ms","in":"query","name":"every_ms","style":"form","explode":true,"required":false},{"property":"count","in":"query","name":"count","style":"form","explode":true,"required":false},{"property":"bad","in":"query","name":"bad","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"security":[],"events":{"sentinel":"[DONE]"}}"#,
+    );
+    pub(super) static LIST_NEWS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/news","parameters":[{"property":"topic","in":"query","name":"topic","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"events":{"select":"stream","sentinel":"[DONE]"}}"#,
+    );
+    pub(super) static UPLOAD_FILE: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/files","body":{"property":"body","contentType":"multipart/form-data","encoding":"multipart","required":true,"parts":[{"property":"cover","contentType":"image/*"},{"property":"attributes","contentType":"application/json"}]},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
+    pub(super) static PUT_FILE_BYTES: BindingText = BindingText::new(
+        r#"{"method":"PUT","path":"/files/{file_id}/raw","parameters":[{"property":"file_id","in":"path","name":"file_id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+    );
+    pub(super) static DOWNLOAD_FILE: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/files/{file_id}/content","parameters":[{"property":"file_id","in":"path","name":"file_id","style":"simple","explode":false,"required":true},{"property":"size","in":"query","name":"size","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/octet-stream","encoding":"bytes"},"errors":[{"status":"404","contentType":"application/json"}],"security":[]}"#,
+    );
 }

@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,83 +26,82 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
-    handlers
-        .insert(
-            "create_completion".to_string(),
-            harness_gen_runtime::http::json_or_events_handler(
-                "/body/stream",
-                harness_gen_runtime::http::typed_handler(
-                    client.clone(),
-                    |c: Client, input: CreateCompletionInput| async move {
-                        c.create_completion(&input).await
-                    },
-                ),
-                harness_gen_runtime::http::events_handler(
-                    client.clone(),
-                    |c: Client, input: CreateCompletionInput| async move {
-                        c.create_completion_events(&input).await
-                    },
-                ),
-            ),
-        );
-    handlers
-        .insert(
-            "watch_ticks".to_string(),
-            harness_gen_runtime::http::events_handler(
-                client.clone(),
-                |c: Client, input: WatchTicksInput| async move {
-                    c.watch_ticks_events(&input).await
-                },
-            ),
-        );
-    handlers
-        .insert(
-            "list_news".to_string(),
-            harness_gen_runtime::http::json_or_events_handler(
-                "/stream",
-                harness_gen_runtime::http::typed_handler(
-                    client.clone(),
-                    |c: Client, input: ListNewsInput| async move {
-                        c.list_news(&input).await
-                    },
-                ),
-                harness_gen_runtime::http::events_handler(
-                    client.clone(),
-                    |c: Client, input: ListNewsInput| async move {
-                        c.list_news_events(&input).await
-                    },
-                ),
-            ),
-        );
-    handlers
-        .insert(
-            "upload_file".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: UploadFileInput| async move {
-                    c.upload_file(&input).await
-                },
-            ),
-        );
-    handlers
-        .insert(
-            "put_file_bytes".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: PutFileBytesInput| async move {
-                    c.put_file_bytes(&input).await
-                },
-            ),
-        );
-    handlers
-        .insert(
-            "download_file".to_string(),
-            harness_gen_runtime::http::download_handler(
-                client.clone(),
-                |c: Client, input: DownloadFileInput| async move {
-                    c.download_file_stream(&input).await
-                },
-            ),
-        );
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
+    add("create_completion", tool_handlers::create_completion);
+    add("watch_ticks", tool_handlers::watch_ticks);
+    add("list_news", tool_handlers::list_news);
+    add("upload_file", tool_handlers::upload_file);
+    add("put_file_bytes", tool_handlers::put_file_bytes);
+    add("download_file", tool_handlers::download_file);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    pub(super) fn create_completion(client: &Client) -> Handler {
+        http::json_or_events_handler(
+            "/body/stream",
+            http::typed_handler(
+                client.clone(),
+                |c: &Client, input: &CreateCompletionInput| c.create_completion(input),
+            ),
+            http::events_handler(
+                client.clone(),
+                |c: Client, input: CreateCompletionInput| async move {
+                    c.create_completion_events(&input).await
+                },
+            ),
+        )
+    }
+    pub(super) fn watch_ticks(client: &Client) -> Handler {
+        http::events_handler(
+            client.clone(),
+            |c: Client, input: WatchTicksInput| async move {
+                c.watch_ticks_events(&input).await
+            },
+        )
+    }
+    pub(super) fn list_news(client: &Client) -> Handler {
+        http::json_or_events_handler(
+            "/stream",
+            http::typed_handler(
+                client.clone(),
+                |c: &Client, input: &ListNewsInput| c.list_news(input),
+            ),
+            http::events_handler(
+                client.clone(),
+                |c: Client, input: ListNewsInput| async move {
+                    c.list_news_events(&input).await
+                },
+            ),
+        )
+    }
+    pub(super) fn upload_file(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &UploadFileInput| c.upload_file(input),
+        )
+    }
+    pub(super) fn put_file_bytes(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &PutFileBytesInput| c.put_file_bytes(input),
+        )
+    }
+    pub(super) fn download_file(client: &Client) -> Handler {
+        http::download_handler(
+            client.clone(),
+            |c: Client, input: DownloadFileInput| async move {
+                c.download_file_stream(&input).await
+            },
+        )
+    }
 }

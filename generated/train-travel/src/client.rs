@@ -2,9 +2,9 @@
 //! The API's client: one async method per operation. (A build without operation features,
 //! or an API without operations, uses nothing of `types` or of the binding records.)
 use harness_gen_runtime::http::HttpClient;
-/// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-/// builder of a client.
-pub use harness_gen_runtime::http::{ClientBuilder, Error};
+/// What a call fails with (`Error::Api` holds the operation's declared errors), the
+/// builder of a client, and what a call returns until it is awaited.
+pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
 /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
 pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
 /// The pages of a call that lists in pages (the `_pages` methods).
@@ -62,12 +62,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetStationsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "stations")]
-    pub fn get_stations<'a>(
-        &'a self,
-        input: &'a GetStationsInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetStationsOutput, Error<GetStationsError>>,
-    > + 'a {
+    pub fn get_stations(
+        &self,
+        input: &GetStationsInput,
+    ) -> CallFuture<'_, GetStationsOutput, GetStationsError> {
         self.http.call(&bindings::GET_STATIONS, input)
     }
     /// `GET /trips`: Get available train trips
@@ -78,12 +76,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetTripsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "trips")]
-    pub fn get_trips<'a>(
-        &'a self,
-        input: &'a GetTripsInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetTripsOutput, Error<GetTripsError>>,
-    > + 'a {
+    pub fn get_trips(
+        &self,
+        input: &GetTripsInput,
+    ) -> CallFuture<'_, GetTripsOutput, GetTripsError> {
         self.http.call(&bindings::GET_TRIPS, input)
     }
     /// `GET /bookings`: List existing bookings
@@ -94,12 +90,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetBookingsError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub fn get_bookings<'a>(
-        &'a self,
-        input: &'a GetBookingsInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetBookingsOutput, Error<GetBookingsError>>,
-    > + 'a {
+    pub fn get_bookings(
+        &self,
+        input: &GetBookingsInput,
+    ) -> CallFuture<'_, GetBookingsOutput, GetBookingsError> {
         self.http.call(&bindings::GET_BOOKINGS, input)
     }
     /// `POST /bookings`: Create a booking
@@ -110,12 +104,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`CreateBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub fn create_booking<'a>(
-        &'a self,
-        input: &'a CreateBookingInput,
-    ) -> impl std::future::Future<
-        Output = Result<CreateBookingOutput, Error<CreateBookingError>>,
-    > + 'a {
+    pub fn create_booking(
+        &self,
+        input: &CreateBookingInput,
+    ) -> CallFuture<'_, CreateBookingOutput, CreateBookingError> {
         self.http.call(&bindings::CREATE_BOOKING, input)
     }
     /// `GET /bookings/{bookingId}`: Get a booking
@@ -126,12 +118,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`GetBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub fn get_booking<'a>(
-        &'a self,
-        input: &'a GetBookingInput,
-    ) -> impl std::future::Future<
-        Output = Result<GetBookingOutput, Error<GetBookingError>>,
-    > + 'a {
+    pub fn get_booking(
+        &self,
+        input: &GetBookingInput,
+    ) -> CallFuture<'_, GetBookingOutput, GetBookingError> {
         self.http.call(&bindings::GET_BOOKING, input)
     }
     /// `DELETE /bookings/{bookingId}`: Delete a booking
@@ -142,10 +132,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`DeleteBookingError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "bookings")]
-    pub fn delete_booking<'a>(
-        &'a self,
-        input: &'a DeleteBookingInput,
-    ) -> impl std::future::Future<Output = Result<(), Error<DeleteBookingError>>> + 'a {
+    pub fn delete_booking(
+        &self,
+        input: &DeleteBookingInput,
+    ) -> CallFuture<'_, (), DeleteBookingError> {
         self.http.call(&bindings::DELETE_BOOKING, input)
     }
     /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
@@ -156,12 +146,10 @@ impl Client {
     ///
     /// [`Error::Api`] with [`CreateBookingPaymentError`] for a declared error reply, another [`Error`] otherwise.
     #[cfg(feature = "payments")]
-    pub fn create_booking_payment<'a>(
-        &'a self,
-        input: &'a CreateBookingPaymentInput,
-    ) -> impl std::future::Future<
-        Output = Result<CreateBookingPaymentOutput, Error<CreateBookingPaymentError>>,
-    > + 'a {
+    pub fn create_booking_payment(
+        &self,
+        input: &CreateBookingPaymentInput,
+    ) -> CallFuture<'_, CreateBookingPaymentOutput, CreateBookingPaymentError> {
         self.http.call(&bindings::CREATE_BOOKING_PAYMENT, input)
     }
 }
@@ -201,7 +189,7 @@ pub mod resources {
     #[allow(unused_imports)]
     use super::*;
     use super::super::types;
-    use harness_gen_runtime::binding::Binding;
+    use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
     use std::marker::PhantomData;
     use std::pin::Pin;
@@ -245,18 +233,18 @@ pub mod resources {
             f.debug_struct("Request").field("input", &self.input).finish_non_exhaustive()
         }
     }
-    impl<Op: Call> Request<'_, Op::Input, Op> {
+    impl<'a, Op: Call> Request<'a, Op::Input, Op> {
         /// Makes the call: the reply's typed body, or why there is none.
-        pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-            Op::call(self.client, &self.input).await
+        pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+            Op::call(self.client, &self.input)
         }
     }
-    /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+    /// `.await` on a request sends it (the same call as `.send()`).
     impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
         type Output = Result<Op::Output, Error<Op::Error>>;
-        type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+        type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
         fn into_future(self) -> Self::IntoFuture {
-            Box::pin(self.send())
+            self.send()
         }
     }
     impl<Op: Paged> Request<'_, Op::Input, Op> {
@@ -308,15 +296,15 @@ pub mod resources {
         /// The errors the API declares for it.
         type Error: harness_gen_runtime::http::OperationError + Send + 'static;
         /// Where each value of the input goes, and how replies are read.
-        const BINDING: &'static Binding;
+        const BINDING: &'static BindingText;
     }
     /// An operation that answers with one reply ([`Request::send`]).
     pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
         /// Makes the call (what the operation's flat method does).
         fn call<'a>(
             client: &'a Client,
-            input: &'a Self::Input,
-        ) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+            input: &Self::Input,
+        ) -> CallFuture<'a, Self::Output, Self::Error> {
             client.http.call(Self::BINDING, input)
         }
     }
@@ -372,7 +360,7 @@ pub mod resources {
                 type Input = types::GetBookingsInput;
                 type Output = types::GetBookingsOutput;
                 type Error = types::GetBookingsError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_BOOKINGS;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_BOOKINGS;
             }
             impl Call for GetBookings {}
         };
@@ -385,7 +373,7 @@ pub mod resources {
                 type Input = types::CreateBookingInput;
                 type Output = types::CreateBookingOutput;
                 type Error = types::CreateBookingError;
-                const BINDING: &'static Binding = &super::super::bindings::CREATE_BOOKING;
+                const BINDING: &'static BindingText = &super::super::bindings::CREATE_BOOKING;
             }
             impl Call for CreateBooking {}
         };
@@ -398,7 +386,7 @@ pub mod resources {
                 type Input = types::GetBookingInput;
                 type Output = types::GetBookingOutput;
                 type Error = types::GetBookingError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_BOOKING;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_BOOKING;
             }
             impl Call for GetBooking {}
         };
@@ -411,7 +399,7 @@ pub mod resources {
                 type Input = types::DeleteBookingInput;
                 type Output = ();
                 type Error = types::DeleteBookingError;
-                const BINDING: &'static Binding = &super::super::bindings::DELETE_BOOKING;
+                const BINDING: &'static BindingText = &super::super::bindings::DELETE_BOOKING;
             }
             impl Call for DeleteBooking {}
         };
@@ -424,7 +412,7 @@ pub mod resources {
                 type Input = types::CreateBookingPaymentInput;
                 type Output = types::CreateBookingPaymentOutput;
                 type Error = types::CreateBookingPaymentError;
-                const BINDING: &'static Binding = &super::super::bindings::CREATE_BOOKING_PAYMENT;
+                const BINDING: &'static BindingText = &super::super::bindings::CREATE_BOOKING_PAYMENT;
             }
             impl Call for CreateBookingPayment {}
         };
@@ -437,7 +425,7 @@ pub mod resources {
                 type Input = types::GetStationsInput;
                 type Output = types::GetStationsOutput;
                 type Error = types::GetStationsError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_STATIONS;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_STATIONS;
             }
             impl Call for GetStations {}
         };
@@ -450,7 +438,7 @@ pub mod resources {
                 type Input = types::GetTripsInput;
                 type Output = types::GetTripsOutput;
                 type Error = types::GetTripsError;
-                const BINDING: &'static Binding = &super::super::bindings::GET_TRIPS;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_TRIPS;
             }
             impl Call for GetTrips {}
         };
@@ -718,330 +706,37 @@ pub mod resources {
         }
     }
 }
-/// How each operation travels: its wire binding, as the runtime's typed record.
+/// How each operation travels: its wire binding (the catalog's `source.binding`), read
+/// on the operation's first call.
 mod bindings {
     #[allow(unused_imports)]
-    use harness_gen_runtime::binding::*;
+    use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "stations")]
-    pub(super) static GET_STATIONS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/stations"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "page"),
-                harness_gen_runtime::param!(query "limit"),
-                harness_gen_runtime::param!(query "coordinates"),
-                harness_gen_runtime::param!(query "search"),
-                harness_gen_runtime::param!(query "country"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_STATIONS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/stations","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"coordinates","in":"query","name":"coordinates","style":"form","explode":true,"required":false},{"property":"search","in":"query","name":"search","style":"form","explode":true,"required":false},{"property":"country","in":"query","name":"country","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "trips")]
-    pub(super) static GET_TRIPS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/trips"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "page"),
-                harness_gen_runtime::param!(query "limit"),
-                harness_gen_runtime::param!(query "origin", required = true),
-                harness_gen_runtime::param!(query "destination", required = true),
-                harness_gen_runtime::param!(query "date", required = true),
-                harness_gen_runtime::param!(query "bicycles"),
-                harness_gen_runtime::param!(query "dogs"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_TRIPS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/trips","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"origin","in":"query","name":"origin","style":"form","explode":true,"required":true},{"property":"destination","in":"query","name":"destination","style":"form","explode":true,"required":true},{"property":"date","in":"query","name":"date","style":"form","explode":true,"required":true},{"property":"bicycles","in":"query","name":"bicycles","style":"form","explode":true,"required":false},{"property":"dogs","in":"query","name":"dogs","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "bookings")]
-    pub(super) static GET_BOOKINGS: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/bookings"),
-        parameters: List::Borrowed(
-            &[
-                harness_gen_runtime::param!(query "page"),
-                harness_gen_runtime::param!(query "limit"),
-            ],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_BOOKINGS: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/bookings","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "bookings")]
-    pub(super) static CREATE_BOOKING: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/bookings"),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(&[Text::Borrowed("application/xml")]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(201),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(404),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(409),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static CREATE_BOOKING: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/bookings","body":{"property":"body","contentType":"application/json","encoding":"json","required":true,"alternatives":["application/xml"]},"response":{"status":"201","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"409","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "bookings")]
-    pub(super) static GET_BOOKING: Binding = Binding {
-        method: Method::Get,
-        path: Text::Borrowed("/bookings/{bookingId}"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
-        ),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(404),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static GET_BOOKING: BindingText = BindingText::new(
+        r#"{"method":"GET","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "bookings")]
-    pub(super) static DELETE_BOOKING: Binding = Binding {
-        method: Method::Delete,
-        path: Text::Borrowed("/bookings/{bookingId}"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(404),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static DELETE_BOOKING: BindingText = BindingText::new(
+        r#"{"method":"DELETE","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
     #[cfg(feature = "payments")]
-    pub(super) static CREATE_BOOKING_PAYMENT: Binding = Binding {
-        method: Method::Post,
-        path: Text::Borrowed("/bookings/{bookingId}/payment"),
-        parameters: List::Borrowed(
-            &[harness_gen_runtime::param!(path "bookingId" as "booking_id")],
-        ),
-        body: Some(BodyBinding {
-            property: Text::Borrowed("body"),
-            content_type: Text::Borrowed("application/json"),
-            encoding: Encoding::Json,
-            required: true,
-            alternatives: List::Borrowed(&[]),
-            parts: List::Borrowed(&[]),
-        }),
-        response: Some(
-            ResponseBinding::new(
-                StatusKey::Code(200),
-                "application/json",
-                Encoding::Json,
-            ),
-        ),
-        errors: List::Borrowed(
-            &[
-                ErrorBinding {
-                    status: StatusKey::Code(400),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(401),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(403),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(429),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-                ErrorBinding {
-                    status: StatusKey::Code(500),
-                    content_type: Text::Borrowed("application/problem+json"),
-                },
-            ],
-        ),
-        security: List::Borrowed(&[List::Borrowed(&[Text::Borrowed("OAuth2")])]),
-        ..Binding::EMPTY
-    };
+    pub(super) static CREATE_BOOKING_PAYMENT: BindingText = BindingText::new(
+        r#"{"method":"POST","path":"/bookings/{bookingId}/payment","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+    );
 }

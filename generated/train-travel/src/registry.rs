@@ -3,7 +3,7 @@
 //! (A build without operation features has no handler: nothing of `types` is used, and
 //! neither is the client.)
 use std::collections::BTreeMap;
-use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
@@ -26,82 +26,83 @@ pub fn registry_of(
     let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
     #[allow(unused_mut)]
     let mut handlers = BTreeMap::new();
+    #[allow(unused_mut, unused_variables)]
+    let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+        if keep(tool) {
+            handlers.insert(tool.to_string(), make(&client));
+        }
+    };
     #[cfg(feature = "stations")]
-    handlers
-        .insert(
-            "get_stations".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetStationsInput| async move {
-                    c.get_stations(&input).await
-                },
-            ),
-        );
+    add("get_stations", tool_handlers::get_stations);
     #[cfg(feature = "trips")]
-    handlers
-        .insert(
-            "get_trips".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetTripsInput| async move {
-                    c.get_trips(&input).await
-                },
-            ),
-        );
+    add("get_trips", tool_handlers::get_trips);
     #[cfg(feature = "bookings")]
-    handlers
-        .insert(
-            "get_bookings".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetBookingsInput| async move {
-                    c.get_bookings(&input).await
-                },
-            ),
-        );
+    add("get_bookings", tool_handlers::get_bookings);
     #[cfg(feature = "bookings")]
-    handlers
-        .insert(
-            "create_booking".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: CreateBookingInput| async move {
-                    c.create_booking(&input).await
-                },
-            ),
-        );
+    add("create_booking", tool_handlers::create_booking);
     #[cfg(feature = "bookings")]
-    handlers
-        .insert(
-            "get_booking".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: GetBookingInput| async move {
-                    c.get_booking(&input).await
-                },
-            ),
-        );
+    add("get_booking", tool_handlers::get_booking);
     #[cfg(feature = "bookings")]
-    handlers
-        .insert(
-            "delete_booking".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: DeleteBookingInput| async move {
-                    c.delete_booking(&input).await
-                },
-            ),
-        );
+    add("delete_booking", tool_handlers::delete_booking);
     #[cfg(feature = "payments")]
-    handlers
-        .insert(
-            "create_booking_payment".to_string(),
-            harness_gen_runtime::http::typed_handler(
-                client.clone(),
-                |c: Client, input: CreateBookingPaymentInput| async move {
-                    c.create_booking_payment(&input).await
-                },
-            ),
-        );
+    add("create_booking_payment", tool_handlers::create_booking_payment);
     ToolRegistry::publish_generated(catalog, handlers)
+}
+/// Each tool's handler, calling its operation through the client.
+mod tool_handlers {
+    #[allow(unused_imports)]
+    use super::*;
+    #[allow(unused_imports)]
+    use harness_gen_runtime::http;
+    #[cfg(feature = "stations")]
+    pub(super) fn get_stations(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetStationsInput| c.get_stations(input),
+        )
+    }
+    #[cfg(feature = "trips")]
+    pub(super) fn get_trips(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetTripsInput| c.get_trips(input),
+        )
+    }
+    #[cfg(feature = "bookings")]
+    pub(super) fn get_bookings(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetBookingsInput| c.get_bookings(input),
+        )
+    }
+    #[cfg(feature = "bookings")]
+    pub(super) fn create_booking(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &CreateBookingInput| c.create_booking(input),
+        )
+    }
+    #[cfg(feature = "bookings")]
+    pub(super) fn get_booking(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &GetBookingInput| c.get_booking(input),
+        )
+    }
+    #[cfg(feature = "bookings")]
+    pub(super) fn delete_booking(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &DeleteBookingInput| c.delete_booking(input),
+        )
+    }
+    #[cfg(feature = "payments")]
+    pub(super) fn create_booking_payment(client: &Client) -> Handler {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &CreateBookingPaymentInput| {
+                c.create_booking_payment(input)
+            },
+        )
+    }
 }

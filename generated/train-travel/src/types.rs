@@ -43,11 +43,11 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Booking {
-            id: "id" optional,
-            trip_id: "trip_id" optional,
-            passenger_name: "passenger_name" optional,
-            has_bicycle: "has_bicycle" optional,
-            has_dog: "has_dog" optional,
+            0 id: "id" optional,
+            1 trip_id: "trip_id" optional,
+            2 passenger_name: "passenger_name" optional,
+            3 has_bicycle: "has_bicycle" optional,
+            4 has_dog: "has_dog" optional,
         }
         + additional_properties
     }
@@ -73,11 +73,11 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         BookingPayment {
-            id: "id" optional,
-            amount: "amount" optional,
-            currency: "currency" optional,
-            source: "source" optional,
-            status: "status" optional,
+            0 id: "id" optional,
+            1 amount: "amount" optional,
+            2 currency: "currency" optional,
+            3 source: "source" optional,
+            4 status: "status" optional,
         }
         + additional_properties
     }
@@ -99,8 +99,8 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         LinksPagination {
-            next: "next" optional,
-            prev: "prev" optional,
+            0 next: "next" optional,
+            1 prev: "prev" optional,
         }
         + additional_properties
     }
@@ -123,11 +123,11 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Station {
-            id: "id" required,
-            name: "name" required,
-            address: "address" required,
-            country_code: "country_code" required,
-            timezone: "timezone" optional,
+            0 id: "id" required,
+            1 name: "name" required,
+            2 address: "address" required,
+            3 country_code: "country_code" required,
+            4 timezone: "timezone" optional,
         }
         + additional_properties
     }
@@ -159,15 +159,15 @@ mod all_operations {
     }
     harness_gen_runtime::object! {
         Trip {
-            id: "id" optional,
-            origin: "origin" optional,
-            destination: "destination" optional,
-            departure_time: "departure_time" optional,
-            arrival_time: "arrival_time" optional,
-            operator: "operator" optional,
-            price: "price" optional,
-            bicycles_allowed: "bicycles_allowed" optional,
-            dogs_allowed: "dogs_allowed" optional,
+            0 id: "id" optional,
+            1 origin: "origin" optional,
+            2 destination: "destination" optional,
+            3 departure_time: "departure_time" optional,
+            4 arrival_time: "arrival_time" optional,
+            5 operator: "operator" optional,
+            6 price: "price" optional,
+            7 bicycles_allowed: "bicycles_allowed" optional,
+            8 dogs_allowed: "dogs_allowed" optional,
         }
         + additional_properties
     }
@@ -201,9 +201,9 @@ mod payments {
     }
     harness_gen_runtime::object! {
         BookingPaymentRequest {
-            amount: "amount" optional,
-            currency: "currency" optional,
-            source: "source" optional,
+            0 amount: "amount" optional,
+            1 currency: "currency" optional,
+            2 source: "source" optional,
         }
         + additional_properties
     }
@@ -226,7 +226,7 @@ mod payments {
     }
     harness_gen_runtime::object! {
         LinksBooking {
-            booking: "booking" optional,
+            0 booking: "booking" optional,
         }
         + additional_properties
     }
@@ -355,17 +355,17 @@ mod payments {
     }
     harness_gen_runtime::object! {
         BookingPaymentSourceCard {
-            object: "object" optional,
-            name: "name" required,
-            number: "number" required,
-            cvc: "cvc" optional,
-            exp_month: "exp_month" required,
-            exp_year: "exp_year" required,
-            address_line1: "address_line1" optional,
-            address_line2: "address_line2" optional,
-            address_city: "address_city" optional,
-            address_country: "address_country" required,
-            address_post_code: "address_post_code" optional,
+            0 object: "object" optional,
+            1 name: "name" required,
+            2 number: "number" required,
+            3 cvc: "cvc" optional,
+            4 exp_month: "exp_month" required,
+            5 exp_year: "exp_year" required,
+            6 address_line1: "address_line1" optional,
+            7 address_line2: "address_line2" optional,
+            8 address_city: "address_city" optional,
+            9 address_country: "address_country" required,
+            10 address_post_code: "address_post_code" optional,
         }
         + additional_properties
     }
@@ -440,13 +440,13 @@ mod payments {
     }
     harness_gen_runtime::object! {
         BookingPaymentSourceBankAccount {
-            object: "object" optional,
-            name: "name" required,
-            number: "number" required,
-            sort_code: "sort_code" optional,
-            account_type: "account_type" required,
-            bank_name: "bank_name" required,
-            country: "country" required,
+            0 object: "object" optional,
+            1 name: "name" required,
+            2 number: "number" required,
+            3 sort_code: "sort_code" optional,
+            4 account_type: "account_type" required,
+            5 bank_name: "bank_name" required,
+            6 country: "country" required,
         }
         + additional_properties
     }
@@ -677,17 +677,17 @@ mod payments {
     }
     harness_gen_runtime::object! {
         BookingPaymentRequestSourceCard {
-            object: "object" optional,
-            name: "name" required,
-            number: "number" required,
-            cvc: "cvc" required,
-            exp_month: "exp_month" required,
-            exp_year: "exp_year" required,
-            address_line1: "address_line1" optional,
-            address_line2: "address_line2" optional,
-            address_city: "address_city" optional,
-            address_country: "address_country" required,
-            address_post_code: "address_post_code" optional,
+            0 object: "object" optional,
+            1 name: "name" required,
+            2 number: "number" required,
+            3 cvc: "cvc" required,
+            4 exp_month: "exp_month" required,
+            5 exp_year: "exp_year" required,
+            6 address_line1: "address_line1" optional,
+            7 address_line2: "address_line2" optional,
+            8 address_city: "address_city" optional,
+            9 address_country: "address_country" required,
+            10 address_post_code: "address_post_code" optional,
         }
         + additional_properties
     }
@@ -727,8 +727,8 @@ mod payments {
     }
     harness_gen_runtime::object! {
         CreateBookingPaymentInput {
-            booking_id: "booking_id" required,
-            body: "body" required,
+            0 booking_id: "booking_id" required,
+            1 body: "body" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -758,12 +758,12 @@ mod payments {
     }
     harness_gen_runtime::object! {
         CreateBookingPaymentOutput {
-            id: "id" optional,
-            amount: "amount" optional,
-            currency: "currency" optional,
-            source: "source" optional,
-            status: "status" optional,
-            links: "links" optional,
+            0 id: "id" optional,
+            1 amount: "amount" optional,
+            2 currency: "currency" optional,
+            3 source: "source" optional,
+            4 status: "status" optional,
+            5 links: "links" optional,
         }
         + additional_properties
     }
@@ -797,10 +797,10 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         BookingRequest {
-            trip_id: "trip_id" optional,
-            passenger_name: "passenger_name" optional,
-            has_bicycle: "has_bicycle" optional,
-            has_dog: "has_dog" optional,
+            0 trip_id: "trip_id" optional,
+            1 passenger_name: "passenger_name" optional,
+            2 has_bicycle: "has_bicycle" optional,
+            3 has_dog: "has_dog" optional,
         }
         + additional_properties
     }
@@ -823,7 +823,7 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         LinksSelf {
-            self_: "self" optional,
+            0 self_: "self" optional,
         }
         + additional_properties
     }
@@ -839,8 +839,8 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         GetBookingsInput {
-            page: "page" optional,
-            limit: "limit" optional,
+            0 page: "page" optional,
+            1 limit: "limit" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -860,7 +860,7 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         CreateBookingInput {
-            body: "body" required,
+            0 body: "body" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -890,12 +890,12 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         CreateBookingOutput {
-            id: "id" optional,
-            trip_id: "trip_id" optional,
-            passenger_name: "passenger_name" optional,
-            has_bicycle: "has_bicycle" optional,
-            has_dog: "has_dog" optional,
-            links: "links" optional,
+            0 id: "id" optional,
+            1 trip_id: "trip_id" optional,
+            2 passenger_name: "passenger_name" optional,
+            3 has_bicycle: "has_bicycle" optional,
+            4 has_dog: "has_dog" optional,
+            5 links: "links" optional,
         }
         + additional_properties
     }
@@ -908,7 +908,7 @@ mod bookings {
     }
     harness_gen_runtime::object! {
         GetBookingInput {
-            booking_id: "booking_id" required,
+            0 booking_id: "booking_id" required,
         }
     }
     harness_gen_runtime::builder! {
@@ -1093,11 +1093,11 @@ pub struct Problem {
 }
 harness_gen_runtime::object! {
     Problem {
-        type_: "type" optional,
-        title: "title" optional,
-        detail: "detail" optional,
-        instance: "instance" optional,
-        status: "status" optional,
+        0 type_: "type" optional,
+        1 title: "title" optional,
+        2 detail: "detail" optional,
+        3 instance: "instance" optional,
+        4 status: "status" optional,
     }
     + additional_properties
 }
@@ -1184,8 +1184,8 @@ mod bookings_and_2_more {
     }
     harness_gen_runtime::object! {
         WrapperCollection {
-            data: "data" optional,
-            links: "links" optional,
+            0 data: "data" optional,
+            1 links: "links" optional,
         }
         + additional_properties
     }
@@ -1215,11 +1215,11 @@ mod stations {
     }
     harness_gen_runtime::object! {
         GetStationsInput {
-            page: "page" optional,
-            limit: "limit" optional,
-            coordinates: "coordinates" optional,
-            search: "search" optional,
-            country: "country" optional,
+            0 page: "page" optional,
+            1 limit: "limit" optional,
+            2 coordinates: "coordinates" optional,
+            3 search: "search" optional,
+            4 country: "country" optional,
         }
     }
     harness_gen_runtime::builder! {
@@ -1259,13 +1259,13 @@ mod trips {
     }
     harness_gen_runtime::object! {
         GetTripsInput {
-            page: "page" optional,
-            limit: "limit" optional,
-            origin: "origin" required,
-            destination: "destination" required,
-            date: "date" required,
-            bicycles: "bicycles" optional,
-            dogs: "dogs" optional,
+            0 page: "page" optional,
+            1 limit: "limit" optional,
+            2 origin: "origin" required,
+            3 destination: "destination" required,
+            4 date: "date" required,
+            5 bicycles: "bicycles" optional,
+            6 dogs: "dogs" optional,
         }
     }
     harness_gen_runtime::builder! {

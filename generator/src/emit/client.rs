@@ -4,10 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use harness_gen_wire::binding::{
-    Binding, BodyBinding, Encoding, ErrorBinding, EventStream, Pagination, ParamBinding, ParamIn,
-    PartBinding, ResponseBinding, StatusKey, Text,
-};
+use harness_gen_wire::binding::{Binding, ParamIn};
 
 use super::{Gates, OpTypes};
 use crate::model::{Api, Operation, SecurityScheme};
@@ -93,11 +90,11 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
     let base_env = format!("{prefix}_BASE_URL");
     let bindings = api.operations.iter().zip(ops).map(|(op, types)| {
         let name = format_ident!("{}", types.method.to_ascii_uppercase());
-        let binding = binding_tokens(&op.binding);
+        let binding = binding_text(&op.binding);
         let cfg = gates.operation(op);
         quote! {
             #cfg
-            pub(super) static #name: Binding = #binding;
+            pub(super) static #name: BindingText = #binding;
         }
     });
     let resources = super::resources::resources(api, ops, &gates);
@@ -113,9 +110,9 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
         //! The API's client: one async method per operation. (A build without operation features,
         //! or an API without operations, uses nothing of `types` or of the binding records.)
         use harness_gen_runtime::http::HttpClient;
-        /// What a call fails with (`Error::Api` holds the operation's declared errors), and the
-        /// builder of a client.
-        pub use harness_gen_runtime::http::{ClientBuilder, Error};
+        /// What a call fails with (`Error::Api` holds the operation's declared errors), the
+        /// builder of a client, and what a call returns until it is awaited.
+        pub use harness_gen_runtime::http::{CallFuture, ClientBuilder, Error};
         /// Per-call options (`Client::with`), the record of what replies said, and the retry policy.
         pub use harness_gen_runtime::http::{CallOptions, Replies, ReplyInfo, RetryPolicy};
         /// The pages of a call that lists in pages (the `_pages` methods).
@@ -175,10 +172,11 @@ pub fn file(api: &Api, ops: &[OpTypes], prefix: &str, gates: Gates) -> TokenStre
 
         #resources
 
-        /// How each operation travels: its wire binding, as the runtime's typed record.
+        /// How each operation travels: its wire binding (the catalog's `source.binding`), read
+        /// on the operation's first call.
         mod bindings {
             #[allow(unused_imports)]
-            use harness_gen_runtime::binding::*;
+            use harness_gen_runtime::binding::BindingText;
 
             #(#bindings)*
         }
@@ -208,8 +206,6 @@ fn call_errors(types: &OpTypes) -> TokenStream {
 struct Call {
     name: proc_macro2::Ident,
     binding: proc_macro2::Ident,
-    /// The input's type, when the operation takes one.
-    input: Option<TokenStream>,
     param: TokenStream,
     arg: TokenStream,
     output: TokenStream,
@@ -240,7 +236,6 @@ impl Call {
         Call {
             name: format_ident!("{}", types.method),
             binding: format_ident!("{}", types.method.to_ascii_uppercase()),
-            input: types.takes_input.then(|| input.clone()),
             param,
             arg,
             output: type_tokens(&types.output),
@@ -305,6 +300,7 @@ impl Call {
         let Call {
             name,
             binding,
+            param,
             arg,
             output,
             error,
@@ -314,21 +310,12 @@ impl Call {
             errors,
             ..
         } = self;
-        // With an input, the method hands back the client's own future (no state machine of
-        // its own to compile); without, it owns the empty input it sends. The future is `Send`
-        // (a caller that spawns it has that checked); saying so in the signature would make
-        // every build prove it for every operation (GHES: 4.6 s of an 18 s check).
-        let signature = match &self.input {
-            Some(input) => quote! {
-                pub fn #name<'a>(&'a self, input: &'a #input) -> impl std::future::Future<Output = Result<#output, Error<#error>>> + 'a {
-                    self.http.call(&bindings::#binding, input)
-                }
-            },
-            None => quote! {
-                pub async fn #name(&self) -> Result<#output, Error<#error>> {
-                    self.http.call(&bindings::#binding, #arg).await
-                }
-            },
+        // The client's own future, a named type (`CallFuture`): no state machine and no
+        // opaque type per operation to compile, and `Send` without a proof per operation.
+        let signature = quote! {
+            pub fn #name(&self, #param) -> CallFuture<'_, #output, #error> {
+                self.http.call(&bindings::#binding, #arg)
+            }
         };
         quote! {
             #[doc = #doc]
@@ -434,246 +421,27 @@ pub fn type_tokens(name: &str) -> TokenStream {
     }
 }
 
-/// An optional text as `Some(text)` or `None`.
-fn optional(value: &Option<Text>) -> TokenStream {
-    match value {
-        Some(value) => {
-            let value = text(value);
-            quote!(Some(#value))
-        }
-        None => quote!(None),
-    }
+/// A binding as generated code holds it (`harness_gen_runtime::binding::BindingText`): its JSON
+/// text, the catalog's `source.binding`, as a raw string literal. The runtime reads it on the
+/// operation's first call; `require_api!` keeps generated text and runtime records in step.
+fn binding_text(binding: &Binding) -> TokenStream {
+    let json = serde_json::to_string(binding).expect("a binding serializes");
+    let literal = raw_string(&json);
+    quote!(BindingText::new(#literal))
 }
 
-/// A binding as a constant expression of the runtime's types (`harness_gen_runtime::binding::*`
-/// in scope): the fields its operation has, then `..Binding::EMPTY`. Every record is
-/// destructured whole here, so a field the runtime adds or drops breaks this function's build,
-/// and code generated for another shape fails to compile rather than misbehaving.
-fn binding_tokens(binding: &Binding) -> TokenStream {
-    let Binding {
-        method,
-        path,
-        parameters,
-        body,
-        response,
-        errors,
-        security,
-        idempotency_key,
-        pagination,
-        events,
-        deep_object_arrays,
-    } = binding;
-    let method = format_ident!("{}", format!("{method:?}"));
-    let path = text(path);
-    let mut fields = vec![quote!(method: Method::#method), quote!(path: #path)];
-    if !parameters.is_empty() {
-        let parameters = list(parameters.iter().map(param_tokens));
-        fields.push(quote!(parameters: #parameters));
-    }
-    if let Some(body) = body {
-        let BodyBinding {
-            property,
-            content_type,
-            encoding,
-            required,
-            alternatives,
-            parts,
-        } = body;
-        let (property, content_type) = (text(property), text(content_type));
-        let encoding = encoding_tokens(*encoding);
-        let alternatives = list(alternatives.iter().map(|a| text(a)));
-        let parts = list(parts.iter().map(part_tokens));
-        fields.push(quote!(body: Some(BodyBinding {
-            property: #property,
-            content_type: #content_type,
-            encoding: #encoding,
-            required: #required,
-            alternatives: #alternatives,
-            parts: #parts,
-        })));
-    }
-    if let Some(response) = response {
-        let ResponseBinding {
-            status,
-            content_type,
-            encoding,
-        } = response;
-        let status = status_tokens(*status);
-        let encoding = encoding_tokens(*encoding);
-        fields
-            .push(quote!(response: Some(ResponseBinding::new(#status, #content_type, #encoding))));
-    }
-    if !errors.is_empty() {
-        let errors = list(errors.iter().map(|error| {
-            let ErrorBinding {
-                status,
-                content_type,
-            } = error;
-            let status = status_tokens(*status);
-            let content_type = text(content_type);
-            quote!(ErrorBinding { status: #status, content_type: #content_type })
-        }));
-        fields.push(quote!(errors: #errors));
-    }
-    if !security.is_empty() {
-        let security = list(
-            security
-                .iter()
-                .map(|all| list(all.iter().map(|scheme| text(scheme)))),
-        );
-        fields.push(quote!(security: #security));
-    }
-    if let Some(header) = idempotency_key {
-        let header = text(header);
-        fields.push(quote!(idempotency_key: Some(#header)));
-    }
-    if let Some(pagination) = pagination {
-        let Pagination {
-            kind,
-            param,
-            items,
-            next,
-            last_item,
-            has_more,
-            done,
-        } = pagination;
-        let kind = format_ident!("{}", format!("{kind:?}"));
-        let (param, next, last_item, has_more, done) = (
-            optional(param),
-            optional(next),
-            optional(last_item),
-            optional(has_more),
-            optional(done),
-        );
-        let items = text(items);
-        fields.push(quote!(pagination: Some(Pagination {
-            kind: PageKind::#kind,
-            param: #param,
-            items: #items,
-            next: #next,
-            last_item: #last_item,
-            has_more: #has_more,
-            done: #done,
-        })));
-    }
-    if let Some(EventStream {
-        flag,
-        select,
-        sentinel,
-    }) = events
-    {
-        let (flag, select, sentinel) = (optional(flag), optional(select), optional(sentinel));
-        fields.push(
-            quote!(events: Some(EventStream { flag: #flag, select: #select, sentinel: #sentinel })),
-        );
-    }
-    if !deep_object_arrays.is_default() {
-        let variant = format_ident!("{}", format!("{deep_object_arrays:?}"));
-        fields.push(quote!(deep_object_arrays: DeepArrays::#variant));
-    }
-    quote!(Binding { #(#fields,)* ..Binding::EMPTY })
-}
-
-/// One body property's encoding as its property and what the document says, updating
-/// `PartBinding::DEFAULT`.
-fn part_tokens(part: &PartBinding) -> TokenStream {
-    let PartBinding {
-        property,
-        content_type,
-        style,
-        explode,
-        allow_reserved,
-    } = part;
-    let property = text(property);
-    let mut fields = vec![quote!(property: #property)];
-    if let Some(content_type) = content_type {
-        let content_type = text(content_type);
-        fields.push(quote!(content_type: Some(#content_type)));
-    }
-    if let Some(style) = style {
-        let variant = format_ident!("{}", format!("{style:?}"));
-        fields.push(quote!(style: Some(Style::#variant)));
-    }
-    if let Some(explode) = explode {
-        fields.push(quote!(explode: Some(#explode)));
-    }
-    if *allow_reserved {
-        fields.push(quote!(allow_reserved: true));
-    }
-    quote!(PartBinding { #(#fields,)* ..PartBinding::DEFAULT })
-}
-
-/// One parameter as its location, name (and property, where it differs) and what differs
-/// from OpenAPI's defaults at its location: `param!(query "per_page")`, which expands to the
-/// struct literal over `ParamBinding::QUERY` a static needs (a constructor call would not do:
-/// a static's borrowed arrays may only hold values the compiler sees have nothing to drop).
-fn param_tokens(param: &ParamBinding) -> TokenStream {
-    let ParamBinding {
-        property,
-        location,
-        name,
-        style,
-        explode,
-        required,
-        allow_reserved,
-        content_type,
-    } = param;
-    let defaults = ParamBinding::defaults(*location);
-    let (name, property) = (name.as_ref(), property.as_ref());
-    let named = match name == property {
-        true => quote!(#name),
-        false => quote!(#name as #property),
-    };
-    let mut fields: Vec<TokenStream> = Vec::new();
-    if *style != defaults.style {
-        let variant = format_ident!("{}", format!("{style:?}"));
-        fields.push(quote!(style = Style::#variant));
-    }
-    if *explode != defaults.explode {
-        fields.push(quote!(explode = #explode));
-    }
-    if *required != defaults.required {
-        fields.push(quote!(required = #required));
-    }
-    if *allow_reserved {
-        fields.push(quote!(allow_reserved = true));
-    }
-    if let Some(content_type) = content_type {
-        let content_type = text(content_type);
-        fields.push(quote!(content_type = Some(#content_type)));
-    }
-    let location = format_ident!("{}", location.as_str());
-    quote!(harness_gen_runtime::param!(#location #named #(, #fields)*))
+/// `text` as a raw string literal (`r#"…"#`, with as many `#` as it needs).
+fn raw_string(text: &str) -> proc_macro2::Literal {
+    let hashes = (1..)
+        .map(|n| "#".repeat(n))
+        .find(|hashes| !text.contains(&format!("\"{hashes}")))
+        .unwrap_or_default();
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .expect("a raw string literal")
 }
 
 fn param_in(location: ParamIn) -> TokenStream {
     let variant = format_ident!("{}", format!("{location:?}"));
     quote!(ParamIn::#variant)
-}
-
-fn encoding_tokens(encoding: Encoding) -> TokenStream {
-    let variant = format_ident!("{}", format!("{encoding:?}"));
-    quote!(Encoding::#variant)
-}
-
-fn status_tokens(status: StatusKey) -> TokenStream {
-    match status {
-        StatusKey::Code(code) => {
-            let code = proc_macro2::Literal::u16_unsuffixed(code);
-            quote!(StatusKey::Code(#code))
-        }
-        StatusKey::Range(hundred) => {
-            let hundred = proc_macro2::Literal::u8_unsuffixed(hundred);
-            quote!(StatusKey::Range(#hundred))
-        }
-        StatusKey::Default => quote!(StatusKey::Default),
-    }
-}
-
-fn text(text: &str) -> TokenStream {
-    quote!(Text::Borrowed(#text))
-}
-
-fn list(items: impl Iterator<Item = TokenStream>) -> TokenStream {
-    quote!(List::Borrowed(&[#(#items),*]))
 }

@@ -67,6 +67,12 @@ pub fn macros(file: &str) -> String {
             }
             continue;
         }
+        // prettyplease keeps an expression statement's attribute on its line
+        // (`#[cfg(feature = "pets")] add(…);`); rustfmt, and a reader, put it on its own.
+        if let Some((attribute, statement)) = attributed(line.trim_start()) {
+            out.push_str(&format!("{indent}{attribute}\n{indent}{statement}\n"));
+            continue;
+        }
         let Some(layout) = opener(line.trim_start()) else {
             out.push_str(line);
             out.push('\n');
@@ -110,6 +116,31 @@ pub fn macros(file: &str) -> String {
     out
 }
 
+/// A line that is an outer attribute followed by a statement (it ends with `;`), split after
+/// the attribute's `]` (brackets inside string literals not counted).
+fn attributed(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix("#[").filter(|_| line.ends_with(';'))?;
+    let (mut depth, mut quoted, mut escaped) = (1usize, false, false);
+    for (at, c) in rest.char_indices() {
+        match (quoted, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (_, '"') => quoted = !quoted,
+            (false, '[') => depth += 1,
+            (false, ']') => {
+                depth -= 1;
+                if depth == 0 {
+                    let end = at + 3;
+                    let statement = line[end..].trim_start();
+                    return (!statement.is_empty()).then(|| (&line[..end], statement));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The layout of the macro a line opens (`harness_gen_runtime::object! {`), if it is ours.
 fn opener(line: &str) -> Option<Layout> {
     let path = line
@@ -121,7 +152,7 @@ fn opener(line: &str) -> Option<Layout> {
         .map(|&(_, layout)| layout)
 }
 
-/// `Name { field: "wire" how, … } + extra`.
+/// `Name { index field: "wire" how, … } + extra`.
 fn object(tokens: &[TokenTree]) -> Option<String> {
     let mut out = listed(&tokens[..2.min(tokens.len())], 1)?;
     if tokens.len() > 2 {
@@ -318,11 +349,20 @@ mod tests {
     }
 
     #[test]
-    fn an_object_has_a_field_per_line_and_its_extra_map_after() {
-        let file = "harness_gen_runtime::object! {\n    NewPet { name : \"name\" required, tag : \"tag\" present } + additional_properties\n}\n";
+    fn an_attribute_before_a_statement_goes_on_its_own_line() {
+        let file = "    #[cfg(any(feature = \"a]\", feature = \"b\"))] add(\"x\", make::x);\n    #[cfg(feature = \"a\")]\n    add(\"y\", make::y);\n";
         assert_eq!(
             laid(file),
-            "harness_gen_runtime::object! {\n    NewPet {\n        name: \"name\" required,\n        tag: \"tag\" present,\n    }\n    + additional_properties\n}\n"
+            "    #[cfg(any(feature = \"a]\", feature = \"b\"))]\n    add(\"x\", make::x);\n    #[cfg(feature = \"a\")]\n    add(\"y\", make::y);\n"
+        );
+    }
+
+    #[test]
+    fn an_object_has_a_field_per_line_and_its_extra_map_after() {
+        let file = "harness_gen_runtime::object! {\n    NewPet { 0 name : \"name\" required, 1 tag : \"tag\" present } + additional_properties\n}\n";
+        assert_eq!(
+            laid(file),
+            "harness_gen_runtime::object! {\n    NewPet {\n        0 name: \"name\" required,\n        1 tag: \"tag\" present,\n    }\n    + additional_properties\n}\n"
         );
     }
 
@@ -383,7 +423,7 @@ mod tests {
         for file in [
             "serde_json::json! {\n    { \"a\" : 1 }\n}\n",
             "harness_gen_runtime::object! {\n    NewPet ( name )\n}\n",
-            "harness_gen_runtime::require_api!(api = 8, generator = \"0.1.0\");\n",
+            "harness_gen_runtime::require_api!(api = 9, generator = \"0.1.0\");\n",
         ] {
             assert_eq!(laid(file), file);
         }

@@ -23,46 +23,73 @@ pub fn file(
     listing_budget: Option<Budget>,
     gates: Gates,
 ) -> TokenStream {
-    let handlers = api.operations.iter().zip(ops).filter(|(op, _)| op.expose).map(|(op, types)| {
+    let exposed: Vec<_> = api
+        .operations
+        .iter()
+        .zip(ops)
+        .filter(|(op, _)| op.expose)
+        .collect();
+    // One small function per tool makes its handler; `registry_of` adds those `keep` keeps.
+    // (One function holding every handler's closure was a quarter of a big API's check.)
+    let added = exposed.iter().map(|(op, types)| {
         let tool = op.entry.name.as_str();
+        let cfg = gates.operation(op);
+        let make = format_ident!("{}", types.method);
+        quote! {
+            #cfg
+            add(#tool, tool_handlers::#make);
+        }
+    });
+    let makers = exposed.iter().map(|(op, types)| {
         let input = type_tokens(&types.input);
         let cfg = gates.operation(op);
+        let make = format_ident!("{}", types.method);
         let (arg, param) = if types.takes_input {
             (quote!(&input), quote!(input))
         } else {
             (quote!(), quote!(_))
         };
-        // The client call behind the tool, through `handler`.
-        let called = |handler: TokenStream, method: &str| {
+        // A streamed call behind the tool, through `handler`.
+        let streamed = |handler: TokenStream, method: &str| {
             let method = format_ident!("{}", method);
             quote!(#handler(
                 client.clone(),
                 |c: Client, #param: #input| async move { c.#method(#arg).await }
             ))
         };
+        // The one-reply call: the flat method's own future.
+        let typed = {
+            let method = format_ident!("{}", types.method);
+            let arg = types.takes_input.then(|| quote!(input));
+            quote!(http::typed_handler(
+                client.clone(),
+                |c: &Client, #param: &#input| c.#method(#arg)
+            ))
+        };
         // The JSON pointer of the input's boolean that asks for events instead of JSON, if any.
         let flag = op.binding.events_switch();
         let handler = match (&types.events, &types.download, &types.pages) {
             // An operation that answers only with events: its tool returns them as they arrive.
-            (Some((events, _)), _, _) if types.events_only => called(quote!(harness_gen_runtime::http::events_handler), events),
+            (Some((events, _)), _, _) if types.events_only => streamed(quote!(http::events_handler), events),
             // JSON, or events as they arrive when the input sets the flag.
             (Some((events, _)), _, _) if flag.is_some() => {
-                let buffered = called(quote!(harness_gen_runtime::http::typed_handler), &types.method);
-                let events = called(quote!(harness_gen_runtime::http::events_handler), events);
-                quote!(harness_gen_runtime::http::json_or_events_handler(#flag, #buffered, #events))
+                let events = streamed(quote!(http::events_handler), events);
+                quote!(http::json_or_events_handler(#flag, #typed, #events))
             }
             // Bytes are returned as they arrive, so the CLI can write a download to a file
             // without holding it.
-            (_, Some(stream), _) => called(quote!(harness_gen_runtime::http::download_handler), stream),
+            (_, Some(stream), _) => streamed(quote!(http::download_handler), stream),
             (_, _, Some((pages, _))) => {
                 let pages = format_ident!("{}", pages);
-                quote!(harness_gen_runtime::http::paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
+                quote!(http::paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
             }
-            _ => called(quote!(harness_gen_runtime::http::typed_handler), &types.method),
+            _ => typed,
         };
         quote! {
             #cfg
-            handlers.insert(#tool.to_string(), #handler);
+            pub(super) fn #make(client: &Client) -> Handler {
+                #handler
+            }
         }
     });
     let with_budget = listing_budget.map(|Budget { depth, bytes }| {
@@ -78,7 +105,7 @@ pub fn file(
         //! neither is the client.)
         use std::collections::BTreeMap;
 
-        use harness_gen_runtime::{Catalog, ContractErrors, ToolRegistry};
+        use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 
         use super::catalog_index::CATALOG_INDEX;
         use super::client::Client;
@@ -105,8 +132,26 @@ pub fn file(
             let catalog = Catalog::from_generated_index(CATALOG_JSON, &CATALOG_INDEX, keep)?;
             #[allow(unused_mut)]
             let mut handlers = BTreeMap::new();
-            #(#handlers)*
+            #[allow(unused_mut, unused_variables)]
+            let mut add = |tool: &str, make: fn(&Client) -> Handler| {
+                if keep(tool) {
+                    handlers.insert(tool.to_string(), make(&client));
+                }
+            };
+            #(#added)*
             ToolRegistry::publish_generated(catalog, handlers) #with_budget
+        }
+
+        /// Each tool's handler, calling its operation through the client.
+        mod tool_handlers {
+            #[allow(unused_imports)]
+            use super::*;
+            // The handlers by the runtime's module name: a tool's own function may be called
+            // `typed_handler`.
+            #[allow(unused_imports)]
+            use harness_gen_runtime::http;
+
+            #(#makers)*
         }
     }
 }

@@ -288,7 +288,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             // The API's types by their module: a type of the API may be called `Request` or
             // `Call` as the items here are.
             use super::super::types;
-            use harness_gen_runtime::binding::Binding;
+            use harness_gen_runtime::binding::BindingText;
             use std::future::{Future, IntoFuture};
             use std::marker::PhantomData;
             use std::pin::Pin;
@@ -332,20 +332,20 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
                 }
             }
 
-            impl<Op: Call> Request<'_, Op::Input, Op> {
+            impl<'a, Op: Call> Request<'a, Op::Input, Op> {
                 /// Makes the call: the reply's typed body, or why there is none.
-                pub async fn send(self) -> Result<Op::Output, Error<Op::Error>> {
-                    Op::call(self.client, &self.input).await
+                pub fn send(self) -> CallFuture<'a, Op::Output, Op::Error> {
+                    Op::call(self.client, &self.input)
                 }
             }
 
-            /// `.await` on a request sends it (boxed; `.send()` is the same call unboxed).
+            /// `.await` on a request sends it (the same call as `.send()`).
             impl<'a, Op: Call> IntoFuture for Request<'a, Op::Input, Op> {
                 type Output = Result<Op::Output, Error<Op::Error>>;
-                type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+                type IntoFuture = CallFuture<'a, Op::Output, Op::Error>;
 
                 fn into_future(self) -> Self::IntoFuture {
-                    Box::pin(self.send())
+                    self.send()
                 }
             }
 
@@ -401,13 +401,13 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
                 /// The errors the API declares for it.
                 type Error: harness_gen_runtime::http::OperationError + Send + 'static;
                 /// Where each value of the input goes, and how replies are read.
-                const BINDING: &'static Binding;
+                const BINDING: &'static BindingText;
             }
 
             /// An operation that answers with one reply ([`Request::send`]).
             pub trait Call: Operation<Output: serde::de::DeserializeOwned> {
                 /// Makes the call (what the operation's flat method does).
-                fn call<'a>(client: &'a Client, input: &'a Self::Input) -> impl Future<Output = Reply<Self::Output, Self::Error>> + Send + 'a {
+                fn call<'a>(client: &'a Client, input: &Self::Input) -> CallFuture<'a, Self::Output, Self::Error> {
                     client.http.call(Self::BINDING, input)
                 }
             }
@@ -509,7 +509,7 @@ fn operation(m: &Method, gates: &Gates) -> TokenStream {
                 type Input = #input;
                 type Output = #output;
                 type Error = #error;
-                const BINDING: &'static Binding = &super::super::bindings::#binding;
+                const BINDING: &'static BindingText = &super::super::bindings::#binding;
             }
             #call
             #pages

@@ -183,10 +183,7 @@ fn a_group_selection_generates_only_those_operations_their_tools_and_the_types_t
         .generate()
         .unwrap();
     let text = std::fs::read_to_string(out.join("petstore.rs")).unwrap();
-    assert!(
-        text.contains("pub async fn get_inventory("),
-        "store's operations"
-    );
+    assert!(text.contains("pub fn get_inventory("), "store's operations");
     assert!(
         !text.contains("fn list_pets"),
         "no operation of another group"

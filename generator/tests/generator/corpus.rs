@@ -163,7 +163,7 @@ fn generation_is_deterministic() {
 /// A change that adds to every operation shows here, as a figure, before anyone times a build.
 #[test]
 fn generated_rust_per_operation_of_ghes_stays_under_its_budget() {
-    const BUDGET: usize = 8_300;
+    const BUDGET: usize = 7_900;
     let options = harness_gen::emit::krate::Options {
         crate_name: Some("ghes".into()),
         runtime_path: None,
@@ -187,4 +187,5 @@ fn generated_rust_per_operation_of_ghes_stays_under_its_budget() {
         per_operation <= BUDGET,
         "GHES: {per_operation} bytes of Rust per operation, over the budget of {BUDGET}"
     );
+    eprintln!("GHES: {per_operation} bytes of Rust per operation (budget {BUDGET})");
 }

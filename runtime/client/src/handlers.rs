@@ -11,7 +11,7 @@ use harness_gen_registry::{
 };
 use harness_gen_wire::RuntimeCategory;
 
-use crate::{Download, Error, Events, OperationError, Pages};
+use crate::{CallFuture, Download, Error, Events, OperationError, Pages};
 
 impl<E: Serialize> Error<E> {
     /// The thrown value a tool handler reports: declared errors as data; a success reply that
@@ -45,20 +45,28 @@ impl<E: Serialize> Error<E> {
     }
 }
 
-/// The handler of one generated tool: deserializes the validated input into `I`, calls the
-/// client through `call`, and serializes the output; a declared error response becomes the
-/// thrown value, anything else a runtime fault by category ([`Error::into_thrown`]).
-pub fn typed_handler<C, I, O, E, F, Fut>(client: C, call: F) -> Handler
+/// The handler of one generated tool: deserializes the validated input into `I`, makes the
+/// call `call` starts (an operation's flat method: `|c: &Client, input: &Input| c.get_pet(input)`),
+/// and serializes the output; a declared error response becomes the thrown value, anything
+/// else a runtime fault by category ([`Error::into_thrown`]). The call's future is the client's
+/// [`CallFuture`], so a generated tool compiles a closure and no future of its own.
+pub fn typed_handler<C, I, O, E, F>(client: C, call: F) -> Handler
 where
-    C: Clone + Send + Sync + 'static,
-    I: DeserializeOwned + Send + 'static,
-    O: Serialize + 'static,
-    E: Serialize + 'static,
-    F: Fn(C, I) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<O, Error<E>>> + Send + 'static,
+    C: Send + Sync + 'static,
+    I: DeserializeOwned + Send + Sync + 'static,
+    O: DeserializeOwned + Serialize + 'static,
+    E: OperationError + Serialize + 'static,
+    F: for<'c> Fn(&'c C, &'c I) -> CallFuture<'c, O, E> + Send + Sync + 'static,
 {
-    calling_handler(client, call, |output: O| {
-        tool_output(output).map(ToolOutput::value)
+    let shared = std::sync::Arc::new((client, call));
+    Handler::paged(move |input: Value| {
+        let shared = std::sync::Arc::clone(&shared);
+        async move {
+            let input: I = tool_input(input)?;
+            let (client, call) = &*shared;
+            let output = call(client, &input).await.map_err(Error::into_thrown)?;
+            tool_output(output).map(ToolOutput::value)
+        }
     })
 }
 

@@ -12,6 +12,7 @@
 
 mod body;
 mod builder;
+mod call;
 mod credentials;
 mod download;
 pub mod encode;
@@ -27,6 +28,7 @@ pub mod trace;
 
 pub use body::{ByteStream, read_chunks};
 pub use builder::{ClientBuilder, RetryPolicy};
+pub use call::CallFuture;
 pub use credentials::{Credential, REDACTED, Scheme, Secret};
 pub use download::{Download, Unsaved, save_chunks};
 #[doc(hidden)]
@@ -103,31 +105,40 @@ impl HttpClient {
     }
 
     /// Calls the operation `binding` describes with a typed input, returning the typed output or
-    /// the typed declared error.
-    pub async fn call<I, O, E>(&self, binding: &Binding, input: &I) -> Result<O, Error<E>>
+    /// the typed declared error (see [`CallFuture`]).
+    pub fn call<'a, I, O, E>(&'a self, binding: &'a Binding, input: &I) -> CallFuture<'a, O, E>
     where
         I: Serialize,
         O: DeserializeOwned,
         E: OperationError,
     {
-        let (input, uploads) = request_value(input)?;
-        // An input that asks for the event stream of an operation the server answers by
-        // `Accept` is the streaming call's, not this one's: refused rather than ignored.
-        if let Some(select) = binding.events.as_ref().and_then(|e| e.select.as_deref())
-            && input.get(select) == Some(&Value::Bool(true))
-        {
-            return Err(Error::InvalidValue {
-                pointer: format!("/{select}"),
-                reason: format!(
-                    "`{select}: true` asks for the event stream, which this call does not read: use the operation's `_events` call"
-                ),
-            });
-        }
-        let (reply, _) = self
-            .exchange(binding, &input, &uploads)
-            .await
-            .map_err(retype)?;
-        decoded(success_value(reply)?)
+        CallFuture::new(self.exchanged(binding, request_value(input)))
+    }
+
+    /// The exchange of a call whose input is `prepared`: sent, retried, its reply read and
+    /// classified. (Not generic: one body for every operation.)
+    fn exchanged<'a>(
+        &'a self,
+        binding: &'a Binding,
+        prepared: Result<(Value, Gathered), Error<std::convert::Infallible>>,
+    ) -> call::Exchange<'a> {
+        Box::pin(async move {
+            let (input, uploads) = prepared?;
+            // An input that asks for the event stream of an operation the server answers by
+            // `Accept` is the streaming call's, not this one's: refused rather than ignored.
+            if let Some(select) = binding.events.as_ref().and_then(|e| e.select.as_deref())
+                && input.get(select) == Some(&Value::Bool(true))
+            {
+                return Err(Error::InvalidValue {
+                    pointer: format!("/{select}"),
+                    reason: format!(
+                        "`{select}: true` asks for the event stream, which this call does not read: use the operation's `_events` call"
+                    ),
+                });
+            }
+            let (reply, _) = self.exchange(binding, &input, &uploads).await?;
+            Ok(reply)
+        })
     }
 
     /// The pages of a paginated operation (its binding has a `pagination`), starting with

@@ -72,7 +72,9 @@ pub use serde::ser::{Serialize, Serializer};
 use serde::ser::{SerializeMap, SerializeStruct};
 
 /// Implements [`Object`], `Deserialize` and `Serialize` for a generated struct: its name, then
-/// each field in declaration order as `field: "wire" how`, where `how` is `required`
+/// each field in declaration order as `index field: "wire" how`, where `index` counts the
+/// fields from 0 (the arm a key found at that place in the table of wire names takes: written
+/// out by the generator so that no constant is evaluated per field), and `how` is `required`
 /// (missing is an error), `nullable` (a required `Option` field: missing or null is `None`,
 /// which is written as null), `optional` (an `Option` field: missing or null is `None`, which
 /// is left out) or `present` (an `Option<Option<_>>` field: missing is `None`, left out; null
@@ -90,10 +92,10 @@ use serde::ser::{SerializeMap, SerializeStruct};
 /// }
 /// harness_gen_types::object! {
 ///     Pet {
-///         name: "name" required,
-///         tag: "tag" present,
-///         age: "age" optional,
-///         owner: "owner" nullable,
+///         0 name: "name" required,
+///         1 tag: "tag" present,
+///         2 age: "age" optional,
+///         3 owner: "owner" nullable,
 ///     }
 ///     + more
 /// }
@@ -134,26 +136,22 @@ macro_rules! object {
     (@serialize $serializer:ident $name:ident $fields:expr, $extra:expr) => {
         $crate::object::serialize_with_extra($serializer, $fields, $extra)
     };
-    ($name:ident { $($field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
+    ($name:ident { $($index:literal $field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
         impl $crate::object::Object for $name {
             const NAME: &'static str = stringify!($name);
             fn from_map<'de, A: $crate::object::MapAccess<'de>>(
                 mut map: A,
             ) -> ::core::result::Result<Self, A::Error> {
-                // The wire names, and each field's index among them under the field's name:
-                // the arms below match integers, the key's text compared once (in `next_key`).
-                #[allow(non_upper_case_globals, dead_code)]
-                mod fields {
-                    pub const ALL: &[&str] = &[$($wire),*];
-                    $(pub const $field: usize = $crate::object::position(ALL, $wire);)*
-                }
+                // The wire names; a key is matched by its index among them, given with each
+                // field (literal patterns: no constant to evaluate per field).
+                const FIELDS: &[&str] = &[$($wire),*];
                 $(let mut $field = ::core::option::Option::None;)*
                 $(let mut $extra = ::std::collections::BTreeMap::new();)?
                 while let ::core::option::Option::Some(key) =
-                    $crate::object::next_key(&mut map, fields::ALL)?
+                    $crate::object::next_key(&mut map, FIELDS)?
                 {
                     let read = match key {
-                        $($crate::object::Key::Field(fields::$field) => $crate::object!(@read $how map $field),)*
+                        $($crate::object::Key::Field($index) => $crate::object!(@read $how map $field),)*
                         $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
                         _ => $crate::object::skip(&mut map),
                     };
@@ -221,27 +219,6 @@ pub enum Key {
     Field(usize),
     /// A key the struct does not declare.
     Other(String),
-}
-
-/// The index of `wire` in `fields` (`usize::MAX` when absent): how `object!` names each
-/// field's index at compile time.
-#[doc(hidden)]
-pub const fn position(fields: &[&str], wire: &str) -> usize {
-    let mut at = 0;
-    while at < fields.len() {
-        let (a, b) = (fields[at].as_bytes(), wire.as_bytes());
-        if a.len() == b.len() {
-            let mut i = 0;
-            while i < a.len() && a[i] == b[i] {
-                i += 1;
-            }
-            if i == a.len() {
-                return at;
-            }
-        }
-        at += 1;
-    }
-    usize::MAX
 }
 
 /// The next key of `map`, looked up in `fields` (the wire names); `None` at the end.
@@ -531,10 +508,10 @@ mod tests {
 
     crate::object! {
         Written {
-            name: "name" required,
-            owner: "owner" nullable,
-            age: "age" optional,
-            tag: "tag-x" present,
+            0 name: "name" required,
+            1 owner: "owner" nullable,
+            2 age: "age" optional,
+            3 tag: "tag-x" present,
         }
     }
 
@@ -600,30 +577,31 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_field_index_is_its_position_among_the_wire_names() {
-        assert_eq!(position(&["a", "bb", "b"], "b"), 2);
-        assert_eq!(position(&["a", "bb"], "bb"), 1);
-        assert_eq!(position(&["a", "bb"], "c"), usize::MAX);
-    }
-
-    /// Fields named like the table `object!` keeps its indices in are still read.
+    /// Fields named like the names `object!` uses inside (its map, key, table) are still read.
     #[derive(Debug)]
     struct Named {
-        fields: i64,
-        all: Option<i64>,
+        map: i64,
+        key: Option<i64>,
+        read: Option<i64>,
+        fields: Option<i64>,
     }
 
     crate::object! {
         Named {
-            fields: "fields" required,
-            all: "ALL" optional,
+            0 map: "map" required,
+            1 key: "KEY" optional,
+            2 read: "read" optional,
+            3 fields: "FIELDS" optional,
         }
     }
 
     #[test]
-    fn fields_named_like_the_index_table_are_read() {
-        let named: Named = serde_json::from_str(r#"{"ALL": 2, "fields": 1}"#).unwrap();
-        assert_eq!((named.fields, named.all), (1, Some(2)));
+    fn fields_named_like_the_macros_own_names_are_read() {
+        let named: Named =
+            serde_json::from_str(r#"{"KEY": 2, "map": 1, "read": 3, "FIELDS": 4}"#).unwrap();
+        assert_eq!(
+            (named.map, named.key, named.read, named.fields),
+            (1, Some(2), Some(3), Some(4))
+        );
     }
 }

@@ -2,11 +2,10 @@
 //! which media types travel, which responses are success and which are declared errors, and the
 //! security alternatives. The generator derives it once from the document; the catalog carries it
 //! as a tool's `source.binding` (described by the format's JSON Schema), and each generated client
-//! method embeds it as a `static` built from these types, so a generator and a runtime that
-//! disagree on its shape fail to compile instead of failing at run time.
+//! holds it as a [`BindingText`]: the same JSON, read on the operation's first call.
 //!
-//! Text and lists are `Cow<'static, …>`: borrowed in generated statics, owned when read from a
-//! catalog. A generated method holds its binding like this:
+//! Text and lists are `Cow<'static, …>`: owned when read, borrowed in bindings that code builds
+//! as `static`s of these types:
 //!
 //! ```
 //! use harness_gen_wire::binding as wire;
@@ -16,66 +15,17 @@
 //!     path: wire::Text::Borrowed("/pets/{petId}"),
 //!     parameters: wire::List::Borrowed(&[wire::ParamBinding {
 //!         property: wire::Text::Borrowed("pet_id"),
-//!         location: wire::ParamIn::Path,
 //!         name: wire::Text::Borrowed("petId"),
-//!         style: wire::Style::Simple,
-//!         explode: false,
-//!         required: true,
-//!         allow_reserved: false,
-//!         content_type: None,
+//!         ..wire::ParamBinding::PATH
 //!     }]),
-//!     body: None,
-//!     response: Some(wire::ResponseBinding {
-//!         status: wire::StatusKey::Code(200),
-//!         content_type: wire::Text::Borrowed("application/json"),
-//!         encoding: wire::Encoding::Json,
-//!     }),
-//!     errors: wire::List::Borrowed(&[]),
-//!     security: wire::List::Borrowed(&[]),
-//!     idempotency_key: None,
-//!     pagination: None,
-//!     events: None,
-//!     deep_object_arrays: wire::DeepArrays::Indexed,
+//!     response: Some(wire::ResponseBinding::new(
+//!         wire::StatusKey::Code(200),
+//!         "application/json",
+//!         wire::Encoding::Json,
+//!     )),
+//!     ..wire::Binding::EMPTY
 //! };
 //! assert_eq!(BINDING.method.as_str(), "GET");
-//! ```
-//!
-//! Code written for another shape of the record does not compile (here: a method as text, as
-//! the bindings of earlier releases carried it):
-//!
-//! ```compile_fail
-//! use harness_gen_wire::binding as wire;
-//!
-//! static BINDING: wire::Binding = wire::Binding {
-//!     method: "GET",
-//!     path: wire::Text::Borrowed("/pets"),
-//!     parameters: wire::List::Borrowed(&[]),
-//!     body: None,
-//!     response: None,
-//!     errors: wire::List::Borrowed(&[]),
-//!     security: wire::List::Borrowed(&[]),
-//!     idempotency_key: None,
-//!     pagination: None,
-//!     events: None,
-//! };
-//! ```
-//!
-//! and neither does code that misses a field the runtime has:
-//!
-//! ```compile_fail
-//! use harness_gen_wire::binding as wire;
-//!
-//! static BINDING: wire::Binding = wire::Binding {
-//!     method: wire::Method::Get,
-//!     path: wire::Text::Borrowed("/pets"),
-//!     parameters: wire::List::Borrowed(&[]),
-//!     body: None,
-//!     response: None,
-//!     errors: wire::List::Borrowed(&[]),
-//!     idempotency_key: None,
-//!     pagination: None,
-//!     events: None,
-//! };
 //! ```
 
 use std::borrow::Cow;
@@ -85,9 +35,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod pagination;
 mod response;
+mod text;
 
 pub use pagination::{MAX_PAGES, PageFault, PageKind, PageTrail, Pagination};
 pub use response::{ErrorBinding, ResponseBinding, StatusKey};
+pub use text::BindingText;
 
 /// Text in a binding: borrowed in generated code, owned when parsed.
 pub type Text = Cow<'static, str>;
@@ -500,41 +452,6 @@ impl ParamBinding {
             ParamIn::Cookie => Self::COOKIE,
         }
     }
-}
-
-/// A parameter of a generated binding, written short: its location (`path`, `query`, `header`,
-/// `cookie`), its name on the wire, `as` the input property when that differs, then the fields
-/// that differ from the location's defaults. It expands to the struct literal over
-/// `ParamBinding::PATH` (or `QUERY`, …) that a `static` needs, so a generated client's
-/// parameters cost a few bytes each rather than a struct each.
-///
-/// ```
-/// use harness_gen_wire::binding::{ParamBinding, ParamIn, Style};
-/// static PARAMS: &[ParamBinding] = &[
-///     harness_gen_wire::param!(path "owner"),
-///     harness_gen_wire::param!(query "per-page" as "per_page", explode = false),
-/// ];
-/// assert_eq!(PARAMS[0].location, ParamIn::Path);
-/// assert_eq!(PARAMS[1].property, "per_page");
-/// assert!(!PARAMS[1].explode);
-/// ```
-#[macro_export]
-macro_rules! param {
-    (@base path) => { $crate::binding::ParamBinding::PATH };
-    (@base query) => { $crate::binding::ParamBinding::QUERY };
-    (@base header) => { $crate::binding::ParamBinding::HEADER };
-    (@base cookie) => { $crate::binding::ParamBinding::COOKIE };
-    ($location:ident $name:literal as $property:literal $(, $field:ident = $value:expr)* $(,)?) => {
-        $crate::binding::ParamBinding {
-            name: ::std::borrow::Cow::Borrowed($name),
-            property: ::std::borrow::Cow::Borrowed($property),
-            $($field: $value,)*
-            ..$crate::param!(@base $location)
-        }
-    };
-    ($location:ident $name:literal $(, $field:ident = $value:expr)* $(,)?) => {
-        $crate::param!($location $name as $name $(, $field = $value)*)
-    };
 }
 
 fn is_false(value: &bool) -> bool {

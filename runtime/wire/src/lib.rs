@@ -38,7 +38,10 @@ pub use error::{
 /// arrays; API 6 code builds the old `PartBinding`.
 /// 8: a tool whose operation answers JSON or events (by a body flag) has the handler
 /// `http::json_or_events_handler`, which API 7 runtimes lack.
-pub const API_VERSION: u32 = 8;
+/// 9: generated clients hold each binding as its JSON text (`binding::BindingText`) and name
+/// each struct field's index in `object!`; API 8 code builds bindings with `param!`, which this
+/// runtime no longer has.
+pub const API_VERSION: u32 = 9;
 
 /// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
 /// and what the registry's invocation collects of a tool's streamed bytes.

@@ -408,10 +408,11 @@ impl TypeSpace<'_> {
     /// A struct's `Deserialize` and `Serialize` through `harness_gen_runtime::object!`: one
     /// loop with an arm per field instead of the derived visitors, and one call over a table
     /// of its fields instead of a derived `Serialize` (together most of a big API's check time).
-    /// Fields are listed in declaration order.
+    /// Fields are listed in declaration order, each with its index (the arm its key takes).
     fn object_impls(name: &str, fields: &[Field], extra: bool) -> TokenStream {
         let ident = format_ident!("{}", name);
-        let entries = fields.iter().map(|f| {
+        let entries = fields.iter().enumerate().map(|(index, f)| {
+            let index = proc_macro2::Literal::usize_unsuffixed(index);
             let field = format_ident!("{}", f.ident);
             let wire = &f.wire;
             // A required nullable field reads as an `Option` (missing is `None`, as serde's
@@ -423,7 +424,7 @@ impl TypeSpace<'_> {
                 (false, true) => quote!(present),
                 (false, false) => quote!(optional),
             };
-            quote!(#field: #wire #how)
+            quote!(#index #field: #wire #how)
         });
         let extra = extra.then(|| quote!(+ additional_properties));
         quote! {
@@ -527,14 +528,19 @@ impl TypeSpace<'_> {
         // description, or its name on the wire.
         let fallback = format!("`{}`.", field.wire);
         let doc = doc_attr(Some(field.doc.as_deref().unwrap_or(&fallback)));
-        let ty = self.tokens(&field.ty);
-        let ty = match field.required {
-            true => ty,
-            false => quote!(Option<#ty>),
-        };
+        let ty = self.field_type(field);
         quote! {
             #doc
             pub #ident: #ty,
+        }
+    }
+
+    /// A struct field's type: an optional one in an `Option`.
+    fn field_type(&self, field: &Field) -> TokenStream {
+        let ty = self.tokens(&field.ty);
+        match field.required {
+            true => ty,
+            false => quote!(Option<#ty>),
         }
     }
 }
