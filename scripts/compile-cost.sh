@@ -48,7 +48,7 @@ for spec in "$@"; do
   printf '[workspace]\nmembers = ["crate"]\nresolver = "3"\n' > "$dir/Cargo.toml"
   cp Cargo.lock "$dir/Cargo.lock"
   lines=$(cat "$dir"/crate/src/*.rs | wc -l)
-  ops=$(grep -c '^    pub async fn ' "$dir/crate/src/client.rs" || true)
+  ops=$(grep -c ': BindingText = ' "$dir/crate/src/client.rs" || true)
   read -r sdk_s sdk_m < <(check "$dir")
   read -r reg_s reg_m < <(check "$dir" --features registry)
   # Cargo.toml lists each group as "# N operations: …" above "group = []".

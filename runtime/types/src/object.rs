@@ -7,7 +7,10 @@
 //! type per field with a `serialize_with`. On a big API that was most of what `cargo check` of
 //! the generated crate spent its time and memory on. Generated structs instead implement
 //! [`Object::from_map`] — one arm per field, keys looked up in the struct's table by
-//! [`next_key`], each value read by one call — and their `Deserialize` is [`deserialize`];
+//! [`Fields::next_key`], each value read by one call — and their `Deserialize` is
+//! [`deserialize`]. `from_map` reads through [`Fields`], the map with its deserializer's type
+//! erased (erased-serde), so it is one non-generic function per struct rather than a generic
+//! one type-checked under the deserializer's bounds;
 //! their `Serialize` is one call to [`serialize`] over `(wire name, value)` pairs, each value
 //! a `&dyn erased_serde::Serialize` (or `None` for a field left out). All of it is written by
 //! one [`object!`](crate::object!) invocation per struct.
@@ -23,8 +26,7 @@
 //! `serde_json::Value` cannot repeat keys anyway).
 //!
 //! ```
-//! use harness_gen_types::object::{Key, Object, next_key, required};
-//! use serde::de::MapAccess;
+//! use harness_gen_types::object::{Fields, Key, Object, ReadError, missing, read_into, read_some, skip};
 //!
 //! struct Pet {
 //!     id: i64,
@@ -33,18 +35,18 @@
 //!
 //! impl Object for Pet {
 //!     const NAME: &'static str = "Pet";
-//!     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+//!     fn from_map<'de>(map: &mut dyn Fields<'de>) -> Result<Self, ReadError> {
 //!         // The wire names; the index is the arm.
 //!         const FIELDS: &[&str] = &["id", "tag"];
 //!         let (mut id, mut tag) = (None, None);
-//!         while let Some(key) = next_key(&mut map, FIELDS)? {
+//!         while let Some(key) = map.next_key(FIELDS)? {
 //!             match key {
-//!                 Key::Field(0) => id = Some(map.next_value()?),
-//!                 Key::Field(_) => tag = map.next_value()?,
-//!                 Key::Other(_) => harness_gen_types::object::skip(&mut map)?,
+//!                 Key::Field(0) => read_some(map, &mut id)?,
+//!                 Key::Field(_) => read_into(map, &mut tag)?,
+//!                 Key::Other(_) => skip(map)?,
 //!             }
 //!         }
-//!         Ok(Pet { id: required(id, "id")?, tag })
+//!         Ok(Pet { id: id.ok_or_else(|| missing("id"))?, tag })
 //!     }
 //! }
 //!
@@ -108,15 +110,15 @@ use serde::ser::{SerializeMap, SerializeStruct};
 /// ```
 #[macro_export]
 macro_rules! object {
-    (@read required $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
-    (@read present $map:ident $field:ident) => { $crate::object::read_some(&mut $map, &mut $field) };
-    (@read $how:ident $map:ident $field:ident) => { $crate::object::read_into(&mut $map, &mut $field) };
+    (@read required $map:ident $field:ident) => { $crate::object::read_some($map, &mut $field) };
+    (@read present $map:ident $field:ident) => { $crate::object::read_some($map, &mut $field) };
+    (@read $how:ident $map:ident $field:ident) => { $crate::object::read_into($map, &mut $field) };
     (@built required $field:ident $wire:literal) => {
         match $field {
             ::core::option::Option::Some(value) => value,
-            ::core::option::Option::None => return ::core::result::Result::Err(
-                <A::Error as $crate::object::Error>::missing_field($wire),
-            ),
+            ::core::option::Option::None => {
+                return ::core::result::Result::Err($crate::object::missing($wire));
+            }
         }
     };
     (@built $how:ident $field:ident $wire:literal) => { $field };
@@ -125,11 +127,11 @@ macro_rules! object {
     (@write $how:ident $value:expr) => { $crate::object::unless_none($value) };
     (@other $map:ident $key:ident) => {{
         drop($key);
-        $crate::object::skip(&mut $map)
+        $crate::object::skip($map)
     }};
-    (@other $map:ident $key:ident $extra:ident) => {{
-        $map.next_value().map(|value| { $extra.insert($key, value); })
-    }};
+    (@other $map:ident $key:ident $extra:ident) => {
+        $crate::object::read_extra($map, $key, &mut $extra)
+    };
     (@serialize $serializer:ident $name:ident $fields:expr) => {
         $crate::object::serialize($serializer, stringify!($name), $fields)
     };
@@ -139,21 +141,21 @@ macro_rules! object {
     ($name:ident { $($index:literal $field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
         impl $crate::object::Object for $name {
             const NAME: &'static str = stringify!($name);
-            fn from_map<'de, A: $crate::object::MapAccess<'de>>(
-                mut map: A,
-            ) -> ::core::result::Result<Self, A::Error> {
+            fn from_map<'de>(
+                map: &mut dyn $crate::object::Fields<'de>,
+            ) -> ::core::result::Result<Self, $crate::object::ReadError> {
                 // The wire names; a key is matched by its index among them, given with each
                 // field (literal patterns: no constant to evaluate per field).
                 const FIELDS: &[&str] = &[$($wire),*];
                 $(let mut $field = ::core::option::Option::None;)*
                 $(let mut $extra = ::std::collections::BTreeMap::new();)?
                 while let ::core::option::Option::Some(key) =
-                    $crate::object::next_key(&mut map, FIELDS)?
+                    map.next_key(FIELDS)?
                 {
                     let read = match key {
                         $($crate::object::Key::Field($index) => $crate::object!(@read $how map $field),)*
                         $crate::object::Key::Other(key) => $crate::object!(@other map key $($extra)?),
-                        _ => $crate::object::skip(&mut map),
+                        _ => $crate::object::skip(map),
                     };
                     read?;
                 }
@@ -188,7 +190,35 @@ pub trait Object: Sized {
     /// The type's name, for "expected …" messages.
     const NAME: &'static str;
     /// Reads the struct from the entries of `map`.
-    fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+    fn from_map<'de>(map: &mut dyn Fields<'de>) -> Result<Self, ReadError>;
+}
+
+/// What reading a struct's fields fails with: the error of the deserializer underneath, carried
+/// through [`Fields`] (and back into that deserializer's own error type by [`deserialize`]).
+pub type ReadError = erased_serde::Error;
+
+/// The entries of a map being read as a struct, with the deserializer's type erased: what
+/// [`Object::from_map`] reads, so that it is one function for every deserializer (a generic
+/// one is type-checked for each struct with the deserializer's bounds in scope).
+pub trait Fields<'de> {
+    /// The next key, looked up in `fields` (the wire names); `None` at the end.
+    fn next_key(&mut self, fields: &'static [&'static str]) -> Result<Option<Key>, ReadError>;
+    /// Hands the next value's deserializer to `read`.
+    fn next_value(&mut self, read: &mut ReadValue<'_, 'de>) -> Result<(), ReadError>;
+}
+
+/// What reads one value from its (type-erased) deserializer.
+pub type ReadValue<'r, 'de> =
+    dyn FnMut(&mut dyn erased_serde::Deserializer<'de>) -> Result<(), ReadError> + 'r;
+
+impl<'de, A: MapAccess<'de>> Fields<'de> for A {
+    fn next_key(&mut self, fields: &'static [&'static str]) -> Result<Option<Key>, ReadError> {
+        self.next_key_seed(KeySeed(fields)).map_err(Error::custom)
+    }
+
+    fn next_value(&mut self, read: &mut ReadValue<'_, 'de>) -> Result<(), ReadError> {
+        self.next_value_seed(ValueSeed(read)).map_err(Error::custom)
+    }
 }
 
 /// `T` deserialized from a map: the body of a generated struct's `Deserialize`.
@@ -207,54 +237,64 @@ impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
         write!(f, "an object ({})", T::NAME)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::from_map(map)
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        T::from_map(&mut map).map_err(Error::custom)
     }
 }
 
 /// A key of an object being read.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Key {
-    /// The declared field at this index of the table given to [`next_key`].
+    /// The declared field at this index of the table given to [`Fields::next_key`].
     Field(usize),
     /// A key the struct does not declare.
     Other(String),
 }
 
-/// The next key of `map`, looked up in `fields` (the wire names); `None` at the end.
-pub fn next_key<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    fields: &'static [&'static str],
-) -> Result<Option<Key>, A::Error> {
-    map.next_key_seed(KeySeed(fields))
-}
-
 /// Reads the value of a field into `slot` as `Some`.
-pub fn read_some<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    map: &mut A,
+pub fn read_some<'de, T: Deserialize<'de>>(
+    map: &mut dyn Fields<'de>,
     slot: &mut Option<T>,
-) -> Result<(), A::Error> {
-    *slot = Some(map.next_value()?);
-    Ok(())
+) -> Result<(), ReadError> {
+    map.next_value(&mut |value| {
+        *slot = Some(erased_serde::deserialize(value)?);
+        Ok(())
+    })
 }
 
 /// Reads the value of an `Option` field into `slot` (null is `None`).
-pub fn read_into<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
-    map: &mut A,
+pub fn read_into<'de, T: Deserialize<'de>>(
+    map: &mut dyn Fields<'de>,
     slot: &mut T,
-) -> Result<(), A::Error> {
-    *slot = map.next_value()?;
-    Ok(())
+) -> Result<(), ReadError> {
+    map.next_value(&mut |value| {
+        *slot = erased_serde::deserialize(value)?;
+        Ok(())
+    })
+}
+
+/// Reads the value of a key the struct does not declare into its map of extra properties.
+pub fn read_extra<'de, V: Deserialize<'de>>(
+    map: &mut dyn Fields<'de>,
+    key: String,
+    extra: &mut BTreeMap<String, V>,
+) -> Result<(), ReadError> {
+    let mut key = Some(key);
+    map.next_value(&mut |value| {
+        let value = erased_serde::deserialize(value)?;
+        extra.insert(key.take().unwrap_or_default(), value);
+        Ok(())
+    })
 }
 
 /// Skips the value of a key the struct does not declare.
-pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<IgnoredAny>().map(drop)
+pub fn skip(map: &mut dyn Fields<'_>) -> Result<(), ReadError> {
+    map.next_value(&mut |value| erased_serde::deserialize::<IgnoredAny>(value).map(drop))
 }
 
-/// The value of a required field, or the `missing field` error a derived `Deserialize` gives.
-pub fn required<T, E: de::Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
-    value.ok_or_else(|| E::missing_field(field))
+/// The `missing field` error a derived `Deserialize` gives for a required field.
+pub fn missing(field: &'static str) -> ReadError {
+    ReadError::missing_field(field)
 }
 
 /// One field of a struct being written: its wire name and its value, or `None` to leave it out.
@@ -307,6 +347,18 @@ pub fn serialize_with_extra<S: Serializer, V: Serialize>(
         out.serialize_entry(key, value)?;
     }
     out.end()
+}
+
+/// Hands a value's deserializer, type-erased, to the reader of a field.
+struct ValueSeed<'a, 'r, 'de>(&'a mut ReadValue<'r, 'de>);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
+        (self.0)(&mut erased).map_err(Error::custom)
+    }
 }
 
 struct KeySeed(&'static [&'static str]);
@@ -426,22 +478,20 @@ mod tests {
 
     impl Object for Probe {
         const NAME: &'static str = "Probe";
-        fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        fn from_map<'de>(map: &mut dyn Fields<'de>) -> Result<Self, ReadError> {
             const FIELDS: &[&str] = &["a", "b", "c"];
             let (mut a, mut b, mut c) = (None, None, None);
             let mut extra = std::collections::BTreeMap::new();
-            while let Some(key) = next_key(&mut map, FIELDS)? {
+            while let Some(key) = map.next_key(FIELDS)? {
                 match key {
-                    Key::Field(0) => a = Some(map.next_value()?),
-                    Key::Field(1) => b = map.next_value()?,
-                    Key::Field(_) => c = Some(map.next_value()?),
-                    Key::Other(key) => {
-                        extra.insert(key, map.next_value()?);
-                    }
+                    Key::Field(0) => read_some(map, &mut a)?,
+                    Key::Field(1) => read_into(map, &mut b)?,
+                    Key::Field(_) => read_some(map, &mut c)?,
+                    Key::Other(key) => read_extra(map, key, &mut extra)?,
                 }
             }
             Ok(Probe {
-                a: required(a, "a")?,
+                a: a.ok_or_else(|| missing("a"))?,
                 b,
                 c,
                 extra,
@@ -496,6 +546,35 @@ mod tests {
             read(r#"{"a": "x", "z": "no"}"#).is_err(),
             "extra values are typed"
         );
+    }
+
+    /// A struct holding structs, as replies nest them.
+    struct Outer {
+        items: Vec<Written>,
+    }
+
+    crate::object! {
+        Outer {
+            0 items: "items" required,
+        }
+    }
+
+    #[test]
+    fn an_error_inside_a_nested_value_keeps_its_position_and_its_path() {
+        let text = "{\"items\": [{\"name\": \"x\"},\n {\"name\": \"y\", \"age\": \"seven\"}]}";
+        let error = serde_json::from_str::<Outer>(text).err().unwrap();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("invalid type: string \"seven\""),
+            "{message}"
+        );
+        assert_eq!(message.matches(" at line ").count(), 1, "{message}");
+        assert_eq!((error.line(), error.column()), (2, 29), "{message}");
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let error = serde_path_to_error::deserialize::<_, Outer>(value)
+            .err()
+            .unwrap();
+        assert_eq!(error.path().to_string(), "items[1].age");
     }
 
     #[derive(Clone)]
