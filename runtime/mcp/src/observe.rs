@@ -77,7 +77,28 @@ impl Activity {
         }
     }
 
-    /// Marks the server as stopping: it is no longer ready, and takes no new requests.
+    /// Resolves once nothing has been under way for `period` without a break.
+    pub async fn quiet(&self, period: std::time::Duration) {
+        loop {
+            self.idle().await;
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if self.under_way() != 0 {
+                continue;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(period) => {
+                    if self.under_way() == 0 {
+                        return;
+                    }
+                }
+                () = changed => {}
+            }
+        }
+    }
+
+    /// Marks the server as stopping: it is no longer ready, and starts no new work.
     pub fn drain(&self) {
         self.draining.store(true, Ordering::Release);
     }

@@ -93,6 +93,8 @@ pub struct Options {
     pub metrics_addr: Option<SocketAddr>,
     /// How long a stop waits for the calls and tasks under way (`--shutdown-grace`).
     pub shutdown_grace: std::time::Duration,
+    /// How long a stop goes on answering at least, over HTTP (`--drain-window`).
+    pub drain_window: std::time::Duration,
     /// The metrics `/metrics` shows, fed by the log subscriber [`main`] installs.
     pub metrics: Arc<Metrics>,
     /// The pages served beside `/mcp` (HTTP only): those of the program's [`Mount`]s whose
@@ -163,20 +165,34 @@ async fn stop_signal() {
     }
 }
 
-/// After a stop signal: waits for `server`'s calls and tasks under way, at most `grace`; the
-/// tasks still running then are recorded as failed (a shared store keeps them for the client).
-async fn drain(server: &McpServer, grace: std::time::Duration) {
+/// How long nothing must be under way before a stopping server closes.
+const QUIET: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// After a stop signal: marks `server` as stopping (not ready; over HTTP, new work is answered
+/// 503 with `Retry-After`) and waits for its calls and tasks under way and what their clients
+/// send next (until nothing has been under way for [`QUIET`]), at most `grace`, and in all at
+/// least `window`. The tasks still running then are recorded as failed (a shared store keeps
+/// them for the client). Over HTTP the listener stays open meanwhile: a
+/// client whose call is under way may open another connection for it.
+async fn drain(server: &McpServer, grace: std::time::Duration, window: std::time::Duration) {
+    let started = tokio::time::Instant::now();
     let activity = server.activity();
     activity.drain();
     let under_way = activity.under_way();
-    tracing::info!(target: "harness_gen::serve", under_way, grace_s = grace.as_secs(), "stopping: no new connections; waiting for the calls and tasks under way");
-    if tokio::time::timeout(grace, activity.idle()).await.is_err() {
+    tracing::info!(target: "harness_gen::serve", under_way, grace_s = grace.as_secs(), "stopping: not ready, new work refused; waiting for the calls and tasks under way");
+    // Done when nothing has been under way for a moment: a client follows its call with more
+    // (the Python SDK lists the tools to check the result, then ends its session).
+    if tokio::time::timeout(grace, activity.quiet(QUIET))
+        .await
+        .is_err()
+    {
         let cut = activity.under_way();
         tracing::warn!(target: "harness_gen::serve", cut, "stopping: the grace period ended with calls or tasks under way");
         server.abandon_tasks().await;
     } else {
         tracing::info!(target: "harness_gen::serve", "stopped: every call and task under way finished");
     }
+    tokio::time::sleep_until(started + window).await;
 }
 
 /// Runs the MCP server program with the process arguments until its transport closes.
@@ -375,8 +391,12 @@ pub async fn run(program: &Program<'_>, options: Options) -> Result<(), String> 
             {
                 tracing::warn!(target: "harness_gen::serve", %error, "the task store does not answer yet: /readyz says so until it does");
             }
-            harness_gen_serve::listen::serve(listener, router, options.limits, stop_signal()).await;
-            drain(&served, options.shutdown_grace).await;
+            // The listener closes once the drain is over, not at the signal.
+            let stopped = async {
+                stop_signal().await;
+                drain(&served, options.shutdown_grace, options.drain_window).await;
+            };
+            harness_gen_serve::listen::serve(listener, router, options.limits, stopped).await;
             Ok(())
         }
     }

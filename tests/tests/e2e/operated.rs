@@ -341,3 +341,95 @@ async fn sigterm_lets_the_call_under_way_finish_then_exits_0() {
     assert_eq!(output.status.code(), Some(0), "{logs}");
     assert!(logs.contains("stopping"), "{logs}");
 }
+
+/// Waits until the server at `origin` has at least `count` calls in flight (its `/metrics` says
+/// so; a call over HTTP counts as its request and as its call); false if it never has.
+async fn in_flight(origin: &str, count: usize) -> bool {
+    let http = reqwest::Client::new();
+    // The Python client takes a few seconds to start.
+    for _ in 0..3000 {
+        let metrics = http
+            .get(format!("{origin}/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let now = metrics
+            .lines()
+            .find_map(|line| line.strip_prefix("harness_mcp_calls_in_flight "))
+            .and_then(|n| n.trim().parse::<usize>().ok());
+        if now.is_some_and(|now| now >= count) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+/// The official Python client's call under way is answered when the server is told to stop,
+/// in both eras: the server goes on answering while the call lasts and just after (the client
+/// opens new connections meanwhile, and lists the tools to check the result, which a closed
+/// listener would refuse), turns new work away with 503 and `Retry-After`, reports itself not
+/// ready, then exits 0.
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_during_a_python_clients_call_answers_it_in_both_eras() {
+    let Some(python) = python() else { return };
+    let base = serve().await;
+    for mode in ["legacy", "modern"] {
+        let (server, url) = start_mcp_http_with(&base, &["--shutdown-grace", "20"], &[]);
+        let origin = origin(&url);
+        // pets.create waits two seconds upstream.
+        let script = json!([
+            {"call": "pets.create", "arguments": {"body": {"name": "Slow", "species": "cat"}}}
+        ]);
+        let (python, target) = (python.clone(), url.clone());
+        let client = tokio::task::spawn_blocking(move || {
+            drive(&python, mode, &script, &["--url", &target], &[])
+        });
+        if !in_flight(&origin, 1).await {
+            panic!(
+                "{mode}: the call never reached the server: {:?}",
+                client.await
+            );
+        }
+        let stopped =
+            tokio::task::spawn_blocking(move || server.terminate(Duration::from_secs(15)));
+        // While the call lasts: not ready, and new work is turned away with a hint to come
+        // back (elsewhere).
+        let http = reqwest::Client::new();
+        let mut refused = None;
+        for _ in 0..100 {
+            let ready = http.get(format!("{origin}/readyz")).send().await;
+            if let Ok(ready) = ready
+                && ready.status() == 503
+            {
+                // A client new to the server (its own connection).
+                let fresh = reqwest::Client::new()
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json, text/event-stream")
+                    .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_pet","arguments":{"pet_id":1}}}"#)
+                    .send()
+                    .await
+                    .unwrap();
+                refused = Some((fresh.status(), fresh.headers().get("retry-after").cloned()));
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let (status, retry_after) = refused.expect("the server reports itself not ready");
+        assert_eq!(status, 503, "{mode}");
+        assert!(retry_after.is_some(), "{mode}: Retry-After");
+        let seen = client.await.unwrap();
+        let step = &steps(&seen)[0];
+        assert_eq!(
+            step["result"]["structuredContent"]["id"], 44,
+            "{mode}: the call under way is answered: {seen}"
+        );
+        let output = stopped.await.unwrap();
+        let logs = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{mode}: {logs}");
+    }
+}

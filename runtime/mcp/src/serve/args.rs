@@ -159,7 +159,15 @@ pub fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Comm
                 .long("shutdown-grace")
                 .value_name("SECONDS")
                 .value_parser(value_parser!(u64))
-                .help("On SIGTERM or SIGINT, stop accepting connections and let calls and tasks under way finish for at most this long, then exit 0 [env: HARNESS_MCP_SHUTDOWN_GRACE] [default: 30]"),
+                .help("On SIGTERM or SIGINT, report not ready (/readyz) and answer new requests with 503 and Retry-After, while calls and tasks under way (and the other requests of their sessions) finish, for at most this long; then exit 0 [env: HARNESS_MCP_SHUTDOWN_GRACE] [default: 30]"),
+        )
+        .arg(
+            Arg::new("drain-window")
+                .long("drain-window")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(u64))
+                .requires("http")
+                .help("After SIGTERM or SIGINT, go on answering (not ready, 503 to new requests) for at least this long, even with nothing under way: the time a load balancer takes to stop sending requests [env: HARNESS_MCP_DRAIN_WINDOW] [default: 0]"),
         )
         .arg(
             Arg::new("credential-header")
@@ -397,6 +405,9 @@ pub(super) fn options(
         metrics: Arc::default(),
         shutdown_grace: std::time::Duration::from_secs(
             number(&matches, "shutdown-grace", "HARNESS_MCP_SHUTDOWN_GRACE").unwrap_or(30),
+        ),
+        drain_window: std::time::Duration::from_secs(
+            number(&matches, "drain-window", "HARNESS_MCP_DRAIN_WINDOW").unwrap_or(0),
         ),
         max_events: number(&matches, "max-events", "HARNESS_MCP_MAX_EVENTS")
             .filter(|&n| n > 0)

@@ -191,24 +191,39 @@ pub(super) async fn connection(
     request: axum::extract::Request,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
-    if connections.server.activity().draining() {
-        // Stopping: a request on a connection kept alive goes to another replica.
-        return (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            [(axum::http::header::CONNECTION, "close")],
-            "the server is stopping: try again",
-        )
-            .into_response();
-    }
-    let service = match connections.service(request.uri()) {
-        Ok(service) => service,
-        Err(why) => return (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
-    };
     let named = request
         .headers()
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
+    let activity = connections.server.activity();
+    // Stopping: new work (a session, a call) goes to another replica; the rest is still served,
+    // so the calls under way finish for their clients (which follow a call with more requests,
+    // on new connections: the Python SDK lists the tools to check a result against).
+    let mut request = request;
+    if activity.draining() {
+        let (parts, body) = request.into_parts();
+        let body = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        let post = parts.method == axum::http::Method::POST;
+        if (post && starts_work(&body)) || (!post && named.is_none()) {
+            return (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                [
+                    (axum::http::header::CONNECTION, "close"),
+                    (axum::http::header::RETRY_AFTER, "1"),
+                ],
+                "the server is stopping: try again",
+            )
+                .into_response();
+        }
+        request = axum::extract::Request::from_parts(parts, axum::body::Body::from(body));
+    }
+    let service = match connections.service(request.uri()) {
+        Ok(service) => service,
+        Err(why) => return (axum::http::StatusCode::BAD_REQUEST, why).into_response(),
+    };
     if named.is_none() && request.method() == axum::http::Method::POST {
         connections.make_room().await;
     }
@@ -234,4 +249,51 @@ pub(super) async fn connection(
         connections.seen(id, &service.sessions);
     }
     response
+}
+
+/// Whether a JSON-RPC message (or batch) starts work: a session (`initialize`) or a call
+/// (`tools/call`, a task included). Anything unreadable counts as work.
+fn starts_work(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        #[serde(default)]
+        method: String,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Messages {
+        One(Message),
+        Batch(Vec<Message>),
+    }
+    let work = |message: &Message| matches!(message.method.as_str(), "initialize" | "tools/call");
+    match serde_json::from_slice::<Messages>(body) {
+        Ok(Messages::One(message)) => work(&message),
+        Ok(Messages::Batch(messages)) => messages.iter().any(work),
+        Err(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_work;
+
+    #[test]
+    fn a_stopping_server_counts_sessions_and_calls_as_new_work_and_nothing_else() {
+        for work in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}"#,
+            r#"[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]"#,
+            "not json",
+        ] {
+            assert!(starts_work(work.as_bytes()), "{work}");
+        }
+        for rest in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t"}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
+        ] {
+            assert!(!starts_work(rest.as_bytes()), "{rest}");
+        }
+    }
 }
