@@ -9,7 +9,9 @@ tool, and with "progress": true asks for progress and records each notification;
 {"task": NAME, "arguments": {...}} calls a tool as a task (the client declares the tasks extension,
 `io.modelcontextprotocol/tasks`) and polls `tasks/get` until the task ends ("cancel": true cancels
 it first); {"getTask": ID} and {"cancelTask": ID} are one `tasks/get` and
-`tasks/cancel`; {"setLevel": LEVEL} is `logging/setLevel`. The log messages the server sends are
+`tasks/cancel`; {"setLevel": LEVEL} is `logging/setLevel`; {"awaitLogs": N} waits (up to five
+seconds) until N log messages have come (over HTTP they travel on the session's own stream, so
+they may arrive after the result of the call they tell of). The log messages the server sends are
 recorded in the order they come, under "logs". The Rust tests assert on the printed observations; this script asserts nothing itself
 except what the SDK itself checks (it validates structuredContent against outputSchema).
 """
@@ -111,6 +113,12 @@ async def steps(session, mode, script):
                 seen.append({"setLevel": step["setLevel"]})
             except MCPError as e:
                 seen.append({"setLevel": step["setLevel"], "error": {"code": e.error.code, "message": e.error.message}})
+        elif "awaitLogs" in step:
+            for _ in range(500):
+                if len(LOGS) >= step["awaitLogs"]:
+                    break
+                await asyncio.sleep(0.01)
+            seen.append({"awaitLogs": step["awaitLogs"], "seen": len(LOGS)})
         elif "getTask" in step:
             seen.append({"getTask": step["getTask"], **await task_request(session, "tasks/get", step["getTask"])})
         elif "cancelTask" in step:

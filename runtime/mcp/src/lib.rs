@@ -868,7 +868,8 @@ impl ServerHandler for McpServer {
                     .map(|token| (context.peer.clone(), token));
                 let call = self.call_reporting(name, arguments, progress);
                 let started = std::time::Instant::now();
-                let result = harness_gen_client::CallCredentials::scope_of(credentials, call).await;
+                let call = harness_gen_client::CallCredentials::scope_of(credentials, call);
+                let result = self.log.watching(&context.peer, &listed, call).await;
                 self.log
                     .call_ended(&context.peer, &listed, &result, started.elapsed())
                     .await;

@@ -1,7 +1,9 @@
 //! MCP logging: a client asks for messages at or above a level (`logging/setLevel`, for its
-//! session), and each tool call it makes is then reported to it as a `notifications/message`:
-//! which tool, how the call ended (the failure's kind and category) and how long it took. Never
-//! an argument, a result or a credential: what the server's own logs say of a call, no more.
+//! session), and each tool call it makes is then reported to it as `notifications/message`s:
+//! each request the call sends upstream as it is answered (method, path template, attempt,
+//! status or what failed, time taken), then which tool, how the call ended (the failure's kind
+//! and category) and how long it took. Never an argument, a result, a URL or a credential: what
+//! the server's own logs say of a call, no more.
 // rmcp marks MCP logging deprecated (SEP-2577, the 2026-07-28 era); clients of the
 // `initialize` era use it, and the conformance suite asks for it.
 #![allow(deprecated)]
@@ -16,6 +18,8 @@ use serde_json::{Value, json};
 
 /// The logger name of call messages, as the server's own logs name their target.
 const LOGGER: &str = "harness_gen::call";
+
+use harness_gen_client::trace::{Attempt, UPSTREAM};
 
 /// The level one session asked for; none until it asks (nothing is sent unasked).
 #[derive(Clone, Default)]
@@ -32,6 +36,38 @@ impl SessionLog {
     fn wants(&self, level: LoggingLevel) -> bool {
         let wanted = self.0.lock().ok().and_then(|wanted| *wanted);
         wanted.is_some_and(|least| rank(level) >= rank(least))
+    }
+
+    /// Runs `call` (of `tool`), telling the session's client of each request it sends upstream
+    /// as it is answered, at the level the server's logs give it (`debug` for a success, `info`
+    /// for a 4xx, `warning` for a 5xx or no reply), when the client asked for that level.
+    pub(crate) async fn watching<F: std::future::Future>(
+        &self,
+        peer: &Peer<RoleServer>,
+        tool: &str,
+        call: F,
+    ) -> F::Output {
+        // Most sessions never ask: their calls run unwatched.
+        if !self.wants(LoggingLevel::Emergency) {
+            return call.await;
+        }
+        let (sender, mut attempts) = tokio::sync::mpsc::unbounded_channel::<Attempt>();
+        let watcher = move |attempt: &Attempt| {
+            let _ = sender.send(attempt.clone());
+        };
+        // Ends when the call does (the watcher, and with it the sender, goes with its scope).
+        let forward = async {
+            while let Some(attempt) = attempts.recv().await {
+                let (level, data) = upstream_message(tool, &attempt);
+                if self.wants(level) {
+                    let message =
+                        LoggingMessageNotificationParam::new(level, data).with_logger(UPSTREAM);
+                    let _ = peer.notify_logging_message(message).await;
+                }
+            }
+        };
+        let (output, ()) = tokio::join!(harness_gen_client::trace::watched(watcher, call), forward);
+        output
     }
 
     /// Reports a finished call of `tool` to the session's client, when it asked for its level.
@@ -67,6 +103,22 @@ fn rank(level: LoggingLevel) -> u8 {
         LoggingLevel::Alert => 6,
         LoggingLevel::Emergency => 7,
     }
+}
+
+/// The message of one upstream attempt of a call of `tool`.
+fn upstream_message(tool: &str, attempt: &Attempt) -> (LoggingLevel, Value) {
+    let level = match (attempt.status, attempt.failure) {
+        (Some(500..), _) | (None, _) => LoggingLevel::Warning,
+        (Some(400..), _) => LoggingLevel::Info,
+        _ => LoggingLevel::Debug,
+    };
+    let mut data = json!({"tool": tool});
+    if let (Some(data), Ok(Value::Object(attempt))) =
+        (data.as_object_mut(), serde_json::to_value(attempt))
+    {
+        data.extend(attempt);
+    }
+    (level, data)
 }
 
 /// The message of a finished call: `info` when it succeeded, `warning` for the API's declared
@@ -121,6 +173,36 @@ mod tests {
         assert!(log.wants(LoggingLevel::Error));
         // Each session has its own.
         assert!(!SessionLog::default().wants(LoggingLevel::Error));
+    }
+
+    #[test]
+    fn an_upstream_message_says_the_request_and_its_answer_at_the_servers_log_level() {
+        let attempt = |status, failure| Attempt {
+            method: "GET",
+            path: "/pets/{petId}".into(),
+            attempt: 1,
+            status,
+            failure,
+            duration_ms: 3,
+        };
+        let (level, data) = upstream_message("get_pet", &attempt(Some(503), None));
+        assert_eq!(level, LoggingLevel::Warning);
+        assert_eq!(
+            data,
+            json!({"tool": "get_pet", "method": "GET", "path": "/pets/{petId}", "attempt": 1, "status": 503, "durationMs": 3})
+        );
+        let levels = [
+            (attempt(Some(200), None), LoggingLevel::Debug),
+            (attempt(Some(404), None), LoggingLevel::Info),
+            (attempt(None, Some("connect")), LoggingLevel::Warning),
+        ];
+        for (attempt, level) in levels {
+            assert_eq!(
+                upstream_message("get_pet", &attempt).0,
+                level,
+                "{attempt:?}"
+            );
+        }
     }
 
     #[test]

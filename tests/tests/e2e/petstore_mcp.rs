@@ -697,17 +697,19 @@ async fn the_inlined_profile_lists_no_reference_and_real_calls_validate() {
     }
 }
 
-/// MCP logging: a client that asks (`logging/setLevel`) hears of each of its calls, at or above
-/// its level, and another session on the same server that did not ask hears nothing.
+/// MCP logging: a client that asks (`logging/setLevel`) hears of each of its calls and of each
+/// request they send upstream, at or above its level, and another session on the same server
+/// that did not ask hears nothing.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_that_sets_a_log_level_hears_of_its_calls_and_no_other_session_does() {
     let Some(python) = python() else { return };
     let base = serve().await;
     let (_server, url) = start_mcp_http(&base, &[]);
     let calls = json!([
-        {"setLevel": "info"},
+        {"setLevel": "debug"},
         {"call": "get_pet", "arguments": {"pet_id": 1}},
         {"call": "get_pet", "arguments": {"pet_id": 3}},
+        {"awaitLogs": 4},
     ]);
     for target in [vec!["--url", url.as_str()], vec![]] {
         let seen = match target.is_empty() {
@@ -716,16 +718,29 @@ async fn a_session_that_sets_a_log_level_hears_of_its_calls_and_no_other_session
         };
         assert!(steps(&seen)[0].get("error").is_none(), "{seen}");
         let logs = seen["logs"].as_array().unwrap();
-        assert_eq!(logs.len(), 2, "{seen}");
-        assert_eq!(logs[0]["level"], "info");
-        assert_eq!(logs[0]["logger"], "harness_gen::call");
+        assert_eq!(logs.len(), 4, "{seen}");
+        // The request upstream as it is answered, then the call.
+        assert_eq!(logs[0]["level"], "debug", "{seen}");
+        assert_eq!(logs[0]["logger"], "harness_gen::upstream");
         assert_eq!(logs[0]["data"]["tool"], "get_pet");
-        assert_eq!(logs[0]["data"]["outcome"], "ok");
+        assert_eq!(logs[0]["data"]["method"], "GET");
+        assert_eq!(logs[0]["data"]["path"], "/pets/{petId}");
+        assert_eq!(logs[0]["data"]["attempt"], 0);
+        assert_eq!(logs[0]["data"]["status"], 200);
         assert!(logs[0]["data"]["durationMs"].is_u64());
-        // Pet 3 is the API's declared 404: a warning, with nothing of the call's values.
-        assert_eq!(logs[1]["level"], "warning", "{seen}");
-        assert_eq!(logs[1]["data"]["outcome"], "application");
+        assert_eq!(logs[1]["level"], "info");
+        assert_eq!(logs[1]["logger"], "harness_gen::call");
+        assert_eq!(logs[1]["data"]["tool"], "get_pet");
+        assert_eq!(logs[1]["data"]["outcome"], "ok");
+        assert!(logs[1]["data"]["durationMs"].is_u64());
+        // Pet 3 is the API's declared 404: its reply at `info`, the call a warning, with nothing
+        // of the call's values.
+        assert_eq!(logs[2]["level"], "info", "{seen}");
+        assert_eq!(logs[2]["data"]["status"], 404, "{seen}");
+        assert_eq!(logs[3]["level"], "warning", "{seen}");
+        assert_eq!(logs[3]["data"]["outcome"], "application");
         assert!(!logs.iter().any(|l| l.to_string().contains("pet_id")));
+        assert!(!logs.iter().any(|l| l.to_string().contains(TOKEN)));
     }
     // At `error`, the successful call and the declared error are below the level.
     let quiet = json!([{"setLevel": "error"}, {"call": "get_pet", "arguments": {"pet_id": 3}}]);
