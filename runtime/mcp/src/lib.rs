@@ -60,7 +60,7 @@ pub use serve::{Options, Program, Transport, command, main, main_with, run};
 pub use stdio::{MAX_MESSAGE_BYTES, serve as serve_stdio};
 #[cfg(feature = "redis")]
 pub use tasks::RedisStore;
-pub use tasks::{MemoryStore, StoreError, Stored, TASK_TTL_MS, TaskStore};
+pub use tasks::{MemoryStore, StoreError, Stored, TASK_LEASE, TASK_TTL_MS, TaskStore};
 
 /// How long a client may reuse a `tools/list` page: the tools never change while the
 /// process runs.

@@ -35,6 +35,10 @@ pub use store::{MemoryStore, StoreError, Stored, TaskStore};
 
 /// How long a finished task's result is kept, and the polling interval suggested to clients.
 pub const TASK_TTL_MS: u64 = 3_600_000;
+/// How long a task in a shared store stays working without word from the process running it
+/// (which renews it four times a second): past it, the task is read as failed, its process
+/// gone (killed, or cut off from the store).
+pub const TASK_LEASE: Duration = Duration::from_secs(5);
 const POLL_INTERVAL_MS: u64 = 100;
 
 /// How often the process running a task looks in a shared store for a cancel made elsewhere.
@@ -219,7 +223,8 @@ async fn cancelled_elsewhere(store: &dyn TaskStore, id: &str) {
     }
     loop {
         tokio::time::sleep(CANCEL_WATCH).await;
-        match store.status(id).await {
+        // Each look renews the task's lease: this process still runs it.
+        match store.renew(id).await {
             Ok(Some(TaskStatus::Working)) | Err(_) => {}
             Ok(_) => return,
         }

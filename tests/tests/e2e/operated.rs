@@ -310,21 +310,7 @@ async fn sigterm_lets_the_call_under_way_finish_then_exits_0() {
     );
     let under_way = tokio::spawn(async move { client.peer().call_tool_once(call).await });
     // Wait until the server has the call (its upstream request takes two seconds).
-    let http = reqwest::Client::new();
-    for _ in 0..200 {
-        let metrics = http
-            .get(format!("{origin}/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        if metrics.contains("harness_mcp_calls_in_flight 1") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    assert!(in_flight(&origin, 2).await, "the call reaches the server");
     let stopped = tokio::task::spawn_blocking(move || server.terminate(Duration::from_secs(15)));
     let result = under_way
         .await
@@ -432,4 +418,56 @@ async fn sigterm_during_a_python_clients_call_answers_it_in_both_eras() {
         let logs = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(0), "{mode}: {logs}");
     }
+}
+
+/// A replica killed outright (SIGKILL) in the middle of a task leaves no task `working` for
+/// an hour: once the lease it stopped renewing runs out, any replica reads the task as failed,
+/// its worker lost.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_whose_replica_is_killed_fails_as_worker_lost_within_its_lease() {
+    use rmcp::model::{CallToolRequestParams, CallToolResponse, GetTaskParams, TaskPayload};
+    let Some(redis) = redis() else { return };
+    let base = serve().await;
+    let (first, first_url) = replica(&base, &redis.url);
+    let (_second, second_url) = replica(&base, &redis.url);
+    let client = crate::petstore_mcp_tasks::connect(&first_url, true).await;
+    // `Slow` takes two seconds upstream: the replica is killed while it works.
+    let arguments = json!({"body": {"name": "Slow", "species": "cat"}});
+    let call = CallToolRequestParams::new("pets.create")
+        .with_arguments(arguments.as_object().unwrap().clone());
+    let task = match client.peer().call_tool_once(call).await.unwrap() {
+        CallToolResponse::Task(created) => created.task,
+        other => panic!("a task: {other:?}"),
+    };
+    drop(first);
+    let killed = std::time::Instant::now();
+    let other = crate::petstore_mcp_tasks::connect(&second_url, true).await;
+    let failed = loop {
+        let state = other
+            .peer()
+            .get_task(GetTaskParams::new(task.task_id.clone()))
+            .await
+            .unwrap();
+        match state.task.payload {
+            TaskPayload::Working => {}
+            TaskPayload::Failed { error } => break Value::Object(error),
+            other => panic!("a killed replica's task does not {other:?}"),
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(15),
+            "still working {:?} after its replica was killed",
+            killed.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        failed["message"].as_str().unwrap().contains("worker lost"),
+        "{failed}"
+    );
+    // Not before the lease could have run out (the replica renewed it until it was killed).
+    assert!(
+        killed.elapsed() >= Duration::from_secs(3),
+        "{:?}",
+        killed.elapsed()
+    );
 }

@@ -13,13 +13,14 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 
 use super::store::{StoreError, Stored, TaskStore, ended};
-use super::{MAX_TASKS, MAX_TASKS_PER_OWNER, TASK_TTL_MS};
+use super::{MAX_TASKS, MAX_TASKS_PER_OWNER, TASK_LEASE, TASK_TTL_MS};
 
 /// A task store in Redis.
 pub struct RedisStore {
     connection: ConnectionManager,
     prefix: String,
     finish: redis::Script,
+    renew: redis::Script,
 }
 
 /// Ends a task that is still working: KEYS[1] the task, ARGV[1] its status, ARGV[2] its record.
@@ -32,6 +33,16 @@ return 0
 ";
 
 /// How long one answer of Redis may take before the store counts as unavailable.
+/// Extends a working task's lease (ARGV[1], when it runs out, in milliseconds since the epoch)
+/// and answers its status (nil when it is gone).
+const RENEW: &str = r"
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'working' then
+  redis.call('HSET', KEYS[1], 'lease', ARGV[1])
+end
+return status
+";
+
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 
 fn unavailable(error: redis::RedisError) -> StoreError {
@@ -47,6 +58,27 @@ fn status_text(status: TaskStatus) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
+}
+
+/// A task's owner, record, status and lease as `HMGET` reads them.
+type Fields = (Option<String>, Option<String>, Option<String>, Option<u64>);
+
+/// When a lease renewed at `now` runs out.
+fn lease_from(now: u64) -> u64 {
+    now + TASK_LEASE.as_millis() as u64
+}
+
+/// The outcome of a task whose process went away without a word.
+fn worker_lost() -> TaskPayload {
+    let error = rmcp::ErrorData::internal_error(
+        "worker lost: the server running the task stopped without finishing it (its lease ran out): start it again",
+        None,
+    );
+    let error = match serde_json::to_value(error) {
+        Ok(serde_json::Value::Object(error)) => error,
+        _ => serde_json::Map::new(),
+    };
+    TaskPayload::Failed { error }
 }
 
 fn millis_now() -> u64 {
@@ -72,6 +104,7 @@ impl RedisStore {
             connection,
             prefix: prefix.to_owned(),
             finish: redis::Script::new(FINISH),
+            renew: redis::Script::new(RENEW),
         })
     }
 
@@ -167,6 +200,8 @@ impl TaskStore for RedisStore {
                 .arg("working")
                 .arg("record")
                 .arg(record)
+                .arg("lease")
+                .arg(lease_from(now))
                 .ignore()
                 .cmd("PEXPIRE")
                 .arg(&key)
@@ -224,29 +259,49 @@ impl TaskStore for RedisStore {
 
     fn get<'a>(&'a self, id: &'a str, owner: &'a str) -> Stored<'a, Option<DetailedTask>> {
         Box::pin(async move {
-            let (stored_owner, record): (Option<String>, Option<String>) = redis::cmd("HMGET")
-                .arg(self.task_key(id))
+            let key = self.task_key(id);
+            let mut connection = self.connection.clone();
+            let mut read = redis::cmd("HMGET");
+            read.arg(&key)
                 .arg("owner")
                 .arg("record")
-                .query_async(&mut self.connection.clone())
+                .arg("status")
+                .arg("lease");
+            let (stored_owner, record, status, lease): Fields = read
+                .query_async(&mut connection)
                 .await
                 .map_err(unavailable)?;
-            let (Some(stored_owner), Some(record)) = (stored_owner, record) else {
+            let (Some(stored_owner), Some(mut record)) = (stored_owner, record) else {
                 return Ok(None);
             };
             if !harness_gen_serve::same(stored_owner.as_bytes(), owner.as_bytes()) {
                 return Ok(None);
             }
+            // Working with its lease run out: the process running it is gone. (A task kept by
+            // a server without leases has none, and stays as it is.)
+            let lapsed = lease.is_some_and(|lease| lease < millis_now());
+            if status.as_deref() == Some("working") && lapsed {
+                self.finish(id, &worker_lost()).await?;
+                let (_, again, _, _): Fields = read
+                    .query_async(&mut connection)
+                    .await
+                    .map_err(unavailable)?;
+                match again {
+                    Some(again) => record = again,
+                    None => return Ok(None),
+                }
+            }
             serde_json::from_str(&record).map(Some).map_err(unreadable)
         })
     }
 
-    fn status<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>> {
+    fn renew<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>> {
         Box::pin(async move {
-            let status: Option<String> = redis::cmd("HGET")
-                .arg(self.task_key(id))
-                .arg("status")
-                .query_async(&mut self.connection.clone())
+            let status: Option<String> = self
+                .renew
+                .key(self.task_key(id))
+                .arg(lease_from(millis_now()))
+                .invoke_async(&mut self.connection.clone())
                 .await
                 .map_err(unavailable)?;
             status

@@ -54,8 +54,10 @@ pub trait TaskStore: Send + Sync {
     fn get<'a>(&'a self, id: &'a str, owner: &'a str) -> Stored<'a, Option<DetailedTask>>;
 
     /// The status of task `id` whoever's it is (`None`: gone), which the process running it
-    /// watches for a cancel made elsewhere.
-    fn status<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>>;
+    /// watches for a cancel made elsewhere; a working task's lease is extended to
+    /// [`TASK_LEASE`](super::TASK_LEASE) from now. (A shared store fails a working task whose
+    /// lease has run out when it is read: the process running it is gone.)
+    fn renew<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>>;
 
     /// `Ok` when the store answers (the server's readiness).
     fn ping(&self) -> Stored<'_, ()>;
@@ -168,7 +170,8 @@ impl TaskStore for MemoryStore {
         Box::pin(std::future::ready(Ok(found)))
     }
 
-    fn status<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>> {
+    fn renew<'a>(&'a self, id: &'a str) -> Stored<'a, Option<TaskStatus>> {
+        // A task in this process's memory ends with the process: it needs no lease.
         let entries = self.lock();
         let status = entries
             .get(id)
@@ -253,7 +256,7 @@ mod tests {
         let seen = store.get("t1", "alice").await.unwrap().unwrap();
         assert_eq!(seen.status(), TaskStatus::Cancelled);
         assert_eq!(
-            store.status("t1").await.unwrap(),
+            store.renew("t1").await.unwrap(),
             Some(TaskStatus::Cancelled)
         );
     }
