@@ -132,8 +132,8 @@ pub fn json_or_events_handler(flag: &'static str, buffered: Handler, events: Han
     )
 }
 
-/// The one shape of a generated tool's handler: deserializes the validated input into `I`,
-/// calls the client through `call`, and makes what it answered (a value, or a stream still
+/// The shape of a streaming tool's handler (bytes, events): deserializes the validated input
+/// into `I`, calls the client through `call`, and makes what it answered (a stream still
 /// arriving) the tool's output through `output`; a failed call is thrown by its
 /// [`Error::into_thrown`].
 fn calling_handler<C, I, R, E, F, Fut>(
