@@ -12,15 +12,71 @@ use axum::response::{IntoResponse, Response};
 
 /// A `redis-server` process, killed when dropped.
 pub struct Redis {
-    child: std::process::Child,
+    child: Option<std::process::Child>,
+    program: std::path::PathBuf,
+    port: u16,
+    /// Where it keeps its append-only file, when it keeps one ([`redis_persistent`]).
+    dir: Option<std::path::PathBuf>,
     /// Its `redis://` URL.
     pub url: String,
 }
 
 impl Drop for Redis {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+impl Redis {
+    /// Kills the server (as a crash would); [`Redis::start`] brings it back on the same port.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server on its port (again), with what it kept on disk, if anything; returns
+    /// once it answers `PING`.
+    pub fn start(&mut self) {
+        let mut command = std::process::Command::new(&self.program);
+        command.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"]);
+        command.args(["--save", "", "--daemonize", "no"]);
+        match &self.dir {
+            // Every write on disk before it is answered: a crash loses nothing.
+            Some(dir) => command
+                .args(["--appendonly", "yes", "--appendfsync", "always", "--dir"])
+                .arg(dir),
+            None => command.args(["--appendonly", "no"]),
+        };
+        let child = command
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        // Ready when it answers PING.
+        for _ in 0..200 {
+            use std::io::{Read, Write};
+            if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+                let mut answer = [0u8; 7];
+                if stream.write_all(b"PING\r\n").is_ok()
+                    && stream.read_exact(&mut answer).is_ok()
+                    && &answer == b"+PONG\r\n"
+                {
+                    return;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!(
+            "redis-server on port {} did not answer PING within 5 s",
+            self.port
+        );
     }
 }
 
@@ -28,6 +84,20 @@ impl Drop for Redis {
 /// loopback port, keeping nothing on disk; `None` when it is not installed (see
 /// [`crate::tools::system_tool`]).
 pub fn redis() -> Option<Redis> {
+    started(None)
+}
+
+/// [`redis`] keeping its data in an append-only file, written before each answer, so that it
+/// comes back whole after [`Redis::stop`] and [`Redis::start`].
+pub fn redis_persistent() -> Option<Redis> {
+    static SERIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("harness-redis-{}-{serial}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory for redis-server");
+    started(Some(dir))
+}
+
+fn started(dir: Option<std::path::PathBuf>) -> Option<Redis> {
     let program = crate::tools::system_tool(
         "the replicated MCP task tests",
         "/usr/bin/redis-server",
@@ -37,33 +107,15 @@ pub fn redis() -> Option<Redis> {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let child = std::process::Command::new(program)
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("redis-server starts");
-    let redis = Redis {
-        child,
+    let mut redis = Redis {
+        child: None,
+        program,
+        port,
+        dir,
         url: format!("redis://127.0.0.1:{port}"),
     };
-    // Ready when it answers PING.
-    for _ in 0..200 {
-        use std::io::{Read, Write};
-        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
-            let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-            let mut answer = [0u8; 7];
-            if stream.write_all(b"PING\r\n").is_ok()
-                && stream.read_exact(&mut answer).is_ok()
-                && &answer == b"+PONG\r\n"
-            {
-                return Some(redis);
-            }
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    panic!("redis-server on port {port} did not answer PING within 5 s");
+    redis.start();
+    Some(redis)
 }
 
 /// A round-robin HTTP proxy: each request goes to the next replica in turn, whatever

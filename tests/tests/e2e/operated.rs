@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use harness_e2e::deploy::{Proxy, redis};
+use harness_e2e::deploy::{Proxy, redis, redis_persistent};
 use harness_e2e::{McpHttp, serve, start_mcp_http_with};
 use serde_json::{Value, json};
 
@@ -470,4 +470,80 @@ async fn a_task_whose_replica_is_killed_fails_as_worker_lost_within_its_lease() 
         "{:?}",
         killed.elapsed()
     );
+}
+
+/// Redis going away and coming back: the server stays up (`/healthz`), says it is not ready
+/// while its store does not answer, answers a task read with an error rather than failing, and
+/// reads the task again once Redis is back (kept on disk, as a production Redis keeps it).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_redis_restart_leaves_the_server_up_and_not_ready_then_tasks_readable_again() {
+    use rmcp::model::{CallToolRequestParams, CallToolResponse, GetTaskParams, TaskPayload};
+    let Some(mut redis) = redis_persistent() else {
+        return;
+    };
+    let base = serve().await;
+    let (_server, url) = replica(&base, &redis.url);
+    let origin = origin(&url);
+    let http = reqwest::Client::new();
+    let status = |path: &'static str| {
+        let (http, origin) = (http.clone(), origin.clone());
+        async move {
+            http.get(format!("{origin}{path}"))
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    let client = crate::petstore_mcp_tasks::connect(&url, true).await;
+    let arguments = json!({"body": {"name": "Kit", "species": "cat"}});
+    let call = CallToolRequestParams::new("pets.create")
+        .with_arguments(arguments.as_object().unwrap().clone());
+    let task = match client.peer().call_tool_once(call).await.unwrap() {
+        CallToolResponse::Task(created) => created.task,
+        other => panic!("a task: {other:?}"),
+    };
+    let read = || {
+        client
+            .peer()
+            .get_task(GetTaskParams::new(task.task_id.clone()))
+    };
+    let mut result = None;
+    for _ in 0..100 {
+        if let TaskPayload::Completed { result: done } = read().await.unwrap().task.payload {
+            result = Some(done);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let result = result.expect("the task completes");
+    assert_eq!(status("/readyz").await, 200);
+
+    redis.stop();
+    let mut ready = 200;
+    for _ in 0..100 {
+        ready = status("/readyz").await;
+        if ready == 503 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ready, 503, "not ready while Redis is away");
+    assert_eq!(status("/healthz").await, 200, "still up");
+    assert!(read().await.is_err(), "a task read is an error, not a hang");
+
+    redis.start();
+    for _ in 0..100 {
+        ready = status("/readyz").await;
+        if ready == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ready, 200, "ready again once Redis answers");
+    match read().await.unwrap().task.payload {
+        TaskPayload::Completed { result: again } => assert_eq!(again, result),
+        other => panic!("the task as it was: {other:?}"),
+    }
 }
