@@ -22,7 +22,8 @@ pub struct ClientBuilder {
 
 /// How a call's failed attempts are retried. Only a call that is safe to repeat is retried (an
 /// idempotent method, or a call carrying an idempotency key: see `Binding::idempotency_key`),
-/// only after a connect error or a 429, 500, 502, 503 or 504 reply, waiting what the reply's
+/// only after a connect error, a connection reset or closed before the reply, or a 429, 500,
+/// 502, 503 or 504 reply, waiting what the reply's
 /// `Retry-After` says (seconds or an HTTP date) or else an exponential backoff with jitter; no
 /// retry starts once `max_elapsed` would be passed (the last reply is returned instead).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! `client`; with `registry`, the handlers of generated tools). One request path for every
 //! operation: the binding says where each input property goes; this module builds the request,
 //! adds credentials (and an idempotency key where the binding has one), sends it with a timeout
-//! and bounded retries (see [`RetryPolicy`]: calls safe to repeat only, on connect errors and
-//! 429/500/502/503/504, honouring `Retry-After`, with jittered backoff), reads at most a
+//! and bounded retries (see [`RetryPolicy`]: calls safe to repeat only, on connect errors,
+//! connections reset before the reply and 429/500/502/503/504, honouring `Retry-After`, with
+//! jittered backoff), reads at most a
 //! bounded body, and classifies the reply as success, declared error or undeclared error.
 //!
 //! Credentials never appear in `Debug`, `Display` or any error, and never come back out of a
@@ -326,9 +327,13 @@ impl HttpClient {
             trace::attempt(binding, attempt, sent.elapsed(), &outcome);
             let wait = match outcome {
                 Err(error) if error.is_timeout() => return Err(Error::Timeout),
-                Err(error) if error.is_connect() && retries_left => Some(backoff())
-                    .filter(|wait| in_time(*wait))
-                    .ok_or(Error::Transport)?,
+                // No connection, or one reset or closed before the reply: the request may or
+                // may not have reached the server, so only a call safe to repeat is repeated.
+                Err(error) if (error.is_connect() || error.is_request()) && retries_left => {
+                    Some(backoff())
+                        .filter(|wait| in_time(*wait))
+                        .ok_or(Error::Transport)?
+                }
                 Err(_) => return Err(Error::Transport),
                 Ok(response) => {
                     let status = response.status().as_u16();

@@ -195,3 +195,47 @@ async fn a_server_that_accepts_and_never_answers_times_out() {
         .unwrap_err();
     assert!(matches!(error, Error::Timeout), "{error:?}");
 }
+
+/// A server that reads each request, then resets the connection (no reply); returns its URL
+/// and how many connections it took.
+async fn resetting_server() -> (String, Arc<AtomicUsize>) {
+    use tokio::io::AsyncReadExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let taken = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&taken);
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            // Closing with a zero linger sends a reset, not a graceful close.
+            let _ = socket.set_linger(Some(Duration::ZERO));
+            drop(socket);
+        }
+    });
+    (base, taken)
+}
+
+#[tokio::test]
+async fn a_reset_before_the_reply_is_retried_for_a_call_safe_to_repeat_then_a_transport_error() {
+    let (base, taken) = resetting_server().await;
+    let error = client(&base)
+        .send(&binding("GET", "/pets", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Transport), "{error:?}");
+    // The first attempt and the default policy's two retries.
+    assert_eq!(taken.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn a_reset_before_the_reply_is_not_retried_for_a_call_that_may_have_done_its_work() {
+    let (base, taken) = resetting_server().await;
+    let error = client(&base)
+        .send(&binding("POST", "/pets", json!({})), &json!({}))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Transport), "{error:?}");
+    assert_eq!(taken.load(Ordering::SeqCst), 1);
+}
