@@ -209,7 +209,9 @@ async fn resetting_server() -> (String, Arc<AtomicUsize>) {
             counted.fetch_add(1, Ordering::SeqCst);
             let mut request = [0u8; 4096];
             let _ = socket.read(&mut request).await;
-            // Closing with a zero linger sends a reset, not a graceful close.
+            // Closing with a zero linger sends a reset, not a graceful close. (Tokio deprecates
+            // `set_linger` because a positive linger blocks the thread on drop; zero does not.)
+            #[allow(deprecated)]
             let _ = socket.set_linger(Some(Duration::ZERO));
             drop(socket);
         }
