@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Load on the generated MCP server over Streamable HTTP (issue 55): calls per second and
+# latency (p50, p99) of `tools/call get_pet` in both protocol eras, next to the same machine's
+# bare upstream (the pet store's loopback stand-in, GET /pets/1) and a JSON-RPC `ping` through
+# the server, each with 1, 64 and 512 concurrent connections; then the server's resident memory
+# idle and with 1,000 open sessions. wrk drives the load (Debian: apt-get install wrk).
+# A benchmark, not a test: bench.sh runs it; figures go to docs/src/performance.md.
+#
+#   scripts/mcp-load.sh                 # 5 s per row
+#   SECONDS_PER_ROW=10 scripts/mcp-load.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { echo "error: needs wrk (Debian: sudo apt-get install wrk)" >&2; exit 2; }
+command -v curl >/dev/null || { echo "error: needs curl" >&2; exit 2; }
+DURATION="${SECONDS_PER_ROW:-5}s"
+OUT=target/mcp-load
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+cargo build -q --release -p petstore --features mcp --bin petstore-mcp
+cargo build -q --release -p harness-e2e --example petstore_upstream
+
+# The upstream: its URL and token on its first two lines; it stops when its input closes.
+mkfifo "$OUT/upstream-in"
+target/release/examples/petstore_upstream < "$OUT/upstream-in" > "$OUT/upstream" &
+exec 7>"$OUT/upstream-in"
+for _ in $(seq 50); do [ "$(wc -l < "$OUT/upstream")" -ge 2 ] && break; sleep 0.1; done
+UPSTREAM=$(sed -n 1p "$OUT/upstream")
+TOKEN=$(sed -n 2p "$OUT/upstream")
+
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PETSTORE_BASE_URL=$UPSTREAM PETSTORE_TOKEN=$TOKEN RUST_LOG=error \
+  target/release/petstore-mcp --http "127.0.0.1:$PORT" 2>"$OUT/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; exec 7>&-' EXIT
+MCP="http://127.0.0.1:$PORT/mcp"
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+
+# wrk's script: POSTs $BODY with the headers $HEADERS names ("name: value|name: value"), the
+# JSON-RPC id `ID` in the body replaced by one of its own for each request (requests of one
+# session must not share an id while they are under way).
+cat > "$OUT/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+wrk.headers["accept"] = "application/json, text/event-stream"
+for pair in string.gmatch(os.getenv("HEADERS") or "", "[^|]+") do
+  local name, value = pair:match("^%s*(.-)%s*:%s*(.-)%s*$")
+  wrk.headers[name] = value
+end
+local template = os.getenv("BODY")
+local id = 0
+function init(args)
+  math.randomseed(os.time() + tonumber(tostring({}):match("0x(%x+)"), 16))
+  id = math.random(1, 1000000) * 1000000
+end
+function request()
+  id = id + 1
+  return wrk.format(nil, nil, nil, (template:gsub('"id":"ID"', '"id":' .. id)))
+end
+LUA
+
+MODERN_META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}'
+ACCEPT='accept: application/json, text/event-stream'
+
+# A session of the `initialize` era, initialized; prints its id.
+legacy_session() {
+  local id
+  id=$(curl -s -D - -o /dev/null "$MCP" -H 'content-type: application/json' -H "$ACCEPT" \
+    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
+    | tr -d '\r' | awk 'tolower($1) == "mcp-session-id:" { print $2 }')
+  curl -s -o /dev/null "$MCP" -H 'content-type: application/json' -H "$ACCEPT" \
+    -H "mcp-session-id: $id" -H 'mcp-protocol-version: 2025-11-25' \
+    -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  echo "$id"
+}
+
+# row NAME CONNECTIONS URL [wrk args...]: requests per second, p50, p99, non-2xx and errors.
+row() {
+  local name=$1 connections=$2 url=$3
+  shift 3
+  local threads=$((connections < 2 ? 1 : 2))
+  wrk -t"$threads" -c"$connections" -d"$DURATION" --latency "$@" "$url" > "$OUT/wrk.txt"
+  local rps p50 p99 bad
+  rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$OUT/wrk.txt")
+  p50=$(awk '$1 == "50%" { print $2 }' "$OUT/wrk.txt")
+  p99=$(awk '$1 == "99%" { print $2 }' "$OUT/wrk.txt")
+  bad=$(awk '/Non-2xx/ { n += $NF } /Socket errors/ { n += 1 } END { print n + 0 }' "$OUT/wrk.txt")
+  printf '%-38s %6s %10s %10s %10s %8s\n' "$name" "$connections" "$rps" "$p50" "$p99" "$bad"
+}
+
+printf '%-38s %6s %10s %10s %10s %8s\n' "what" "conns" "per second" "p50" "p99" "failed"
+SESSION=$(legacy_session)
+for connections in 1 64 512; do
+  row "upstream alone: GET /pets/1" "$connections" "$UPSTREAM/pets/1" \
+    -H "authorization: Bearer $TOKEN"
+  # `ping` is of the `initialize` era (the 2026-07-28 era has none).
+  BODY='{"jsonrpc":"2.0","id":"ID","method":"ping"}' \
+  HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $SESSION" \
+    row "MCP ping (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
+  BODY="{\"jsonrpc\":\"2.0\",\"id\":\"ID\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_pet\",\"arguments\":{\"pet_id\":1},$MODERN_META}}" \
+  HEADERS='mcp-protocol-version: 2026-07-28|mcp-method: tools/call|mcp-name: get_pet' \
+    row "MCP tools/call get_pet (2026-07-28)" "$connections" "$MCP" -s "$OUT/post.lua"
+  BODY='{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"get_pet","arguments":{"pet_id":1}}}' \
+  HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $SESSION" \
+    row "MCP tools/call get_pet (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
+done
+
+# Memory: resident set idle (after the load above), then with 1,000 more sessions open.
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$SERVER/status"; }
+before=$(rss)
+for _ in $(seq 1000); do legacy_session >/dev/null; done
+after=$(rss)
+echo
+printf 'server resident memory: %d MiB; with 1,000 more open sessions: %d MiB (%d KiB per session)\n' \
+  $((before / 1024)) $((after / 1024)) $(((after - before) / 1000))
