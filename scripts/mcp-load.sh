@@ -2,8 +2,10 @@
 # Load on the generated MCP server over Streamable HTTP (issue 55): calls per second and
 # latency (p50, p99) of `tools/call get_pet` in both protocol eras, next to the same machine's
 # bare upstream (the pet store's loopback stand-in, GET /pets/1) and a JSON-RPC `ping` through
-# the server, each with 1, 64 and 512 concurrent connections; then the server's resident memory
-# idle and with 1,000 open sessions. wrk drives the load (Debian: apt-get install wrk).
+# the server, each with 1, 64 and 512 concurrent connections, and the same call through
+# FastMCP's `from_openapi` server for the same document (installed into target/fastmcp-venv
+# from PyPI on first use); then the server's resident memory idle and with 1,000 open sessions.
+# wrk drives the load (Debian: apt-get install wrk).
 # A benchmark, not a test: bench.sh runs it; figures go to docs/src/performance.md.
 #
 #   scripts/mcp-load.sh                 # 5 s per row
@@ -28,13 +30,33 @@ for _ in $(seq 50); do [ "$(wc -l < "$OUT/upstream")" -ge 2 ] && break; sleep 0.
 UPSTREAM=$(sed -n 1p "$OUT/upstream")
 TOKEN=$(sed -n 2p "$OUT/upstream")
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+PORT=$(free_port)
 PETSTORE_BASE_URL=$UPSTREAM PETSTORE_TOKEN=$TOKEN RUST_LOG=error \
   target/release/petstore-mcp --http "127.0.0.1:$PORT" 2>"$OUT/server.log" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null; exec 7>&-' EXIT
 MCP="http://127.0.0.1:$PORT/mcp"
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+
+# FastMCP, when it can be installed (pinned: the version these figures were taken with).
+FASTMCP_VENV=target/fastmcp-venv
+FASTMCP=""
+if [ -x "$FASTMCP_VENV/bin/python" ] || { python3 -m venv "$FASTMCP_VENV" \
+    && "$FASTMCP_VENV/bin/pip" install -q "fastmcp==4.2.3" pyyaml; }; then
+  FASTMCP_PORT=$(free_port)
+  "$FASTMCP_VENV/bin/python" scripts/fastmcp/petstore_server.py specs/petstore.yaml "$UPSTREAM" \
+    "$TOKEN" "$FASTMCP_PORT" > "$OUT/fastmcp.log" 2>&1 &
+  FASTMCP=$!
+  for _ in $(seq 100); do
+    curl -s -o /dev/null "http://127.0.0.1:$FASTMCP_PORT/mcp" && break
+    sleep 0.1
+  done
+else
+  echo "warning: FastMCP could not be installed into $FASTMCP_VENV (pip and PyPI needed): its rows are left out" >&2
+fi
+trap 'kill $SERVER $FASTMCP 2>/dev/null; exec 7>&-' EXIT
 
 # wrk's script: POSTs $BODY with the headers $HEADERS names ("name: value|name: value"), the
 # JSON-RPC id `ID` in the body replaced by one of its own for each request (requests of one
@@ -62,13 +84,14 @@ LUA
 MODERN_META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}'
 ACCEPT='accept: application/json, text/event-stream'
 
-# A session of the `initialize` era, initialized; prints its id.
+# A session of the `initialize` era at the MCP endpoint $1 (ours by default), initialized;
+# prints its id.
 legacy_session() {
-  local id
-  id=$(curl -s -D - -o /dev/null "$MCP" -H 'content-type: application/json' -H "$ACCEPT" \
+  local id url=${1:-$MCP}
+  id=$(curl -s -D - -o /dev/null "$url" -H 'content-type: application/json' -H "$ACCEPT" \
     -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wrk","version":"1"}}}' \
     | tr -d '\r' | awk 'tolower($1) == "mcp-session-id:" { print $2 }')
-  curl -s -o /dev/null "$MCP" -H 'content-type: application/json' -H "$ACCEPT" \
+  curl -s -o /dev/null "$url" -H 'content-type: application/json' -H "$ACCEPT" \
     -H "mcp-session-id: $id" -H 'mcp-protocol-version: 2025-11-25' \
     -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
   echo "$id"
@@ -90,6 +113,7 @@ row() {
 
 printf '%-38s %6s %10s %10s %10s %8s\n' "what" "conns" "per second" "p50" "p99" "failed"
 SESSION=$(legacy_session)
+[ -n "$FASTMCP" ] && FASTMCP_SESSION=$(legacy_session "http://127.0.0.1:$FASTMCP_PORT/mcp")
 for connections in 1 64 512; do
   row "upstream alone: GET /pets/1" "$connections" "$UPSTREAM/pets/1" \
     -H "authorization: Bearer $TOKEN"
@@ -103,6 +127,12 @@ for connections in 1 64 512; do
   BODY='{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"get_pet","arguments":{"pet_id":1}}}' \
   HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $SESSION" \
     row "MCP tools/call get_pet (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
+  if [ -n "$FASTMCP" ]; then
+    BODY='{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"getPet","arguments":{"petId":1}}}' \
+    HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $FASTMCP_SESSION" \
+      row "FastMCP tools/call getPet (2025-11-25)" "$connections" \
+        "http://127.0.0.1:$FASTMCP_PORT/mcp" -s "$OUT/post.lua"
+  fi
 done
 
 # Memory: resident set idle (after the load above), then with 1,000 more sessions open.
