@@ -214,7 +214,7 @@ fn single(bytes: bytes::Bytes) -> super::ByteStream {
     Box::pin(futures::stream::once(async move { Ok(bytes) }))
 }
 
-/// What `reader` reads (a file, standard input), [`FILE_CHUNK`] at a time.
+/// What `reader` reads (a file, standard input), 64 KiB at a time.
 pub fn read_chunks<R>(reader: R) -> super::ByteStream
 where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,

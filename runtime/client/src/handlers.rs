@@ -72,7 +72,7 @@ where
 
 /// The handler of one generated tool whose output is bytes (a download): [`typed_handler`],
 /// calling the operation's `…_stream` method through `call` and returning the body as it
-/// arrives ([`crate::ByteOutput`]), so the CLI writes it to a file without holding it and
+/// arrives ([`harness_gen_registry::ByteOutput`]), so the CLI writes it to a file without holding it and
 /// `invoke` collects it into base64 text within a bound.
 pub fn download_handler<C, I, E, F, Fut>(client: C, call: F) -> Handler
 where

@@ -1,6 +1,6 @@
-//! Calls that list in pages. A binding's [`Pagination`] says how the next page is asked for;
+//! Calls that list in pages. A binding's [`Pagination`](harness_gen_wire::binding::Pagination) says how the next page is asked for;
 //! every next page is the same operation called again with a few input properties changed
-//! ([`Pagination::next_arguments`]), so the SDK's page streams, the tool handler (one page per
+//! ([`Pagination::next_arguments`](harness_gen_wire::binding::Pagination::next_arguments)), so the SDK's page streams, the tool handler (one page per
 //! call, the next page's arguments beside the output) and the CLI's `--paginate` all follow
 //! pages the same way and through the same request path.
 //!

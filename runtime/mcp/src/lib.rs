@@ -1,7 +1,7 @@
 //! `harness-gen-mcp`: the MCP server (the runtime's feature `mcp`), built at run time on the official Rust SDK (`rmcp`) from a
 //! registry's MCP projection: dynamic `tools/list` (standalone schemas, hints, icons, the
 //! error schema in `_meta`, cursor pagination, cache hints) and `tools/call` through the one
-//! invocation path, rendered by [`crate::render::mcp_failure`].
+//! invocation path, rendered by [`harness_gen_registry::render::mcp_failure`].
 //!
 //! Both protocol eras are served by rmcp's lifecycle: 2026-07-28 (`server/discover`,
 //! per-request metadata, `resultType`, `ttlMs`/`cacheScope`, any JSON value as

@@ -38,7 +38,7 @@ impl std::fmt::Display for StoreError {
 pub type Stored<'a, T> = BoxFuture<'a, Result<T, StoreError>>;
 
 /// Where a server keeps its tasks: their state, outcome and owner, for [`TASK_TTL_MS`] from
-/// their creation, at most [`MAX_TASKS_PER_OWNER`] per owner and [`MAX_TASKS`] in all (a new
+/// their creation, at most 256 per owner and 10,000 in all (a new
 /// task past a cap makes the oldest finished one give its place). The running itself stays in
 /// the process that started the task; a store shared by several processes ([`TaskStore::shared`])
 /// lets any of them read a task's state and cancel it.
