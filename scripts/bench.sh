@@ -183,8 +183,8 @@ printf '%-44s %10s %10d   %s\n' "cli --output of a 50 MiB download" "$secs" $((d
   "<= 32 MiB above idle ($((idle_kib / 1024)) MiB): $(((dl_kib - idle_kib) / 1024)) MiB above"
 
 echo
-echo "== the MCP server under load (wrk; about a minute and a half)"
-scripts/mcp-load.sh
+echo "== the MCP server under load, then a 10-minute soak (wrk; about twelve minutes)"
+SOAK_MINUTES=10 scripts/mcp-load.sh
 
 echo
 echo "== the weight of a generated SDK for its user (cold builds; minutes)"

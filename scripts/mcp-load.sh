@@ -10,6 +10,8 @@
 #
 #   scripts/mcp-load.sh                 # 5 s per row
 #   SECONDS_PER_ROW=10 scripts/mcp-load.sh
+#   SOAK_MINUTES=10 scripts/mcp-load.sh # then a soak: 8 connections of tools/call for that long,
+#                                       # the server's memory sampled every 30 s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "error: needs wrk (Debian: sudo apt-get install wrk)" >&2; exit 2; }
@@ -143,3 +145,25 @@ after=$(rss)
 echo
 printf 'server resident memory: %d MiB; with 1,000 more open sessions: %d MiB (%d KiB per session)\n' \
   $((before / 1024)) $((after / 1024)) $(((after - before) / 1000))
+
+# The soak: a steady load of tools/call from 8 connections for SOAK_MINUTES, the server's
+# resident memory sampled every 30 s (it should stay flat) and every failed call counted (there
+# should be none).
+if [ "${SOAK_MINUTES:-0}" -gt 0 ]; then
+  BODY="{\"jsonrpc\":\"2.0\",\"id\":\"ID\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_pet\",\"arguments\":{\"pet_id\":1},$MODERN_META}}" \
+  HEADERS='mcp-protocol-version: 2026-07-28|mcp-method: tools/call|mcp-name: get_pet' \
+    wrk -t1 -c8 -d"${SOAK_MINUTES}m" --latency -s "$OUT/post.lua" "$MCP" > "$OUT/soak.txt" &
+  load=$!
+  samples=()
+  while kill -0 "$load" 2>/dev/null; do
+    samples+=("$(( $(rss) / 1024 ))")
+    for _ in $(seq 30); do kill -0 "$load" 2>/dev/null || break; sleep 1; done
+  done
+  wait "$load"
+  calls=$(awk '/requests in/ { print $1 }' "$OUT/soak.txt")
+  failed=$(awk '/Non-2xx/ { n += $NF } /Socket errors/ { n += 1 } END { print n + 0 }' "$OUT/soak.txt")
+  p99=$(awk '$1 == "99%" { print $2 }' "$OUT/soak.txt")
+  echo
+  printf 'soak, %s min of tools/call from 8 connections: %s calls, %s failed, p99 %s; resident MiB every 30 s: %s\n' \
+    "$SOAK_MINUTES" "$calls" "$failed" "$p99" "${samples[*]}"
+fi
