@@ -188,7 +188,7 @@ impl Connections {
 
 pub(super) async fn connection(
     axum::extract::State(connections): axum::extract::State<Arc<Connections>>,
-    request: axum::extract::Request,
+    mut request: axum::extract::Request,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     let named = request
@@ -200,7 +200,6 @@ pub(super) async fn connection(
     // Stopping: new work (a session, a call) goes to another replica; the rest is still served,
     // so the calls under way finish for their clients (which follow a call with more requests,
     // on new connections: the Python SDK lists the tools to check a result against).
-    let mut request = request;
     if activity.draining() {
         let (parts, body) = request.into_parts();
         let body = axum::body::to_bytes(body, usize::MAX)

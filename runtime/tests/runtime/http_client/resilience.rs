@@ -219,25 +219,28 @@ async fn resetting_server() -> (String, Arc<AtomicUsize>) {
     (base, taken)
 }
 
-#[tokio::test]
-async fn a_reset_before_the_reply_is_retried_for_a_call_safe_to_repeat_then_a_transport_error() {
+/// Calls `method /pets` on a server that resets every connection; returns the error and how
+/// many attempts reached the server.
+async fn call_until_reset(method: &str) -> (Error<std::convert::Infallible>, usize) {
     let (base, taken) = resetting_server().await;
     let error = client(&base)
-        .send(&binding("GET", "/pets", json!({})), &json!({}))
+        .send(&binding(method, "/pets", json!({})), &json!({}))
         .await
         .unwrap_err();
+    (error, taken.load(Ordering::SeqCst))
+}
+
+#[tokio::test]
+async fn a_reset_before_the_reply_is_retried_for_a_call_safe_to_repeat_then_a_transport_error() {
+    let (error, attempts) = call_until_reset("GET").await;
     assert!(matches!(error, Error::Transport), "{error:?}");
     // The first attempt and the default policy's two retries.
-    assert_eq!(taken.load(Ordering::SeqCst), 3);
+    assert_eq!(attempts, 3);
 }
 
 #[tokio::test]
 async fn a_reset_before_the_reply_is_not_retried_for_a_call_that_may_have_done_its_work() {
-    let (base, taken) = resetting_server().await;
-    let error = client(&base)
-        .send(&binding("POST", "/pets", json!({})), &json!({}))
-        .await
-        .unwrap_err();
+    let (error, attempts) = call_until_reset("POST").await;
     assert!(matches!(error, Error::Transport), "{error:?}");
-    assert_eq!(taken.load(Ordering::SeqCst), 1);
+    assert_eq!(attempts, 1);
 }
