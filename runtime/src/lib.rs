@@ -52,9 +52,21 @@ pub use harness_gen_contract::{Audience, Catalog, catalog, cli_names, harness, s
 // The live registry (harness-gen-registry).
 #[cfg(feature = "registry")]
 pub use harness_gen_registry::{
-    ByteOutput, EventOutput, Handler, HandlerFuture, Issue, Phase, Provider, RegistryBuilder,
-    Thrown, ToolError, ToolOutput, ToolRegistry, render,
+    ByteOutput, CATALOG_REF_KEY, Composer, EventOutput, Handler, HandlerFuture, Issue, Phase,
+    Provider, RegistryBuilder, Thrown, ToolError, ToolOutput, ToolRegistry, catalog_ref, render,
 };
+
+/// Tools written in Rust (harness-gen-registry's `typed`), with the `#[tool]` attribute
+/// (harness-gen-macros) and schemars, whose `JsonSchema` derive their types use
+/// (`#[derive(JsonSchema)]` with `#[schemars(crate = "harness_gen_runtime::schemars")]`).
+#[cfg(feature = "typed")]
+pub mod typed {
+    pub use harness_gen_macros::tool;
+    pub use harness_gen_registry::typed::*;
+}
+/// schemars, as typed tools and generated types (their `schemars` feature) name it.
+#[cfg(feature = "typed")]
+pub use schemars;
 
 /// The HTTP client generated SDKs call through (harness-gen-client; with `registry`, the
 /// handlers of generated tools).

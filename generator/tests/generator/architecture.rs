@@ -135,7 +135,7 @@ fn every_package_of_the_runtime_and_the_generator_has_its_place_in_the_code_map(
 /// dependencies) only on packages of lower layers, so there is no circle, and no projection
 /// (the CLI, the MCP server, the dashboard, the bridge: one layer) depends on another.
 const LAYERS: &[&[&str]] = &[
-    &["harness-gen-wire"],
+    &["harness-gen-wire", "harness-gen-macros"],
     &["harness-gen-types", "harness-gen-contract"],
     &["harness-gen-registry", "harness-gen-lang"],
     &["harness-gen-client", "harness-gen"],

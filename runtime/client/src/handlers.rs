@@ -164,19 +164,7 @@ where
 /// A validated tool input as the operation's input type. The schema it was validated against
 /// is the type's, but formats are not asserted there: a `date-time` that is not one, or an
 /// `int32` out of range, is refused here, as invalid input at its pointer.
-fn tool_input<I: DeserializeOwned>(input: Value) -> Result<I, Thrown> {
-    harness_gen_wire::error::typed_value(input).map_err(|(pointer, _)| {
-        Thrown::InvalidInput(vec![Issue {
-            pointer,
-            keyword: "format".into(),
-        }])
-    })
-}
-
-/// An operation's output as the tool's output value.
-fn tool_output<O: Serialize>(output: O) -> Result<Value, Thrown> {
-    serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
-}
+use harness_gen_registry::{output_value as tool_output, typed_input as tool_input};
 
 /// The handler of one generated tool that lists in pages: [`typed_handler`], fetching one page
 /// through `pages` and returning it with the arguments of the next one.

@@ -33,19 +33,39 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod compose;
 mod invoke;
 #[cfg(feature = "logs")]
 pub mod logs;
 mod registry;
 pub mod render;
+#[cfg(feature = "typed")]
+pub mod typed;
 
 // The contract as data, named by path inside this package.
 use harness_gen_contract::{catalog, harness, schema};
 use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory};
 
 pub use agent::Provider;
+pub use compose::{CATALOG_REF_KEY, Composer, catalog_ref};
 pub use invoke::{CALL, Issue, Phase, ToolError, mismatch_issue};
 pub use registry::{
     ByteOutput, EventOutput, Factory, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,
     ToolRegistry,
 };
+
+/// A tool's validated input as `I`; a value the schema allowed but `I` cannot take (a format
+/// the schema names without asserting) is invalid input at its pointer.
+pub fn typed_input<I: serde::de::DeserializeOwned>(input: serde_json::Value) -> Result<I, Thrown> {
+    harness_gen_wire::error::typed_value(input).map_err(|(pointer, _)| {
+        Thrown::InvalidInput(vec![Issue {
+            pointer,
+            keyword: "format".into(),
+        }])
+    })
+}
+
+/// A handler's output (or thrown error) as the value the registry checks against its schema.
+pub fn output_value<O: serde::Serialize>(output: O) -> Result<serde_json::Value, Thrown> {
+    serde_json::to_value(output).map_err(|_| Thrown::Fault(RuntimeCategory::Internal))
+}

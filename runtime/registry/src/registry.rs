@@ -201,7 +201,9 @@ impl Handler {
         }))
     }
 
-    pub(crate) fn call(&self, input: Value) -> PagedFuture {
+    /// Runs the handler on `input` (already validated): how a wrapper
+    /// ([`Composer::wrap`](crate::Composer::wrap)) calls the handler it wraps.
+    pub fn call(&self, input: Value) -> BoxFuture<'static, Result<ToolOutput, Thrown>> {
         (self.0)(input)
     }
 }
@@ -386,6 +388,11 @@ impl ToolRegistry {
     /// indistinguishable from one that does not exist.
     pub fn lookup(&self, audience: Audience, name: &str) -> Option<&Entry> {
         self.live(audience, name).map(|tool| &tool.entry)
+    }
+
+    /// Every tool of this registry with its handler, in order.
+    pub(crate) fn live_tools(&self) -> impl Iterator<Item = &LiveTool> {
+        self.members.iter().map(|&i| &self.shared.tools[i])
     }
 
     pub(crate) fn live(&self, audience: Audience, name: &str) -> Option<&LiveTool> {

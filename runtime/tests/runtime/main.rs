@@ -13,6 +13,8 @@ mod catalog_format;
 #[cfg(feature = "cli")]
 mod cli;
 mod cli_tree;
+#[cfg(feature = "typed")]
+mod compose;
 mod error_contract;
 mod harness_fixtures;
 #[cfg(feature = "client")]

@@ -28,6 +28,12 @@ pub enum ErrorCode {
     DuplicateIcon,
     /// HR0207: a tool has no handler, or a handler has no tool.
     MissingHandler,
+    /// HR0208: two sources of one registry give a component name two different schemas.
+    DuplicateComponent,
+    /// HR0209: a transform names a tool the registry does not have.
+    UnknownTool,
+    /// HR0210: a schema refers to a generated crate's types whose registry is not mounted.
+    UnmountedCatalog,
     /// HR0301: two CLI tools have the same command path.
     CliDuplicatePath,
     /// HR0302: a CLI tool's path is also the parent of another CLI tool.
@@ -58,6 +64,9 @@ impl ErrorCode {
             ErrorCode::ReservedMetaKey => "HR0205",
             ErrorCode::DuplicateIcon => "HR0206",
             ErrorCode::MissingHandler => "HR0207",
+            ErrorCode::DuplicateComponent => "HR0208",
+            ErrorCode::UnknownTool => "HR0209",
+            ErrorCode::UnmountedCatalog => "HR0210",
             ErrorCode::CliDuplicatePath => "HR0301",
             ErrorCode::CliLeafIsParent => "HR0302",
             ErrorCode::CliAliasClash => "HR0303",
