@@ -119,6 +119,8 @@ pub(crate) fn assemble(
                 } else {
                     Optional::Never
                 },
+                // A build script's types are the including crate's: it derives its own.
+                schemas: Optional::Never,
             };
             match groups {
                 None => (extras, emit::Gating::All),
@@ -129,7 +131,8 @@ pub(crate) fn assemble(
             }
         }
     };
-    let types = emit::types_file(&api, extras, gating);
+    let catalog_name = catalog.info.as_ref().map(|info| info.name.to_string());
+    let types = emit::types_file(&api, extras, gating, catalog_name.as_deref());
     report_fallbacks(doc, &types.fallbacks, diags);
     Some(Assembled {
         api,

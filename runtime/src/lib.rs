@@ -153,6 +153,33 @@ macro_rules! require_api {
     };
 }
 
+/// What a generated crate's `schemars` feature compiles: its component types as schemas that
+/// point at its catalog's components, so tools written in Rust can take and return them
+/// ([`typed::catalog_schema`]): `catalog_types!(catalog = "petstore", Pet, NewPet, Status = "status")`.
+#[cfg(feature = "typed")]
+#[macro_export]
+macro_rules! catalog_types {
+    (catalog = $catalog:literal $(, $ty:ident $(= $component:literal)?)* $(,)?) => {
+        $($crate::catalog_types!(@one $catalog, $ty, ($($component)?));)*
+    };
+    (@one $catalog:literal, $ty:ident, ()) => {
+        $crate::catalog_types!(@one $catalog, $ty, (::core::stringify!($ty)));
+    };
+    (@one $catalog:literal, $ty:ident, ($component:expr)) => {
+        impl $crate::schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed($component)
+            }
+            fn json_schema(_: &mut $crate::schemars::SchemaGenerator) -> $crate::schemars::Schema {
+                $crate::typed::catalog_schema($catalog, $component)
+            }
+        }
+    };
+}
+
 /// Includes the file a `harness_gen::Builder` wrote into `OUT_DIR` for `name`:
 /// `harness_gen_runtime::include_generated!("petstore");` defines `types`, `client` and `Client`
 /// where it is invoked, and `registry`, `registry()` and `CATALOG_JSON` when the builder was

@@ -76,6 +76,8 @@ mod json_schema {
     >;
     /// How `JsonSchema202012ToolError`'s operation can fail with a response: [`UndeclaredError`].
     pub type JsonSchema202012ToolError = UndeclaredError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(catalog = "conformance", Address = "address");
 }
 #[cfg(feature = "json-schema")]
 pub use json_schema::*;

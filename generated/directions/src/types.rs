@@ -268,6 +268,11 @@ pub type ListWidgetsError = UndeclaredError;
 pub type CreateWidgetError = UndeclaredError;
 /// How `ReplacePartsError`'s operation can fail with a response: [`UndeclaredError`].
 pub type ReplacePartsError = UndeclaredError;
+#[cfg(feature = "schemars")]
+harness_gen_runtime::catalog_types!(
+    catalog = "directions", Assembly, AssemblyRequest, Part, PartRequest, Widget,
+    WidgetRequest
+);
 /// The types compiled with `all-operations`.
 #[cfg(feature = "all-operations")]
 mod all_operations {
@@ -306,6 +311,8 @@ mod all_operations {
         }
         + additional_properties
     }
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(catalog = "directions", Named, NamedRequest);
 }
 #[cfg(feature = "all-operations")]
 pub use all_operations::*;

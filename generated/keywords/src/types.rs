@@ -63,6 +63,8 @@ mod all_operations {
         }
         + additional_properties
     }
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(catalog = "keywords", Crate, Customer);
 }
 #[cfg(feature = "all-operations")]
 pub use all_operations::*;
@@ -338,6 +340,10 @@ mod gate_self {
     pub type SelfError = UndeclaredError;
     /// How `SuperError`'s operation can fail with a response: [`UndeclaredError`].
     pub type SuperError = UndeclaredError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "keywords", CustomerLink, Resource, SelfLink, SuperLink
+    );
 }
 #[cfg(feature = "self")]
 pub use gate_self::*;
@@ -439,6 +445,10 @@ mod my_tag {
     pub type GetItem2Error = UndeclaredError;
     /// How `GetItem3Error`'s operation can fail with a response: [`UndeclaredError`].
     pub type GetItem3Error = UndeclaredError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "keywords", FooBar, FooBar3 = "foo_bar"
+    );
 }
 #[cfg(feature = "my-tag")]
 pub use my_tag::*;
@@ -587,6 +597,8 @@ mod crate_or_self {
             String::deserialize(deserializer).map(Self::from)
         }
     }
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(catalog = "keywords", Kinds);
 }
 #[cfg(any(feature = "crate", feature = "self"))]
 pub use crate_or_self::*;
@@ -935,6 +947,11 @@ mod gate_crate {
     pub type RequestError = UndeclaredError;
     /// How `CallError`'s operation can fail with a response: [`UndeclaredError`].
     pub type CallError = UndeclaredError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "keywords", Links, LinksSelf, LinksSuper, Pinned, Self_ = "Self",
+        FooBar2 = "foo-bar"
+    );
 }
 #[cfg(feature = "crate")]
 pub use gate_crate::*;

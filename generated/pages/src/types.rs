@@ -458,3 +458,5 @@ pub type ListEventsError = UndeclaredError;
 pub type ListMessagesError = UndeclaredError;
 /// How `ListHistoryError`'s operation can fail with a response: [`UndeclaredError`].
 pub type ListHistoryError = UndeclaredError;
+#[cfg(feature = "schemars")]
+harness_gen_runtime::catalog_types!(catalog = "pages", Customer, Event, FileList, Toy);

@@ -354,6 +354,10 @@ mod pets {
     pub type PutPetsPetIdPhotoError = UndeclaredError;
     /// How `GetPetNameError`'s operation can fail with a response: [`UndeclaredError`].
     pub type GetPetNameError = UndeclaredError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "petstore", NewPet, Pet, Problem, Species
+    );
 }
 #[cfg(feature = "pets")]
 pub use pets::*;

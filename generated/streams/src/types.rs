@@ -511,3 +511,8 @@ harness_gen_runtime::operation_error! {
         "http_404" => Http404,
     }
 }
+#[cfg(feature = "schemars")]
+harness_gen_runtime::catalog_types!(
+    catalog = "streams", Completion, CompletionChunk, CompletionRequest, Message,
+    NewsItem, NewsPage, Received, ReceivedPart, Tick, UploadRequest
+);

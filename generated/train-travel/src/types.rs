@@ -175,6 +175,11 @@ mod all_operations {
     pub type BookingPaymentRequestSourceBankAccountObject = BookingPaymentSourceBankAccountObject;
     /// The type of entity that holds the account. This can be either `individual` or `company`.
     pub type BookingPaymentRequestSourceBankAccountAccountType = BookingPaymentSourceBankAccountAccountType;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "train-travel", Booking, BookingPayment, LinksPagination =
+        "Links-Pagination", Station, Trip
+    );
 }
 #[cfg(feature = "all-operations")]
 pub use all_operations::*;
@@ -769,6 +774,10 @@ mod payments {
     }
     /// How `CreateBookingPaymentError`'s operation can fail with a response: [`GetStationsError`].
     pub type CreateBookingPaymentError = GetStationsError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "train-travel", BookingPaymentRequest, LinksBooking = "Links-Booking"
+    );
 }
 #[cfg(feature = "payments")]
 pub use payments::*;
@@ -1070,6 +1079,10 @@ mod bookings {
     }
     /// How `DeleteBookingError`'s operation can fail with a response: [`GetBookingError`].
     pub type DeleteBookingError = GetBookingError;
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "train-travel", BookingRequest, LinksSelf = "Links-Self"
+    );
 }
 #[cfg(feature = "bookings")]
 pub use bookings::*;
@@ -1165,6 +1178,8 @@ harness_gen_runtime::operation_error! {
         "http_500" => Http500,
     }
 }
+#[cfg(feature = "schemars")]
+harness_gen_runtime::catalog_types!(catalog = "train-travel", Problem);
 /// The types compiled with `bookings` or `stations` or `trips`.
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
 mod bookings_and_2_more {
@@ -1189,6 +1204,10 @@ mod bookings_and_2_more {
         }
         + additional_properties
     }
+    #[cfg(feature = "schemars")]
+    harness_gen_runtime::catalog_types!(
+        catalog = "train-travel", WrapperCollection = "Wrapper-Collection"
+    );
 }
 #[cfg(any(feature = "bookings", feature = "stations", feature = "trips"))]
 pub use bookings_and_2_more::*;

@@ -218,7 +218,12 @@ impl Types {
 /// Generates `types.rs`: the component types, and each operation's input, output and
 /// declared-error types, with the optional parts where `extras` says and each item under the
 /// operation features `gating` says.
-pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
+pub fn types_file(
+    api: &Api,
+    extras: types::Extras,
+    gating: Gating,
+    catalog: Option<&str>,
+) -> Types {
     let mut space = TypeSpace::with_views(&api.components, extras, &api.request_views);
     // Per operation: its aliases, its error enum, and the types it uses directly.
     let mut aliases: Vec<(usize, String, Ty)> = Vec::new();
@@ -354,7 +359,13 @@ pub fn types_file(api: &Api, extras: types::Extras, gating: Gating) -> Types {
     // not for replies: they cost check time (GHES: 8 % for every struct).
     let inputs: Vec<&Ty> = input_types.iter().collect();
     let built = space.reached(&uses, &inputs);
-    let gated = gated_items(api, &mut space, gates, (&needs, &built), &aliases, &errors);
+    let mut gated = gated_items(api, &mut space, gates, (&needs, &built), &aliases, &errors);
+    if let Some(catalog) = catalog {
+        for (cfg, item) in described_types(&space, catalog, |id| gates.of_type(needs[id].as_ref()))
+        {
+            gated.add(cfg, item);
+        }
+    }
     let formats = space.formats_module();
     let items = gated.tokens();
     let file = quote! {
@@ -480,6 +491,42 @@ fn gated_items(
         }
     }
     gated
+}
+
+/// With the crate's `schemars` feature, its component types describe themselves as schemas
+/// pointing at the catalog `catalog`'s components (`harness_gen_runtime::catalog_types!`, one
+/// call per gate): what lets a tool written in Rust take or return them.
+fn described_types(
+    space: &TypeSpace,
+    catalog: &str,
+    cfg: impl Fn(usize) -> Option<TokenStream>,
+) -> Vec<(TokenStream, TokenStream)> {
+    let mut groups: Vec<(String, TokenStream, Vec<TokenStream>)> = Vec::new();
+    for (id, component) in space.component_types() {
+        let Some(cfg) = cfg(id) else { continue };
+        let name = &space.defs[id].name;
+        let ident = format_ident!("{}", name);
+        let described = if name == component {
+            quote!(#ident)
+        } else {
+            quote!(#ident = #component)
+        };
+        let key = cfg.to_string();
+        match groups.iter_mut().find(|(k, ..)| *k == key) {
+            Some((.., list)) => list.push(described),
+            None => groups.push((key, cfg, vec![described])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, cfg, list)| {
+            let item = quote! {
+                #[cfg(feature = "schemars")]
+                harness_gen_runtime::catalog_types!(catalog = #catalog, #(#list),*);
+            };
+            (cfg, item)
+        })
+        .collect()
 }
 
 /// Items by the `cfg` attribute that compiles them, in the order each gate first appears. Every

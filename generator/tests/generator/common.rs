@@ -125,6 +125,7 @@ pub fn types_from(spec: &Path) -> harness_gen::emit::Types {
         &api,
         harness_gen::emit::types::Extras::CRATE,
         harness_gen::emit::Gating::Features,
+        None,
     )
 }
 

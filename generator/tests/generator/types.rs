@@ -102,9 +102,10 @@ fn a_build_script_without_dates_writes_them_as_strings() {
     let extras = Extras {
         comparisons: Optional::Always,
         dates: Optional::Never,
+        schemas: Optional::Never,
     };
     let types = flat(
-        &harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All)
+        &harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All, None)
             .file()
             .unwrap(),
     );

@@ -98,6 +98,15 @@ impl JsonSchema for NoError {
     }
 }
 
+/// The schema a generated type describes itself with (`harness_gen_runtime::catalog_types!`):
+/// a reference to the component `component` of the generated catalog `catalog`
+/// ([`catalog_ref`](crate::catalog_ref)), which [`Composer::publish`](crate::Composer::publish)
+/// points at that component where the catalog is mounted.
+pub fn catalog_schema(catalog: &str, component: &str) -> schemars::Schema {
+    schemars::Schema::try_from(crate::catalog_ref(catalog, component))
+        .expect("a reference is an object schema")
+}
+
 /// The source kind of tools written in Rust.
 pub const RUST_SOURCE: &str = "rust";
 

@@ -271,6 +271,9 @@ pub struct Extras {
     /// `date-time` and `date` strings as chrono types (the runtime's `formats::DateTime` and
     /// `Date`), else `String`: a generated crate's `dates` feature, on by default.
     pub dates: Optional,
+    /// The component types as schemas that point at the catalog's components (schemars'
+    /// `JsonSchema`, for tools written in Rust): a generated crate's `schemars` feature.
+    pub schemas: Optional,
 }
 
 impl Extras {
@@ -278,6 +281,7 @@ impl Extras {
     pub const CRATE: Extras = Extras {
         comparisons: Optional::Feature,
         dates: Optional::Feature,
+        schemas: Optional::Feature,
     };
 }
 
@@ -311,6 +315,19 @@ const COMPONENTS: &str = "#/components/schemas/";
 const MAX_DEPTH: usize = 48;
 
 impl<'a> TypeSpace<'a> {
+    /// The component types that are types of their own (not aliases), by id, with their
+    /// component's name, when `extras` asks for their schemas.
+    pub fn component_types(&self) -> Vec<(usize, &str)> {
+        if self.extras.schemas == Optional::Never {
+            return Vec::new();
+        }
+        self.component_ids
+            .iter()
+            .filter(|&(_, &id)| !matches!(self.defs[id].kind, Kind::Alias(_) | Kind::Pending))
+            .map(|(name, &id)| (id, name.as_str()))
+            .collect()
+    }
+
     /// A space holding one type per component schema, its optional parts where `extras` says.
     pub fn new(components: &'a BTreeMap<String, Value>, extras: Extras) -> Self {
         Self::with_views(components, extras, &BTreeMap::new())
