@@ -53,7 +53,8 @@ pub use harness_gen_contract::{Audience, Catalog, catalog, cli_names, harness, s
 #[cfg(feature = "registry")]
 pub use harness_gen_registry::{
     ByteOutput, CATALOG_REF_KEY, Composer, EventOutput, Handler, HandlerFuture, Issue, Phase,
-    Provider, RegistryBuilder, Thrown, ToolError, ToolOutput, ToolRegistry, catalog_ref, render,
+    Provider, RegistryBuilder, Thrown, ToolError, ToolOutput, ToolRegistry, base_urls, catalog_ref,
+    render,
 };
 
 /// Tools written in Rust (harness-gen-registry's `typed`), with the `#[tool]` attribute

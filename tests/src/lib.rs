@@ -220,8 +220,9 @@ pub fn root() -> std::path::PathBuf {
 /// The features every program of a generated crate is built with here: one feature set for
 /// all of them, so the runtime and its dependencies compile once for every test (each other
 /// set compiles the whole dependency tree again). Users' feature sets, one program feature at a
-/// time, are built by the README's and the tutorial's tests.
-const PROGRAM_FEATURES: &str = "cli,dashboard,redis";
+/// time, are built by the README's and the tutorial's tests. `schemars` is what
+/// `examples/composed` turns on in the pet store, so its programs share this build too.
+const PROGRAM_FEATURES: &str = "cli,dashboard,redis,schemars";
 
 /// Builds binary `bin` of `generated/petstore` ([`built_once`], [`PROGRAM_FEATURES`]); returns
 /// its path.
@@ -246,6 +247,13 @@ pub fn streams_binary(bin: &str) -> std::path::PathBuf {
     built_once("streams", "--bin", bin, PROGRAM_FEATURES)
 }
 
+/// Builds binary `bin` of `examples/composed` (the pet store and train travel APIs and tools
+/// written in Rust in one registry) with the features that make its build the generated
+/// programs' ([`built_once`], [`PROGRAM_FEATURES`]); returns its path.
+pub fn composed_binary(bin: &str) -> std::path::PathBuf {
+    built_once("composed", "--bin", bin, "dashboard,redis")
+}
+
 /// Builds example `name` of harness-gen-runtime ([`built_once`]) with the runtime features the
 /// generated programs' [`PROGRAM_FEATURES`] turn on, so it shares their build; returns its path.
 pub fn runtime_example(name: &str) -> std::path::PathBuf {
@@ -253,7 +261,7 @@ pub fn runtime_example(name: &str) -> std::path::PathBuf {
         "harness-gen-runtime",
         "--example",
         name,
-        "cli,dashboard,redis,dates",
+        "cli,dashboard,redis,dates,typed",
     )
 }
 
@@ -501,6 +509,16 @@ pub fn start_conformance_mcp(base: &str) -> (McpHttp, String) {
 pub fn start_streams_dashboard(base: &str) -> (McpHttp, String) {
     let mut command = std::process::Command::new(streams_binary("streams-mcp"));
     command.env("STREAMS_BASE_URL", base);
+    let (server, mcp) = start_http(command, "127.0.0.1:0", &["--dashboard"], &[]);
+    let origin = mcp.trim_end_matches("/mcp").to_owned();
+    (server, format!("{origin}/dashboard"))
+}
+
+/// `composed-mcp --dashboard --http` (`examples/composed`) on a free loopback port against the
+/// pet store at `pets`; returns the process and the dashboard's URL.
+pub fn start_composed_dashboard(pets: &str) -> (McpHttp, String) {
+    let mut command = std::process::Command::new(composed_binary("composed-mcp"));
+    command.env("PETSTORE_BASE_URL", pets);
     let (server, mcp) = start_http(command, "127.0.0.1:0", &["--dashboard"], &[]);
     let origin = mcp.trim_end_matches("/mcp").to_owned();
     (server, format!("{origin}/dashboard"))

@@ -45,6 +45,31 @@ impl<E: Serialize> Error<E> {
     }
 }
 
+/// A failed call inside a tool written in Rust is a runtime failure of that tool, by category:
+/// the API it called answering with an error status (declared by that operation or not), a
+/// reply outside that operation's contract, no reply, missing credentials. None of them is the
+/// tool's own declared error, which its function returns as `Failure::Declared`.
+#[cfg(feature = "typed")]
+impl<E, X> From<Error<X>> for harness_gen_registry::typed::Failure<E> {
+    fn from(error: Error<X>) -> Self {
+        let category = match &error {
+            Error::Api(_) => RuntimeCategory::HttpStatus,
+            Error::InvalidResponse { .. } => RuntimeCategory::UnexpectedReply,
+            other => other.category(),
+        };
+        Self::Runtime(match error {
+            Error::UnexpectedReply(reply) | Error::Status(reply) => {
+                Thrown::Reply { category, reply }
+            }
+            error @ Error::MissingCredentials { .. } => Thrown::Unconfigured {
+                category,
+                hint: error.to_string(),
+            },
+            _ => Thrown::Fault(category),
+        })
+    }
+}
+
 /// The handler of one generated tool: deserializes the validated input into `I`, makes the
 /// call `call` starts (an operation's flat method: `|c: &Client, input: &Input| c.get_pet(input)`),
 /// and serializes the output; a declared error response becomes the thrown value, anything

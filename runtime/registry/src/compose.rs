@@ -71,6 +71,35 @@ fn component_ref(name: &str) -> String {
     )
 }
 
+/// The base URLs a program that mounts several APIs is given with `--base-url`: `NAME=URL`
+/// pairs separated by commas (`petstore=http://localhost:4010,travel=http://localhost:4011`),
+/// each `NAME` one of `namespaces`; an API not named keeps its own (its environment variable,
+/// else its description's server). `Err` says what is wrong, without the URLs.
+pub fn base_urls(
+    given: Option<&str>,
+    namespaces: &[&str],
+) -> Result<BTreeMap<String, String>, String> {
+    let mut urls = BTreeMap::new();
+    for pair in given.into_iter().flat_map(|given| given.split(',')) {
+        let Some((name, url)) = pair.split_once('=').map(|(n, u)| (n.trim(), u.trim())) else {
+            return Err(format!(
+                "--base-url takes NAME=URL pairs separated by commas, NAME one of the APIs this program mounts: {}",
+                namespaces.join(", ")
+            ));
+        };
+        if !namespaces.contains(&name) {
+            return Err(format!(
+                "--base-url names `{name}`, which this program does not mount; the APIs are: {}",
+                namespaces.join(", ")
+            ));
+        }
+        if urls.insert(name.to_string(), url.to_string()).is_some() {
+            return Err(format!("--base-url gives `{name}` twice"));
+        }
+    }
+    Ok(urls)
+}
+
 /// Builds one registry from several sources; see the [module](self) documentation.
 pub struct Composer {
     info: Option<Info>,

@@ -225,8 +225,12 @@ impl TypedTool {
     }
 
     /// What the tool does and when to use it (the `#[tool]` attribute takes the function's doc
-    /// comment).
+    /// comment). Its first line is the tool's title until [`TypedTool::title`] says otherwise.
     pub fn description(mut self, text: &str) -> Self {
+        let first = text.trim().lines().next().unwrap_or_default().trim();
+        if self.entry.title.is_none() && first.len() <= 80 {
+            self.entry.title = NonBlank::new(first.trim_end_matches('.')).ok();
+        }
         match NonBlank::new(text.trim()) {
             Ok(text) => self.entry.description = Some(text),
             Err(_) => self.problem(

@@ -22,7 +22,6 @@ struct BySpecies {
     /// The species, as the store spells it.
     species: String,
     /// At most this many.
-    #[serde(default)]
     #[schemars(range(min = 1, max = 100))]
     limit: Option<u32>,
 }

@@ -5,6 +5,7 @@ mod big_listing;
 mod body_options;
 mod bridge;
 mod comparison;
+mod composed;
 mod conformance;
 mod crash_sweep;
 mod dashboard;

@@ -30,6 +30,24 @@ impl Drop for Mock {
     }
 }
 
+/// Prism serving the train travel API (the corpus's `train-travel.openapi.yaml`) on a free
+/// loopback port; `None` when Prism is not installed (and allowed to be missing).
+pub(super) fn train_travel_mock() -> Option<(Mock, String)> {
+    let prism = prism()?;
+    // The document's `x-topics` reference a Markdown file that is not in the corpus; Prism
+    // insists on reading it, so the test serves a copy with a stand-in beside it.
+    let dir = std::env::temp_dir().join(format!("harness-prism-train-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docs/getting-started.md"), "# Getting started\n").unwrap();
+    let spec = dir.join("openapi.yaml");
+    std::fs::copy(
+        root().join("../shared/corpus/examples/train-travel.openapi.yaml"),
+        &spec,
+    )
+    .unwrap();
+    Some(mock(&prism, &spec))
+}
+
 /// Starts `prism mock spec` on a free loopback port and waits until it accepts connections.
 pub(super) fn mock(prism: &Path, spec: &Path) -> (Mock, String) {
     start(prism, spec, Duration::from_secs(60)).expect("prism did not start")
@@ -134,19 +152,9 @@ async fn every_petstore_operation_conforms_to_the_document() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_train_travel_operation_conforms_to_the_document() {
-    let Some(prism) = prism() else { return };
-    // The document's `x-topics` reference a Markdown file that is not in the corpus; Prism
-    // insists on reading it, so the test serves a copy with a stand-in beside it.
-    let dir = std::env::temp_dir().join(format!("harness-prism-train-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("docs")).unwrap();
-    std::fs::write(dir.join("docs/getting-started.md"), "# Getting started\n").unwrap();
-    let spec = dir.join("openapi.yaml");
-    std::fs::copy(
-        root().join("../shared/corpus/examples/train-travel.openapi.yaml"),
-        &spec,
-    )
-    .unwrap();
-    let (_mock, base) = mock(&prism, &spec);
+    let Some((_mock, base)) = train_travel_mock() else {
+        return;
+    };
     let client = train_travel::Client::from_builder(credentials(
         train_travel::Client::builder().base_url(&base),
     ))
