@@ -13,6 +13,10 @@ use harness_gen_runtime::{Composer, ToolRegistry, base_urls};
 use petstore::types::{ListPetsInput, Pet, Species};
 use serde::{Deserialize, Serialize};
 
+/// The agent roles over this registry (`composed.harness`, compiled by the build script): the
+/// MCP program's dashboard shows each role with its tools.
+pub const HARNESS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/harness.json"));
+
 /// The namespaces the APIs are mounted under, as `--base-url` names them.
 pub const APIS: &[&str] = &["petstore", "travel"];
 

@@ -281,4 +281,40 @@ async fn its_dashboard_shows_the_hand_written_tool_with_a_form_from_its_types() 
     );
     assert!(!schema.to_string().contains("#/components/"), "{schema}");
     assert!(schema.to_string().contains("\"bird\""), "{schema}");
+
+    // `composed.harness`'s clerk requires the hand-written tool: it is on the role's surface.
+    let harness = reqwest::get(format!("{dashboard}/harness"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let clerk = text_between(&harness, "Agent clerk", "Agent planner");
+    assert!(
+        clerk.contains("Tools on its surface") && clerk.contains("pets_by_species"),
+        "{clerk}"
+    );
+}
+
+/// The page's text (tags left out, whitespace collapsed) from `start` to `end`.
+fn text_between(html: &str, start: &str, end: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let from = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} in {text}"));
+    let to = text[from..].find(end).map_or(text.len(), |to| from + to);
+    text[from..to].to_string()
 }

@@ -8,6 +8,6 @@ fn main() -> std::process::ExitCode {
         name: env!("CARGO_BIN_NAME"),
         version: env!("CARGO_PKG_VERSION"),
         registry: &composed::registry,
-        harness: None,
+        harness: Some(composed::HARNESS_JSON),
     })
 }
