@@ -250,7 +250,8 @@ fn the_agent_projection_offers_the_hand_written_tools_beside_the_generated_ones(
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn its_dashboard_shows_the_hand_written_tool_with_a_form_from_its_types() {
+async fn its_dashboard_shows_the_hand_written_tool_with_a_form_from_its_types_and_on_its_harness_role()
+ {
     let base = dogs_only().await;
     let (_server, dashboard) = harness_e2e::start_composed_dashboard(&base);
     let index = reqwest::get(&dashboard)
