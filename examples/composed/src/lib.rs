@@ -20,6 +20,7 @@ pub const HARNESS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/harness.j
 /// The namespaces the APIs are mounted under, as `--base-url` names them.
 pub const APIS: &[&str] = &["petstore", "travel"];
 
+// ANCHOR: typed
 /// Which pets to list.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(crate = "harness_gen_runtime::schemars")]
@@ -69,6 +70,7 @@ pub async fn pets_by_species(
     matching.truncate(input.limit.unwrap_or(usize::MAX));
     Ok(matching)
 }
+// ANCHOR_END: typed
 
 /// No input.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -128,6 +130,7 @@ pub fn registry(
         trains = trains.base_url(url);
     }
     let trains = train_travel::Client::from_builder(trains).map_err(|e| e.to_string())?;
+    // ANCHOR: compose
     let petstore = petstore::registry(pets.clone()).map_err(|e| e.to_string())?;
     let travel = train_travel::registry(trains).map_err(|e| e.to_string())?;
     let apis = [("petstore", &petstore), ("travel", &travel)]
@@ -148,4 +151,5 @@ pub fn registry(
         .typed(apis_tool(apis))
         .publish()
         .map_err(|e| e.to_string())
+    // ANCHOR_END: compose
 }
