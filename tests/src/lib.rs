@@ -510,18 +510,26 @@ pub fn start_streams_dashboard(base: &str) -> (McpHttp, String) {
     let mut command = std::process::Command::new(streams_binary("streams-mcp"));
     command.env("STREAMS_BASE_URL", base);
     let (server, mcp) = start_http(command, "127.0.0.1:0", &["--dashboard"], &[]);
-    let origin = mcp.trim_end_matches("/mcp").to_owned();
-    (server, format!("{origin}/dashboard"))
+    (server, dashboard_of(&mcp))
 }
 
-/// `composed-mcp --dashboard --http` (`examples/composed`) on a free loopback port against the
-/// pet store at `pets`; returns the process and the dashboard's URL.
+/// `composed-mcp --http` (`examples/composed`) on a free loopback port with `args` and `env`;
+/// returns the process and the MCP endpoint's URL.
+pub fn start_composed_mcp(args: &[&str], env: &[(&str, &str)]) -> (McpHttp, String) {
+    let command = std::process::Command::new(composed_binary("composed-mcp"));
+    start_http(command, "127.0.0.1:0", args, env)
+}
+
+/// [`start_composed_mcp`] with `--dashboard`, against the pet store at `pets`; returns the
+/// process and the dashboard's URL.
 pub fn start_composed_dashboard(pets: &str) -> (McpHttp, String) {
-    let mut command = std::process::Command::new(composed_binary("composed-mcp"));
-    command.env("PETSTORE_BASE_URL", pets);
-    let (server, mcp) = start_http(command, "127.0.0.1:0", &["--dashboard"], &[]);
-    let origin = mcp.trim_end_matches("/mcp").to_owned();
-    (server, format!("{origin}/dashboard"))
+    let (server, mcp) = start_composed_mcp(&["--dashboard"], &[("PETSTORE_BASE_URL", pets)]);
+    (server, dashboard_of(&mcp))
+}
+
+/// The dashboard's URL beside the MCP endpoint `mcp`.
+fn dashboard_of(mcp: &str) -> String {
+    format!("{}/dashboard", mcp.trim_end_matches("/mcp"))
 }
 
 /// Starts `command` (an MCP program) with `--http addr`, `args` and `env`; returns the process

@@ -46,7 +46,12 @@ pub struct UnknownSpecies {
 ///
 /// Lists the store's pets and keeps those of `species`; when it has none, says which species it
 /// has.
-#[tool(cli = "pets-by-species", read_only, idempotent)]
+#[tool(
+    cli = "pets-by-species",
+    read_only,
+    idempotent,
+    credentials = "petstore"
+)]
 pub async fn pets_by_species(
     client: &petstore::Client,
     input: BySpecies,

@@ -32,6 +32,14 @@ impl CallCredentials {
         Self::default()
     }
 
+    /// The schemes these credentials name, each with whether it carries a value (never the
+    /// value).
+    pub fn schemes(&self) -> impl Iterator<Item = (&str, bool)> {
+        self.values
+            .iter()
+            .map(|(scheme, value)| (scheme.as_str(), value.is_some()))
+    }
+
     /// Takes `scheme`'s credential from `value` (`None`: the call has none for it). The value is
     /// read as the scheme needs it: a bearer token (a leading `Bearer ` is dropped), an API key
     /// as it is, `user:password` for basic authentication (or an `Authorization: Basic …`

@@ -15,7 +15,8 @@
 //! The function takes its input (a type that is `Deserialize` and `JsonSchema`), and may take
 //! a shared state by reference first (`&S`), which `<name>_tool(state: S)` receives. Settings:
 //! `name = "…"` (the function's name otherwise), `cli = "word word"`, `title = "…"`,
-//! `namespace = "…"`, `audiences = "cli, mcp, …"`, and the flags `read_only`, `destructive`,
+//! `namespace = "…"`, `audiences = "cli, mcp, …"`, `credentials = "petstore"` (the mounted API
+//! whose credentials it calls with, `TypedTool::credentials_of`), and the flags `read_only`, `destructive`,
 //! `idempotent`, `open_world`, `closed_world`, `defer_loading`.
 
 use proc_macro::TokenStream;
@@ -63,6 +64,10 @@ impl Settings {
                 let method = format_ident!("{key}");
                 quote!(.#method(#value))
             }
+            "credentials" => {
+                let value: LitStr = meta.value()?.parse()?;
+                quote!(.credentials_of(#value))
+            }
             "audiences" => {
                 let value: LitStr = meta.value()?.parse()?;
                 let mut audiences = Vec::new();
@@ -94,7 +99,7 @@ impl Settings {
             "defer_loading" => flag(quote!(.defer_loading()))?,
             _ => {
                 return Err(meta.error(
-                    "unknown setting: use name, cli, title, namespace, audiences, read_only, destructive, idempotent, open_world, closed_world or defer_loading",
+                    "unknown setting: use name, cli, title, namespace, audiences, credentials, read_only, destructive, idempotent, open_world, closed_world or defer_loading",
                 ));
             }
         };

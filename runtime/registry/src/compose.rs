@@ -205,6 +205,11 @@ impl Composer {
             let at = format!("{from} tools[{i}] (`{}`)", entry.name);
             entry.name = NonBlank::new(format!("{namespace}_{}", entry.name)).expect("not blank");
             entry.cli.command = prefixed(&segment, &entry.cli.command);
+            let mount = match entry.mount() {
+                Some(inner) => format!("{namespace}.{inner}"),
+                None => namespace.to_string(),
+            };
+            entry.set_mount(&mount);
             entry.input_schema = rewrite(entry.input_schema.as_value())
                 .try_into()
                 .expect("a renamed reference leaves an object schema an object schema");

@@ -290,6 +290,14 @@ impl TypedTool {
         self
     }
 
+    /// It calls the API mounted under `namespace` (with that API's generated client), so a
+    /// server that takes credentials from each request gives it that API's
+    /// (`--credential-header NAMESPACE.SCHEME=HEADER`).
+    pub fn credentials_of(mut self, namespace: &str) -> Self {
+        self.entry.set_mount(namespace);
+        self
+    }
+
     /// Agents find it through tool search rather than in the initial listing.
     pub fn defer_loading(mut self) -> Self {
         self.entry.defer_loading = true;

@@ -5,6 +5,10 @@
 //! environment, and the MCP transport's own `Authorization` header is forwarded only when a
 //! mapping names it. Values are never logged or echoed; a call whose request lacks every header
 //! its tool could authenticate with fails with an error naming the headers, not their values.
+//!
+//! In a registry composed of several APIs, a tool of the API mounted under `petstore` (its
+//! [`Entry::mount`]) takes `petstore.bearerAuth=HEADER` before a plain `bearerAuth=HEADER`, and
+//! never another namespace's mapping: two APIs with a scheme of one name read two headers.
 
 use std::collections::BTreeSet;
 
@@ -43,11 +47,19 @@ impl CredentialHeaders {
 
     /// `Err` naming the schemes the tools of `entries` use when a mapping names another one.
     pub fn check<'a>(&self, entries: impl Iterator<Item = &'a Entry>) -> Result<(), String> {
-        let known: BTreeSet<&str> = entries
-            .filter_map(|entry| entry.source.as_ref()?.openapi_binding())
-            .flat_map(|binding| binding.security.iter().flat_map(|alt| alt.iter()))
-            .map(|scheme| scheme.as_ref())
-            .collect();
+        let mut known: BTreeSet<String> = BTreeSet::new();
+        for entry in entries {
+            let Some(binding) = entry.source.as_ref().and_then(|s| s.openapi_binding()) else {
+                continue;
+            };
+            for scheme in binding.security.iter().flat_map(|alt| alt.iter()) {
+                let scheme: &str = scheme.as_ref();
+                known.insert(scheme.to_string());
+                if let Some(mount) = entry.mount() {
+                    known.insert(format!("{mount}.{scheme}"));
+                }
+            }
+        }
         match self
             .0
             .iter()
@@ -78,10 +90,53 @@ impl CredentialHeaders {
         if self.is_empty() {
             return Ok(None);
         }
-        if let Some(why) = entry().and_then(|entry| self.missing(entry, headers)) {
+        let entry = entry();
+        if let Some(why) = entry.and_then(|entry| self.missing(entry, headers)) {
             return Err(why);
         }
-        Ok(Some(self.of_request(headers)))
+        let credentials = match entry.and_then(Entry::mount) {
+            Some(mount) => self.of_mounted_request(mount, headers),
+            None => self.of_request(headers),
+        };
+        Ok(Some(credentials))
+    }
+
+    /// The credentials one request carries for a tool of the API mounted under `mount`: each
+    /// scheme by its own name, from its `mount.scheme` mapping, else its plain one; mappings
+    /// of other namespaces left out.
+    pub fn of_mounted_request(
+        &self,
+        mount: &str,
+        headers: &axum::http::HeaderMap,
+    ) -> CallCredentials {
+        let mut credentials = CallCredentials::new();
+        for (scheme, header) in &self.0 {
+            let name = match own_scheme(mount, scheme) {
+                Some(name) => name,
+                // Another namespace's mapping (a dotted name: scheme names of OpenAPI documents
+                // rarely hold dots), or a plain one that this namespace's own one overrides.
+                None if scheme.contains('.') => continue,
+                None if self
+                    .0
+                    .iter()
+                    .any(|(other, _)| own_scheme(mount, other) == Some(scheme)) =>
+                {
+                    continue;
+                }
+                None => scheme,
+            };
+            credentials.set(name.to_string(), value_of(headers, header));
+        }
+        credentials
+    }
+
+    /// The mapping that gives `scheme` to a tool of the API mounted under `mount` (`None`: a
+    /// tool of no mount).
+    fn mapped(&self, mount: Option<&str>, scheme: &str) -> Option<&(String, String)> {
+        let namespaced = mount.map(|mount| format!("{mount}.{scheme}"));
+        namespaced
+            .and_then(|name| self.0.iter().find(|(mapped, _)| *mapped == name))
+            .or_else(|| self.0.iter().find(|(mapped, _)| mapped == scheme))
     }
 
     /// The mapped headers' values in one request, in mapping order (what tells one user's
@@ -102,11 +157,7 @@ impl CredentialHeaders {
     pub fn of_request(&self, headers: &axum::http::HeaderMap) -> CallCredentials {
         let mut credentials = CallCredentials::new();
         for (scheme, header) in &self.0 {
-            let value = headers
-                .get(header)
-                .and_then(|v| v.to_str().ok())
-                .filter(|v| !v.trim().is_empty());
-            credentials.set(scheme.clone(), value.map(str::to_string));
+            credentials.set(scheme.clone(), value_of(headers, header));
         }
         credentials
     }
@@ -117,9 +168,7 @@ impl CredentialHeaders {
     pub fn missing(&self, entry: &Entry, headers: &axum::http::HeaderMap) -> Option<String> {
         let binding = entry.source.as_ref()?.openapi_binding()?;
         let lacking = |scheme: &str| {
-            self.0
-                .iter()
-                .find(|(mapped, _)| mapped == scheme)
+            self.mapped(entry.mount(), scheme)
                 .filter(|(_, header)| headers.get(header).is_none_or(|v| v.is_empty()))
                 .map(|(_, header)| header.as_str())
         };
@@ -143,9 +192,68 @@ impl CredentialHeaders {
     }
 }
 
+/// The scheme a mapping names for the API mounted under `mount` (`petstore.bearerAuth` →
+/// `bearerAuth`), if it is that namespace's.
+fn own_scheme<'a>(mount: &str, mapped: &'a str) -> Option<&'a str> {
+    mapped.strip_prefix(mount)?.strip_prefix('.')
+}
+
+/// A mapped header's value in `headers`, when it has one that is not blank.
+fn value_of(headers: &axum::http::HeaderMap, header: &str) -> Option<String> {
+    headers
+        .get(header)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.trim().is_empty())
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mounted_apis_tools_take_their_namespaces_mapping_before_a_plain_one_and_never_anothers() {
+        let mapped = CredentialHeaders::parse([
+            "petstore.bearerAuth=X-Pet-Token",
+            "travel.bearerAuth=X-Travel-Token",
+            "bearerAuth=X-Token",
+            "apiKey=X-Key",
+        ])
+        .unwrap();
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("x-pet-token", "pet".parse().unwrap());
+        headers.insert("x-key", "key".parse().unwrap());
+        let schemes = |credentials: CallCredentials| -> Vec<(String, bool)> {
+            credentials
+                .schemes()
+                .map(|(scheme, has)| (scheme.to_string(), has))
+                .collect()
+        };
+        // The pet store's tools: its own bearer header, the shared key; nothing of travel's.
+        assert_eq!(
+            schemes(mapped.of_mounted_request("petstore", &headers)),
+            [
+                ("apiKey".to_string(), true),
+                ("bearerAuth".to_string(), true)
+            ]
+        );
+        // Travel's: its own bearer header, which this request lacks (no fallback to another's).
+        assert_eq!(
+            schemes(mapped.of_mounted_request("travel", &headers)),
+            [
+                ("apiKey".to_string(), true),
+                ("bearerAuth".to_string(), false)
+            ]
+        );
+        // A third API without a mapping of its own takes the plain one.
+        assert_eq!(
+            schemes(mapped.of_mounted_request("shop", &headers)),
+            [
+                ("apiKey".to_string(), true),
+                ("bearerAuth".to_string(), false)
+            ]
+        );
+    }
 
     #[test]
     fn mappings_are_scheme_equals_header_once_per_scheme() {

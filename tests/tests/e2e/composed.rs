@@ -200,6 +200,82 @@ async fn its_mcp_server_lists_and_calls_both_apis_and_the_hand_written_tools_in_
     }
 }
 
+/// A pet store that answers only requests with the bearer token `pet-token`.
+async fn guarded() -> String {
+    async fn pets(headers: axum::http::HeaderMap) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer pet-token") {
+            return (
+                axum::http::StatusCode::UNAUTHORIZED,
+                axum::Json(json!({"title": "who are you"})),
+            )
+                .into_response();
+        }
+        axum::Json(json!([{"id": 1, "name": "Rex", "species": "dog"}])).into_response()
+    }
+    async fn pet(headers: axum::http::HeaderMap) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer pet-token") {
+            return (
+                axum::http::StatusCode::UNAUTHORIZED,
+                axum::Json(json!({"title": "who are you"})),
+            )
+                .into_response();
+        }
+        axum::Json(json!({"id": 1, "name": "Rex", "species": "dog"})).into_response()
+    }
+    let app = Router::new()
+        .route("/pets", get(pets))
+        .route("/pets/{id}", get(pet));
+    harness_e2e::listen(app).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_http_each_apis_tools_take_credentials_from_the_header_mapped_for_its_namespace() {
+    let Some(python) = python() else { return };
+    let pets = guarded().await;
+    let (_server, url) = harness_e2e::start_composed_mcp(
+        &[
+            "--credential-header",
+            "petstore.bearerAuth=X-Pet-Token",
+            "--credential-header",
+            "travel.OAuth2=X-Travel-Token",
+        ],
+        &[
+            ("PETSTORE_BASE_URL", pets.as_str()),
+            ("PETSTORE_TOKEN", "not-this-one"),
+        ],
+    );
+    let script = json!([
+        {"call": "petstore_get_pet", "arguments": {"pet_id": 1}},
+        {"call": "pets_by_species", "arguments": {"species": "dog"}},
+        {"call": "travel_get_stations", "arguments": {}},
+    ]);
+    let seen = drive(
+        &python,
+        "legacy",
+        &script,
+        &["--url", &url, "--header", "X-Pet-Token: pet-token"],
+        &[],
+    );
+    let [pet, dogs, stations] = [0, 1, 2].map(|i| &steps(&seen)[i]["result"]);
+    assert_eq!(pet["structuredContent"]["name"], "Rex", "{pet}");
+    // The hand-written tool calls the pet store with the pet store's credentials.
+    assert_ne!(dogs["isError"], true, "{dogs}");
+    // Travel's tools read their own header, which this request lacks: named, never borrowed.
+    assert_eq!(stations["isError"], true, "{stations}");
+    assert!(
+        stations.to_string().contains("x-travel-token"),
+        "{stations}"
+    );
+
+    // Without the header, the pet store's tools say which one they need.
+    let seen = drive(&python, "legacy", &script, &["--url", &url], &[]);
+    let pet = &steps(&seen)[0]["result"];
+    assert_eq!(pet["isError"], true, "{pet}");
+    assert!(pet.to_string().contains("x-pet-token"), "{pet}");
+}
+
 fn registry() -> ToolRegistry {
     composed::registry(None, &|_| true).unwrap()
 }

@@ -222,8 +222,16 @@ fn harness_commands(sweep: &mut Sweep, root: &Path, program: &str) {
 fn artifacts_and_help(sweep: &mut Sweep, spec: &str) {
     let artifacts = scratch("artifacts");
     let dir = artifacts.to_str().unwrap();
-    expect(sweep, &["artifacts", "--dir", dir], 0);
-    expect(sweep, &["artifacts", "--dir", dir, "--check"], 0);
+    // The book's pages too, into the scratch folder (by default they go to the working
+    // directory's `docs/src/reference`, which for a test is the package's own folder).
+    let docs = artifacts.join("reference");
+    let docs = docs.to_str().unwrap();
+    expect(sweep, &["artifacts", "--dir", dir, "--docs", docs], 0);
+    expect(
+        sweep,
+        &["artifacts", "--dir", dir, "--docs", docs, "--check"],
+        0,
+    );
     sweep.tree("artifacts", &artifacts);
     expect(sweep, &["--help"], 0);
     expect(sweep, &["--version"], 0);

@@ -50,6 +50,13 @@ pub const CONTRACT_META_KEY: &str = "com.harnlang/toolContract";
 /// operation's OpenAPI tags there): what MCP servers choose tools by and tool search matches.
 pub const TAGS_META_KEY: &str = "com.harnlang/tags";
 
+/// The `_meta` key naming the namespace whose API a tool calls with that API's credentials (a
+/// string): set on every tool of a mounted registry (`Composer::mount`) and on tools written in
+/// Rust that call a mounted API (`TypedTool::credentials_of`). A server that takes credentials
+/// from each request maps `NAMESPACE.SCHEME=HEADER` for these tools, so two mounted APIs with
+/// schemes of one name take them from two headers.
+pub const MOUNT_META_KEY: &str = "com.harnlang/mount";
+
 /// The `_meta` key holding a tool's descriptions for particular audiences (an object from
 /// audience to text, e.g. `{"mcp": "…", "agent": "…"}`; harness-gen writes
 /// `x-harn.descriptions` there): what that audience is told instead of `description`.
@@ -330,6 +337,23 @@ impl Entry {
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
+    }
+
+    /// The namespace whose credentials the tool calls with (`_meta["com.harnlang/mount"]`).
+    pub fn mount(&self) -> Option<&str> {
+        self.meta
+            .iter()
+            .flatten()
+            .find(|(key, _)| key.as_str() == MOUNT_META_KEY)
+            .and_then(|(_, mount)| mount.as_str())
+    }
+
+    /// Sets the namespace whose credentials the tool calls with.
+    pub fn set_mount(&mut self, namespace: &str) {
+        let key = MetaKey::new(MOUNT_META_KEY).expect("a valid key");
+        self.meta
+            .get_or_insert_with(BTreeMap::new)
+            .insert(key, Value::String(namespace.to_string()));
     }
 
     /// The tool's description as `audience` is told it: its own

@@ -174,7 +174,7 @@ pub fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Comm
                 .long("credential-header")
                 .value_name("SCHEME=HEADER")
                 .action(ArgAction::Append)
-                .help("Take the credential of security scheme SCHEME from this header of each HTTP request, never from the environment (repeat for more schemes; HTTP only) [env: HARNESS_MCP_CREDENTIAL_HEADERS, comma-separated]"),
+                .help("Take the credential of security scheme SCHEME from this header of each HTTP request, never from the environment (repeat for more schemes; NAMESPACE.SCHEME for one API of a composed program; HTTP only) [env: HARNESS_MCP_CREDENTIAL_HEADERS, comma-separated]"),
         )
         .arg(
             Arg::new(BASE_URL)
