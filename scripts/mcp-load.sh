@@ -12,6 +12,9 @@
 #   SECONDS_PER_ROW=10 scripts/mcp-load.sh
 #   SOAK_MINUTES=10 scripts/mcp-load.sh # then a soak: 8 connections of tools/call for that long,
 #                                       # the server's memory sampled every 30 s
+#   FAULTS=reset:0.05,stall:0.01:200 scripts/mcp-load.sh
+#                                       # the faults row's upstream: resets 5 % of what it relays,
+#                                       # holds 1 % for 200 ms (default reset:0.01,stall:0.01:200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "error: needs wrk (Debian: sudo apt-get install wrk)" >&2; exit 2; }
@@ -82,6 +85,26 @@ function request()
   return wrk.format(nil, nil, nil, (template:gsub('"id":"ID"', '"id":' .. id)))
 end
 LUA
+# The same, counting the replies that are tool errors (`"isError":true`, an HTTP 200).
+cat "$OUT/post.lua" - > "$OUT/post-counted.lua" <<'LUA'
+tool_errors = 0
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+function response(status, headers, body)
+  if body and body:find('"isError":true', 1, true) then
+    tool_errors = tool_errors + 1
+  end
+end
+function done(summary, latency, requests)
+  local n = 0
+  for _, thread in ipairs(threads) do
+    n = n + (thread:get("tool_errors") or 0)
+  end
+  io.write("tool errors: " .. n .. "\n")
+end
+LUA
 
 MODERN_META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}'
 ACCEPT='accept: application/json, text/event-stream'
@@ -136,6 +159,27 @@ for connections in 1 64 512; do
         "http://127.0.0.1:$FASTMCP_PORT/mcp" -s "$OUT/post.lua"
   fi
 done
+
+# Faults: the same call through a proxy in front of the upstream that resets some of what it
+# relays (an RST, nothing answered) and holds some for a while. get_pet is a GET, which the
+# server's client retries after a reset, so no call should fail; what it costs shows in the
+# rate and p99.
+FAULTS=${FAULTS:-reset:0.01,stall:0.01:200}
+mkfifo "$OUT/faulty-in"
+FAULTS=$FAULTS target/release/examples/petstore_upstream < "$OUT/faulty-in" > "$OUT/faulty" &
+exec 8>"$OUT/faulty-in"
+for _ in $(seq 50); do [ "$(wc -l < "$OUT/faulty")" -ge 2 ] && break; sleep 0.1; done
+FAULTY_PORT=$(free_port)
+PETSTORE_BASE_URL=$(sed -n 1p "$OUT/faulty") PETSTORE_TOKEN=$TOKEN RUST_LOG=error \
+  target/release/petstore-mcp --http "127.0.0.1:$FAULTY_PORT" 2>"$OUT/faulty-server.log" &
+FAULTY_SERVER=$!
+trap 'kill $SERVER $FASTMCP $FAULTY_SERVER 2>/dev/null; exec 7>&- 8>&-' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$FAULTY_PORT/healthz" && break; sleep 0.1; done
+echo
+BODY="{\"jsonrpc\":\"2.0\",\"id\":\"ID\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_pet\",\"arguments\":{\"pet_id\":1},$MODERN_META}}" \
+HEADERS='mcp-protocol-version: 2026-07-28|mcp-method: tools/call|mcp-name: get_pet' \
+  row "faults ($FAULTS) tools/call" 64 "http://127.0.0.1:$FAULTY_PORT/mcp" -s "$OUT/post-counted.lua"
+printf '%-38s %s\n' "" "$(grep 'tool errors' "$OUT/wrk.txt")"
 
 # Memory: resident set idle (after the load above), then with 1,000 more sessions open.
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$SERVER/status"; }
