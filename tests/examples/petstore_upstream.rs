@@ -50,7 +50,10 @@ impl Faults {
         let mut faults = Faults::default();
         for part in spec.split(',').filter(|p| !p.is_empty()) {
             let fields: Vec<&str> = part.split(':').collect();
-            let number = |text: &str| text.parse::<f64>().map_err(|_| format!("`{text}` is not a number"));
+            let number = |text: &str| {
+                text.parse::<f64>()
+                    .map_err(|_| format!("`{text}` is not a number"))
+            };
             match fields.as_slice() {
                 ["reset", p] => faults.reset = number(p)?,
                 ["stall", p, ms] => {
@@ -67,7 +70,9 @@ impl Faults {
 /// A proxy to `base` with `faults`; returns its base URL.
 async fn proxy(base: &str, faults: Faults) -> String {
     let upstream = base.trim_start_matches("http://").to_string();
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
     let address = listener.local_addr().expect("bound");
     tokio::spawn(async move {
         let mut seed = std::time::SystemTime::now()

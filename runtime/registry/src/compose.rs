@@ -362,6 +362,19 @@ impl Composer {
         self.resolve_catalog_refs();
         self.check_collisions();
         ContractErrors::check(std::mem::take(&mut self.problems))?;
+        // Parent commands left without a command under them (every tool of a group removed,
+        // moved or taken out of the CLI audience) are left out, so the CLI shows no empty group.
+        let tools = &self.tools;
+        self.commands.retain(|spec| {
+            let parent = spec.command.segments();
+            tools
+                .iter()
+                .filter(|part| part.entry.allows(Audience::Cli))
+                .any(|part| {
+                    let path = part.entry.cli.command.segments();
+                    path.len() > parent.len() && path.starts_with(parent)
+                })
+        });
         let mut handlers = BTreeMap::new();
         let mut entries = Vec::with_capacity(self.tools.len());
         for part in self.tools {

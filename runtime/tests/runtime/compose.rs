@@ -426,6 +426,12 @@ async fn transforms_rename_remove_restrict_and_replace_tools() {
         .unwrap();
     let names: Vec<_> = registry.entries().map(|e| e.name.to_string()).collect();
     assert_eq!(names, ["pet"]);
+    // `pet` is the MCP's alone now: no command is left under `petstore`, so neither group is.
+    assert!(
+        registry.cli_commands().is_empty(),
+        "{:?}",
+        registry.cli_commands()
+    );
     assert!(registry.lookup(Audience::Cli, "pet").is_none());
     assert_eq!(
         registry
