@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every publishable package, in dependency order (each is verified against the ones before it).
-packages=(harness-gen-wire harness-gen-types harness-gen-contract harness-gen-registry harness-gen-client
+packages=(harness-gen-wire harness-gen-macros harness-gen-types harness-gen-contract harness-gen-registry harness-gen-client
   harness-gen-command harness-gen-serve harness-gen-mcp harness-gen-dashboard harness-gen-bridge
   harness-gen-runtime harness-gen-lang harness-gen harness-gen-cli petstore)
 if [ "${1:-}" = "--list" ]; then
