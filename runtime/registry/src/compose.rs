@@ -122,6 +122,7 @@ struct Part {
 enum Transform {
     Rename(String),
     Remove,
+    Audiences(Vec<Audience>),
     Edit(Box<dyn FnOnce(&mut Entry)>),
     Fix(String, Value),
     Wrap(Box<dyn FnOnce(Handler) -> Handler>),
@@ -300,12 +301,7 @@ impl Composer {
 
     /// Sets the projections that may expose the tool `tool`.
     pub fn audiences(self, tool: &str, audiences: &[Audience]) -> Self {
-        let audiences = audiences.to_vec();
-        self.edit(tool, move |entry| {
-            if let Ok(audiences) = Audiences::from_any(audiences) {
-                entry.governance.audiences = audiences;
-            }
-        })
+        self.transform(tool, Transform::Audiences(audiences.to_vec()))
     }
 
     /// Changes the tool `tool`'s entry (its description, command path, annotations, …).
@@ -434,6 +430,14 @@ impl Composer {
             Transform::Remove => {
                 self.tools.remove(position);
             }
+            Transform::Audiences(audiences) => match Audiences::from_any(audiences) {
+                Ok(audiences) => part.entry.governance.audiences = audiences,
+                Err(why) => self.problems.push(ContractError::new(
+                    ErrorCode::InvalidField,
+                    at,
+                    format!("the audiences {why}: name at least one of cli, mcp, catalog, dashboard, agent, or remove the tool"),
+                )),
+            },
             Transform::Edit(edit) => edit(&mut part.entry),
             Transform::Wrap(wrap) => {
                 let original = part.handler.clone();

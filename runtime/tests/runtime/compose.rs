@@ -410,6 +410,17 @@ fn a_transform_of_no_tool_and_a_bad_namespace_are_located_errors() {
         "transforms[0] (`get_pet`)",
         "no tool is named `get_pet`",
     );
+    let errors = refused(
+        Composer::new("shop")
+            .mount("petstore", &petstore())
+            .audiences("petstore_get_pet", &[]),
+    );
+    assert_has(
+        &errors,
+        ErrorCode::InvalidField,
+        "transforms[0] (`petstore_get_pet`)",
+        "must list at least one audience",
+    );
 }
 
 #[tokio::test]
