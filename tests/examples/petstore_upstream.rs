@@ -104,13 +104,8 @@ async fn relay(client: TcpStream, upstream: String, faults: Faults, mut seed: u6
         to_client
     });
     let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let Ok(n) = from_client.read(&mut chunk).await else {
-            break;
-        };
-        if n == 0 {
-            break;
-        }
+    // Until the client closes its side (or its connection fails).
+    while let Ok(n @ 1..) = from_client.read(&mut chunk).await {
         // xorshift: a number in [0, 1) per chunk.
         seed ^= seed << 13;
         seed ^= seed >> 7;
