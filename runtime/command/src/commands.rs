@@ -204,13 +204,10 @@ fn parent_command(name: &str, path: &[&str], parents: &[&CommandSpec]) -> Comman
     let mut command = Command::new(name.to_string())
         .subcommand_required(true)
         .arg_required_else_help(true);
-    if let Some(spec) = parents.iter().find(|s| {
-        s.command
-            .segments()
-            .iter()
-            .map(|s| s.as_str())
-            .eq(path.iter().copied())
-    }) {
+    if let Some(spec) = parents
+        .iter()
+        .find(|s| s.command.words().eq(path.iter().copied()))
+    {
         // Lists show a group's description (its first sentence, cut); the group's own help
         // shows it whole. Without one, its title.
         match (&spec.description, &spec.title) {
@@ -247,14 +244,9 @@ pub(super) fn leaf<'a>(
         path.push(name);
         current = sub;
     }
-    let entry = registry.list(Audience::Cli).find(|e| {
-        e.cli
-            .command
-            .segments()
-            .iter()
-            .map(|s| s.as_str())
-            .eq(path.iter().copied())
-    })?;
+    let entry = registry
+        .list(Audience::Cli)
+        .find(|e| e.cli.command.words().eq(path.iter().copied()))?;
     Some((entry, current))
 }
 

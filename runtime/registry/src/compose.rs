@@ -522,14 +522,7 @@ impl Composer {
             if !part.entry.allows(Audience::Cli) {
                 continue;
             }
-            let path: Vec<&str> = part
-                .entry
-                .cli
-                .command
-                .segments()
-                .iter()
-                .map(|s| s.as_str())
-                .collect();
+            let path: Vec<&str> = part.entry.cli.command.words().collect();
             let shown = path.join(" ");
             if let Some(first) = paths.insert(path, &part.from) {
                 self.problems.push(ContractError::new(

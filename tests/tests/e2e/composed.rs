@@ -202,31 +202,28 @@ async fn its_mcp_server_lists_and_calls_both_apis_and_the_hand_written_tools_in_
 
 /// A pet store that answers only requests with the bearer token `pet-token`.
 async fn guarded() -> String {
-    async fn pets(headers: axum::http::HeaderMap) -> axum::response::Response {
-        use axum::response::IntoResponse;
-        if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer pet-token") {
-            return (
-                axum::http::StatusCode::UNAUTHORIZED,
-                axum::Json(json!({"title": "who are you"})),
-            )
-                .into_response();
+    use axum::response::{IntoResponse, Response};
+    fn answer(headers: &axum::http::HeaderMap, body: Value) -> Response {
+        let bearer = headers.get("authorization").and_then(|v| v.to_str().ok());
+        if bearer != Some("Bearer pet-token") {
+            let refusal = axum::Json(json!({"title": "who are you"}));
+            return (axum::http::StatusCode::UNAUTHORIZED, refusal).into_response();
         }
-        axum::Json(json!([{"id": 1, "name": "Rex", "species": "dog"}])).into_response()
+        axum::Json(body).into_response()
     }
-    async fn pet(headers: axum::http::HeaderMap) -> axum::response::Response {
-        use axum::response::IntoResponse;
-        if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some("Bearer pet-token") {
-            return (
-                axum::http::StatusCode::UNAUTHORIZED,
-                axum::Json(json!({"title": "who are you"})),
+    let rex = || json!({"id": 1, "name": "Rex", "species": "dog"});
+    let app =
+        Router::new()
+            .route(
+                "/pets",
+                get(move |headers: axum::http::HeaderMap| async move {
+                    answer(&headers, json!([rex()]))
+                }),
             )
-                .into_response();
-        }
-        axum::Json(json!({"id": 1, "name": "Rex", "species": "dog"})).into_response()
-    }
-    let app = Router::new()
-        .route("/pets", get(pets))
-        .route("/pets/{id}", get(pet));
+            .route(
+                "/pets/{id}",
+                get(move |headers: axum::http::HeaderMap| async move { answer(&headers, rex()) }),
+            );
     harness_e2e::listen(app).await
 }
 

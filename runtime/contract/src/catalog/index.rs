@@ -290,9 +290,8 @@ mod tests {
                         entry
                             .cli
                             .command
-                            .segments()
-                            .iter()
-                            .map(|s| leak(s.as_str()))
+                            .words()
+                            .map(leak)
                             .collect::<Vec<_>>()
                             .into_boxed_slice(),
                     ),

@@ -234,6 +234,11 @@ impl CommandPath {
     pub fn segments(&self) -> &[CommandSegment] {
         &self.0
     }
+
+    /// The segments as words, in order.
+    pub fn words(&self) -> impl Iterator<Item = &str> + Clone {
+        self.0.iter().map(CommandSegment::as_str)
+    }
 }
 
 impl TryFrom<Vec<CommandSegment>> for CommandPath {

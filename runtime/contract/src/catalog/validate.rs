@@ -288,13 +288,7 @@ fn check_cli_tree(catalog: &Catalog, errors: &mut Vec<ContractError>) {
 
     let mut leaves: BTreeMap<Vec<&str>, usize> = BTreeMap::new();
     for &(index, entry) in &cli_tools {
-        let path: Vec<&str> = entry
-            .cli
-            .command
-            .segments()
-            .iter()
-            .map(|s| s.as_str())
-            .collect();
+        let path: Vec<&str> = entry.cli.command.words().collect();
         if let Some(&first) = leaves.get(&path) {
             errors.push(ContractError::new(
                 ErrorCode::CliDuplicatePath,
