@@ -112,7 +112,7 @@ pub fn root(name: &str, version: &str) -> Command {
         .arg(Arg::new(PAGE_LIMIT).long(PAGE_LIMIT).global(true).value_name("N").value_parser(clap::value_parser!(u32).range(1..)).help("With --paginate: read at most N pages (default 1000); more is an error"))
         .arg(Arg::new(OUTPUT_FILE).long(OUTPUT_FILE).global(true).value_name("FILE").help("Write the output to FILE (- for standard output), whole or not at all: a download is written as it arrives to a temporary file renamed into place once complete; binary output needs it on a terminal"))
         .arg(Arg::new(INCLUDE).long(INCLUDE).global(true).action(clap::ArgAction::SetTrue).help("Print the reply's HTTP status and headers on standard error (credentials a server echoes redacted)"))
-        .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment)"))
+        .arg(Arg::new(BASE_URL).long(BASE_URL).global(true).value_name("URL").help("The API's base URL (overrides the environment); a program serving several APIs takes NAME=URL pairs, comma-separated"))
         .arg(Arg::new(COMPLETIONS).long(COMPLETIONS).value_parser(["bash", "zsh", "fish", "powershell"]).value_name("SHELL").help("Print shell completions and exit"))
 }
 

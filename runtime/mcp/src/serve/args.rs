@@ -180,7 +180,7 @@ pub fn command(name: &str, version: &str, mounts: &[&'static dyn Mount]) -> Comm
             Arg::new(BASE_URL)
                 .long(BASE_URL)
                 .value_name("URL")
-                .help("The API's base URL (overrides the environment)"),
+                .help("The API's base URL (overrides the environment); a program serving several APIs takes NAME=URL pairs, comma-separated"),
         );
     http_args(command)
 }
