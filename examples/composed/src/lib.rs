@@ -83,7 +83,7 @@ pub async fn pets_by_species(
 pub struct Nothing {}
 
 /// One API this program serves.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(crate = "harness_gen_runtime::schemars")]
 pub struct Api {
     /// Its namespace: the prefix of its tools and its command group.
@@ -100,17 +100,7 @@ fn apis_tool(apis: Vec<Api>) -> TypedTool {
     let apis = std::sync::Arc::new(apis);
     TypedTool::new("apis", move |_: Nothing| {
         let apis = std::sync::Arc::clone(&apis);
-        async move {
-            let list: Vec<Api> = apis
-                .iter()
-                .map(|api| Api {
-                    namespace: api.namespace.clone(),
-                    name: api.name.clone(),
-                    version: api.version.clone(),
-                })
-                .collect();
-            Ok::<_, Failure<NoError>>(list)
-        }
+        async move { Ok::<_, Failure<NoError>>(apis.to_vec()) }
     })
     .description("The APIs this program serves: their namespaces, names and versions.")
     .read_only()

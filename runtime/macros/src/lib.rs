@@ -53,7 +53,6 @@ impl Settings {
             .get_ident()
             .map(ToString::to_string)
             .unwrap_or_default();
-        let flag = |call: proc_macro2::TokenStream| Ok::<_, syn::Error>(call);
         let call = match key.as_str() {
             "name" => {
                 self.name = Some(meta.value()?.parse()?);
@@ -91,12 +90,12 @@ impl Settings {
                 }
                 quote!(.audiences(&[#(#audiences),*]))
             }
-            "read_only" => flag(quote!(.read_only()))?,
-            "destructive" => flag(quote!(.destructive()))?,
-            "idempotent" => flag(quote!(.idempotent()))?,
-            "open_world" => flag(quote!(.open_world(true)))?,
-            "closed_world" => flag(quote!(.open_world(false)))?,
-            "defer_loading" => flag(quote!(.defer_loading()))?,
+            "read_only" => quote!(.read_only()),
+            "destructive" => quote!(.destructive()),
+            "idempotent" => quote!(.idempotent()),
+            "open_world" => quote!(.open_world(true)),
+            "closed_world" => quote!(.open_world(false)),
+            "defer_loading" => quote!(.defer_loading()),
             _ => {
                 return Err(meta.error(
                     "unknown setting: use name, cli, title, namespace, audiences, credentials, read_only, destructive, idempotent, open_world, closed_world or defer_loading",

@@ -423,25 +423,34 @@ async fn sigterm_during_a_python_clients_call_answers_it_in_both_eras() {
     }
 }
 
+/// `pets.create` of a cat named `name`, called as a task; the task it created.
+async fn create_pet_task(
+    client: &rmcp::service::RunningService<rmcp::service::RoleClient, rmcp::model::ClientConfig>,
+    name: &str,
+) -> rmcp::model::Task {
+    use rmcp::model::{CallToolRequestParams, CallToolResponse};
+    let arguments = json!({"body": {"name": name, "species": "cat"}});
+    let call = CallToolRequestParams::new("pets.create")
+        .with_arguments(arguments.as_object().unwrap().clone());
+    match client.peer().call_tool_once(call).await.unwrap() {
+        CallToolResponse::Task(created) => created.task,
+        other => panic!("a task: {other:?}"),
+    }
+}
+
 /// A replica killed outright (SIGKILL) in the middle of a task leaves no task `working` for
 /// an hour: once the lease it stopped renewing runs out, any replica reads the task as failed,
 /// its worker lost.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_task_whose_replica_is_killed_fails_as_worker_lost_within_its_lease() {
-    use rmcp::model::{CallToolRequestParams, CallToolResponse, GetTaskParams, TaskPayload};
+    use rmcp::model::{GetTaskParams, TaskPayload};
     let Some(redis) = redis() else { return };
     let base = serve().await;
     let (first, first_url) = replica(&base, &redis.url);
     let (_second, second_url) = replica(&base, &redis.url);
     let client = crate::petstore_mcp_tasks::connect(&first_url, true).await;
     // `Slow` takes two seconds upstream: the replica is killed while it works.
-    let arguments = json!({"body": {"name": "Slow", "species": "cat"}});
-    let call = CallToolRequestParams::new("pets.create")
-        .with_arguments(arguments.as_object().unwrap().clone());
-    let task = match client.peer().call_tool_once(call).await.unwrap() {
-        CallToolResponse::Task(created) => created.task,
-        other => panic!("a task: {other:?}"),
-    };
+    let task = create_pet_task(&client, "Slow").await;
     drop(first);
     let killed = std::time::Instant::now();
     let other = crate::petstore_mcp_tasks::connect(&second_url, true).await;
@@ -480,7 +489,7 @@ async fn a_task_whose_replica_is_killed_fails_as_worker_lost_within_its_lease() 
 /// reads the task again once Redis is back (kept on disk, as a production Redis keeps it).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_redis_restart_leaves_the_server_up_and_not_ready_then_tasks_readable_again() {
-    use rmcp::model::{CallToolRequestParams, CallToolResponse, GetTaskParams, TaskPayload};
+    use rmcp::model::{GetTaskParams, TaskPayload};
     let Some(mut redis) = redis_persistent() else {
         return;
     };
@@ -500,13 +509,7 @@ async fn a_redis_restart_leaves_the_server_up_and_not_ready_then_tasks_readable_
         }
     };
     let client = crate::petstore_mcp_tasks::connect(&url, true).await;
-    let arguments = json!({"body": {"name": "Kit", "species": "cat"}});
-    let call = CallToolRequestParams::new("pets.create")
-        .with_arguments(arguments.as_object().unwrap().clone());
-    let task = match client.peer().call_tool_once(call).await.unwrap() {
-        CallToolResponse::Task(created) => created.task,
-        other => panic!("a task: {other:?}"),
-    };
+    let task = create_pet_task(&client, "Kit").await;
     let read = || {
         client
             .peer()
