@@ -241,6 +241,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -257,6 +258,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -404,6 +406,33 @@ pub mod resources {
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
+        /// `GET /simple-text`.
+        #[cfg(feature = "simple-text")]
+        pub struct TestSimpleText;
+        #[cfg(feature = "simple-text")]
+        const _: () = {
+            impl Operation for TestSimpleText {
+                type Input = types::TestSimpleTextInput;
+                type Output = types::TestSimpleTextOutput;
+                type Error = types::TestSimpleTextError;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_SIMPLE_TEXT;
+            }
+            impl Call for TestSimpleText {}
+        };
+        /// `GET /image`.
+        #[cfg(feature = "image")]
+        pub struct TestImageContent;
+        #[cfg(feature = "image")]
+        const _: () = {
+            impl Operation for TestImageContent {
+                type Input = types::TestImageContentInput;
+                type Output = types::TestImageContentOutput;
+                type Error = types::TestImageContentError;
+                const BINDING: &'static BindingText = &super::super::bindings::TEST_IMAGE_CONTENT;
+            }
+            impl Call for TestImageContent {}
+            impl Downloaded for TestImageContent {}
+        };
         /// `GET /audio`.
         #[cfg(feature = "audio")]
         pub struct TestAudioContent;
@@ -445,33 +474,6 @@ pub mod resources {
             }
             impl Call for TestErrorHandling {}
         };
-        /// `GET /image`.
-        #[cfg(feature = "image")]
-        pub struct TestImageContent;
-        #[cfg(feature = "image")]
-        const _: () = {
-            impl Operation for TestImageContent {
-                type Input = types::TestImageContentInput;
-                type Output = types::TestImageContentOutput;
-                type Error = types::TestImageContentError;
-                const BINDING: &'static BindingText = &super::super::bindings::TEST_IMAGE_CONTENT;
-            }
-            impl Call for TestImageContent {}
-            impl Downloaded for TestImageContent {}
-        };
-        /// `GET /json-schema`.
-        #[cfg(feature = "json-schema")]
-        pub struct JsonSchema202012Tool;
-        #[cfg(feature = "json-schema")]
-        const _: () = {
-            impl Operation for JsonSchema202012Tool {
-                type Input = types::JsonSchema202012ToolInput;
-                type Output = types::JsonSchema202012ToolOutput;
-                type Error = types::JsonSchema202012ToolError;
-                const BINDING: &'static BindingText = &super::super::bindings::JSON_SCHEMA_2020_12_TOOL;
-            }
-            impl Call for JsonSchema202012Tool {}
-        };
         /// `GET /progress`.
         #[cfg(feature = "progress")]
         pub struct TestToolWithProgress;
@@ -487,18 +489,18 @@ pub mod resources {
                 type Event = types::TestToolWithProgressEvent;
             }
         };
-        /// `GET /simple-text`.
-        #[cfg(feature = "simple-text")]
-        pub struct TestSimpleText;
-        #[cfg(feature = "simple-text")]
+        /// `GET /json-schema`.
+        #[cfg(feature = "json-schema")]
+        pub struct JsonSchema202012Tool;
+        #[cfg(feature = "json-schema")]
         const _: () = {
-            impl Operation for TestSimpleText {
-                type Input = types::TestSimpleTextInput;
-                type Output = types::TestSimpleTextOutput;
-                type Error = types::TestSimpleTextError;
-                const BINDING: &'static BindingText = &super::super::bindings::TEST_SIMPLE_TEXT;
+            impl Operation for JsonSchema202012Tool {
+                type Input = types::JsonSchema202012ToolInput;
+                type Output = types::JsonSchema202012ToolOutput;
+                type Error = types::JsonSchema202012ToolError;
+                const BINDING: &'static BindingText = &super::super::bindings::JSON_SCHEMA_2020_12_TOOL;
             }
-            impl Call for TestSimpleText {}
+            impl Call for JsonSchema202012Tool {}
         };
     }
     #[cfg(feature = "json-schema")]
@@ -720,30 +722,30 @@ mod bindings {
     use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "simple-text")]
     pub(super) static TEST_SIMPLE_TEXT: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/simple-text","response":{"status":"200","contentType":"text/plain","encoding":"text"},"security":[]}"#,
+        r#"{"method":"GET","path":"/simple-text","response":{"status":"200","contentType":"text/plain","encoding":"text"}}"#,
     );
     #[cfg(feature = "image")]
     pub(super) static TEST_IMAGE_CONTENT: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/image","response":{"status":"200","contentType":"image/png","encoding":"bytes"},"security":[]}"#,
+        r#"{"method":"GET","path":"/image","response":{"status":"200","contentType":"image/png","encoding":"bytes"}}"#,
     );
     #[cfg(feature = "audio")]
     pub(super) static TEST_AUDIO_CONTENT: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/audio","response":{"status":"200","contentType":"audio/wav","encoding":"bytes"},"security":[]}"#,
+        r#"{"method":"GET","path":"/audio","response":{"status":"200","contentType":"audio/wav","encoding":"bytes"}}"#,
     );
     #[cfg(feature = "document")]
     pub(super) static TEST_EMBEDDED_RESOURCE: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/document","response":{"status":"200","contentType":"application/pdf","encoding":"bytes"},"security":[]}"#,
+        r#"{"method":"GET","path":"/document","response":{"status":"200","contentType":"application/pdf","encoding":"bytes"}}"#,
     );
     #[cfg(feature = "error")]
     pub(super) static TEST_ERROR_HANDLING: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/error","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/error","response":{"status":"200"}}"#,
     );
     #[cfg(feature = "progress")]
     pub(super) static TEST_TOOL_WITH_PROGRESS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/progress","response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"security":[],"events":{"sentinel":"[DONE]"}}"#,
+        r#"{"method":"GET","path":"/progress","response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"events":{"sentinel":"[DONE]"}}"#,
     );
     #[cfg(feature = "json-schema")]
     pub(super) static JSON_SCHEMA_2020_12_TOOL: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/json-schema","parameters":[{"property":"name","in":"query","name":"name","style":"form","explode":true,"required":false},{"property":"address","in":"query","name":"address","style":"deepObject","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/json-schema","parameters":[{"property":"name","in":"query"},{"property":"address","in":"query","style":"deepObject","explode":true}],"response":{"status":"200"}}"#,
     );
 }

@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -33,84 +35,89 @@ pub fn registry_of(
         }
     };
     #[cfg(feature = "simple-text")]
-    add("test_simple_text", tool_handlers::test_simple_text);
+    add("test_simple_text", call::<operations::TestSimpleText>);
     #[cfg(feature = "image")]
-    add("test_image_content", tool_handlers::test_image_content);
+    add("test_image_content", download::<operations::TestImageContent>);
     #[cfg(feature = "audio")]
-    add("test_audio_content", tool_handlers::test_audio_content);
+    add("test_audio_content", download::<operations::TestAudioContent>);
     #[cfg(feature = "document")]
-    add("test_embedded_resource", tool_handlers::test_embedded_resource);
+    add("test_embedded_resource", download::<operations::TestEmbeddedResource>);
     #[cfg(feature = "error")]
-    add("test_error_handling", tool_handlers::test_error_handling);
+    add("test_error_handling", call::<operations::TestErrorHandling>);
     #[cfg(feature = "progress")]
-    add("test_tool_with_progress", tool_handlers::test_tool_with_progress);
+    add("test_tool_with_progress", events::<operations::TestToolWithProgress>);
     #[cfg(feature = "json-schema")]
-    add("json_schema_2020_12_tool", tool_handlers::json_schema_2020_12_tool);
+    add("json_schema_2020_12_tool", call::<operations::JsonSchema202012Tool>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    #[cfg(feature = "simple-text")]
-    pub(super) fn test_simple_text(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, _: &TestSimpleTextInput| c.test_simple_text(),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    #[cfg(feature = "image")]
-    pub(super) fn test_image_content(client: &Client) -> Handler {
-        http::download_handler(
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
             client.clone(),
-            |c: Client, _: TestImageContentInput| async move {
-                c.test_image_content_stream().await
-            },
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
         )
     }
-    #[cfg(feature = "audio")]
-    pub(super) fn test_audio_content(client: &Client) -> Handler {
-        http::download_handler(
-            client.clone(),
-            |c: Client, _: TestAudioContentInput| async move {
-                c.test_audio_content_stream().await
-            },
-        )
-    }
-    #[cfg(feature = "document")]
-    pub(super) fn test_embedded_resource(client: &Client) -> Handler {
-        http::download_handler(
-            client.clone(),
-            |c: Client, _: TestEmbeddedResourceInput| async move {
-                c.test_embedded_resource_stream().await
-            },
-        )
-    }
-    #[cfg(feature = "error")]
-    pub(super) fn test_error_handling(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, _: &TestErrorHandlingInput| c.test_error_handling(),
-        )
-    }
-    #[cfg(feature = "progress")]
-    pub(super) fn test_tool_with_progress(client: &Client) -> Handler {
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
         http::events_handler(
             client.clone(),
-            |c: Client, _: TestToolWithProgressInput| async move {
-                c.test_tool_with_progress_events().await
-            },
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
         )
     }
-    #[cfg(feature = "json-schema")]
-    pub(super) fn json_schema_2020_12_tool(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
+    }
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
             client.clone(),
-            |c: &Client, input: &JsonSchema202012ToolInput| {
-                c.json_schema_2020_12_tool(input)
-            },
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

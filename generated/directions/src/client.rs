@@ -103,6 +103,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -119,6 +120,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -371,12 +373,12 @@ mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::BindingText;
     pub(super) static LIST_WIDGETS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/widgets","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/widgets","response":{"status":"200"}}"#,
     );
     pub(super) static CREATE_WIDGET: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/widgets","body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"201","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"POST","path":"/widgets","body":{"property":"body","required":true},"response":{"status":"201"}}"#,
     );
     pub(super) static REPLACE_PARTS: BindingText = BindingText::new(
-        r#"{"method":"PUT","path":"/widgets/{id}/parts","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"PUT","path":"/widgets/{id}/parts","parameters":[{"property":"id","in":"path"}],"body":{"property":"body","required":true},"response":{"status":"200"}}"#,
     );
 }

@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -32,33 +34,79 @@ pub fn registry_of(
             handlers.insert(tool.to_string(), make(&client));
         }
     };
-    add("list_widgets", tool_handlers::list_widgets);
-    add("create_widget", tool_handlers::create_widget);
-    add("replace_parts", tool_handlers::replace_parts);
+    add("list_widgets", call::<operations::ListWidgets>);
+    add("create_widget", call::<operations::CreateWidget>);
+    add("replace_parts", call::<operations::ReplaceParts>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    pub(super) fn list_widgets(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, _: &ListWidgetsInput| c.list_widgets(),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    pub(super) fn create_widget(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
             client.clone(),
-            |c: &Client, input: &CreateWidgetInput| c.create_widget(input),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
         )
     }
-    pub(super) fn replace_parts(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::events_handler(
             client.clone(),
-            |c: &Client, input: &ReplacePartsInput| c.replace_parts(input),
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
+        )
+    }
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
+    }
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
+            client.clone(),
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

@@ -177,10 +177,10 @@ impl Client {
 /// (`client.issues()`), each of its commands a method that takes the call's required
 /// values and returns a [`resources::Request`] to set the optional ones on and send
 /// (`client.issues().list_for_repo(owner, repo).state("open").send().await`).
-#[cfg(any(feature = "crate", feature = "my-tag"))]
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -197,6 +197,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -356,6 +357,32 @@ pub mod resources {
                 const BINDING: &'static BindingText = &super::super::bindings::TYPE_;
             }
             impl Call for Type {}
+        };
+        /// `POST /self/{type}`.
+        #[cfg(feature = "self")]
+        pub struct Self_;
+        #[cfg(feature = "self")]
+        const _: () = {
+            impl Operation for Self_ {
+                type Input = types::SelfInput;
+                type Output = types::SelfOutput;
+                type Error = types::SelfError;
+                const BINDING: &'static BindingText = &super::super::bindings::SELF_;
+            }
+            impl Call for Self_ {}
+        };
+        /// `GET /super`.
+        #[cfg(feature = "self")]
+        pub struct Super;
+        #[cfg(feature = "self")]
+        const _: () = {
+            impl Operation for Super {
+                type Input = types::SuperInput;
+                type Output = types::SuperOutput;
+                type Error = types::SuperError;
+                const BINDING: &'static BindingText = &super::super::bindings::SUPER_;
+            }
+            impl Call for Super {}
         };
         /// `GET /crate/result`.
         #[cfg(feature = "crate")]
@@ -624,38 +651,38 @@ mod bindings {
     use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "crate")]
     pub(super) static TYPE_: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/self/{type}","parameters":[{"property":"type","in":"path","name":"type","style":"simple","explode":false,"required":true},{"property":"async","in":"query","name":"async","style":"form","explode":true,"required":false},{"property":"self","in":"query","name":"self","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/self/{type}","parameters":[{"property":"type","in":"path"},{"property":"async","in":"query"},{"property":"self","in":"query"}],"response":{"status":"200"}}"#,
     );
     #[cfg(feature = "self")]
     pub(super) static SELF_: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/self/{type}","parameters":[{"property":"type","in":"path","name":"type","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":false},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"POST","path":"/self/{type}","parameters":[{"property":"type","in":"path"}],"body":{"property":"body","required":false},"response":{"status":"200"}}"#,
     );
     #[cfg(feature = "self")]
     pub(super) static SUPER_: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/super","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/super","response":{"status":"200"}}"#,
     );
     #[cfg(feature = "crate")]
     pub(super) static RESULT: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/crate/result","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/crate/result","response":{"status":"200"}}"#,
     );
     #[cfg(feature = "crate")]
     pub(super) static REQUEST: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/crate/request","parameters":[{"property":"a_b","in":"query","name":"a-b","style":"form","explode":true,"required":false},{"property":"a_b_query","in":"query","name":"a_b","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/crate/request","parameters":[{"property":"a_b","in":"query","name":"a-b"},{"property":"a_b_query","in":"query","name":"a_b"}],"response":{"status":"200"}}"#,
     );
     #[cfg(feature = "crate")]
     pub(super) static CALL: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/crate/call","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/crate/call","response":{"status":"200"}}"#,
     );
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/items/{id}","parameters":[{"property":"id","in":"path"}],"response":{"status":"200"}}"#,
     );
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM_2: BindingText = BindingText::new(
-        r#"{"method":"PUT","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":false},"security":[]}"#,
+        r#"{"method":"PUT","path":"/items/{id}","parameters":[{"property":"id","in":"path"}],"body":{"property":"body","required":false}}"#,
     );
     #[cfg(feature = "my-tag")]
     pub(super) static GET_ITEM_3: BindingText = BindingText::new(
-        r#"{"method":"DELETE","path":"/items/{id}","parameters":[{"property":"id","in":"path","name":"id","style":"simple","explode":false,"required":true}],"security":[]}"#,
+        r#"{"method":"DELETE","path":"/items/{id}","parameters":[{"property":"id","in":"path"}]}"#,
     );
 }

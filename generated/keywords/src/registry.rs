@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -33,83 +35,93 @@ pub fn registry_of(
         }
     };
     #[cfg(feature = "crate")]
-    add("type_", tool_handlers::type_);
+    add("type_", call::<operations::Type>);
     #[cfg(feature = "self")]
-    add("self_", tool_handlers::self_);
+    add("self_", call::<operations::Self_>);
     #[cfg(feature = "self")]
-    add("super_", tool_handlers::super_);
+    add("super_", call::<operations::Super>);
     #[cfg(feature = "crate")]
-    add("result", tool_handlers::result);
+    add("result", call::<operations::Result2>);
     #[cfg(feature = "crate")]
-    add("request", tool_handlers::request);
+    add("request", call::<operations::Request2>);
     #[cfg(feature = "crate")]
-    add("call", tool_handlers::call);
+    add("call", call::<operations::Call2>);
     #[cfg(feature = "my-tag")]
-    add("get_item", tool_handlers::get_item);
+    add("get_item", call::<operations::GetItem>);
     #[cfg(feature = "my-tag")]
-    add("get_item_2", tool_handlers::get_item_2);
+    add("get_item_2", call::<operations::GetItem2>);
     #[cfg(feature = "my-tag")]
-    add("get_item_3", tool_handlers::get_item_3);
+    add("get_item_3", call::<operations::GetItem3>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    #[cfg(feature = "crate")]
-    pub(super) fn type_(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, input: &TypeInput| c.type_(input),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    #[cfg(feature = "self")]
-    pub(super) fn self_(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
             client.clone(),
-            |c: &Client, input: &SelfInput| c.self_(input),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
         )
     }
-    #[cfg(feature = "self")]
-    pub(super) fn super_(client: &Client) -> Handler {
-        http::typed_handler(client.clone(), |c: &Client, _: &SuperInput| c.super_())
-    }
-    #[cfg(feature = "crate")]
-    pub(super) fn result(client: &Client) -> Handler {
-        http::typed_handler(client.clone(), |c: &Client, _: &ResultInput| c.result())
-    }
-    #[cfg(feature = "crate")]
-    pub(super) fn request(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::events_handler(
             client.clone(),
-            |c: &Client, input: &RequestInput| c.request(input),
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
         )
     }
-    #[cfg(feature = "crate")]
-    pub(super) fn call(client: &Client) -> Handler {
-        http::typed_handler(client.clone(), |c: &Client, _: &CallInput| c.call())
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
     }
-    #[cfg(feature = "my-tag")]
-    pub(super) fn get_item(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
             client.clone(),
-            |c: &Client, input: &GetItemInput| c.get_item(input),
-        )
-    }
-    #[cfg(feature = "my-tag")]
-    pub(super) fn get_item_2(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &GetItem2Input| c.get_item_2(input),
-        )
-    }
-    #[cfg(feature = "my-tag")]
-    pub(super) fn get_item_3(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &GetItem3Input| c.get_item_3(input),
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

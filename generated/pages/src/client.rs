@@ -206,6 +206,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -222,6 +223,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -671,24 +673,24 @@ mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::BindingText;
     pub(super) static LIST_TOYS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/toys","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"per_page","in":"query","name":"per_page","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"link","items":""}}"#,
+        r#"{"method":"GET","path":"/toys","parameters":[{"property":"page","in":"query"},{"property":"per_page","in":"query"}],"response":{"status":"200"},"pagination":{"kind":"link","items":""}}"#,
     );
     pub(super) static LIST_CUSTOMERS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/customers","parameters":[{"property":"starting_after","in":"query","name":"starting_after","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"starting_after","items":"/data","lastItem":"/id","hasMore":"/has_more"}}"#,
+        r#"{"method":"GET","path":"/customers","parameters":[{"property":"starting_after","in":"query"},{"property":"limit","in":"query"}],"response":{"status":"200"},"pagination":{"kind":"cursor","param":"starting_after","items":"/data","lastItem":"/id","hasMore":"/has_more"}}"#,
     );
     pub(super) static LIST_FILES: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/files","parameters":[{"property":"after","in":"query","name":"after","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"after","items":"/data","next":"/last_id","hasMore":"/has_more"}}"#,
+        r#"{"method":"GET","path":"/files","parameters":[{"property":"after","in":"query"},{"property":"limit","in":"query"}],"response":{"status":"200"},"pagination":{"kind":"cursor","param":"after","items":"/data","next":"/last_id","hasMore":"/has_more"}}"#,
     );
     pub(super) static LIST_REPORTS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/reports","parameters":[{"property":"page_token","in":"query","name":"pageToken","style":"form","explode":true,"required":false},{"property":"page_size","in":"query","name":"pageSize","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"page_token","items":"/reports","next":"/nextPageToken"}}"#,
+        r#"{"method":"GET","path":"/reports","parameters":[{"property":"page_token","in":"query","name":"pageToken"},{"property":"page_size","in":"query","name":"pageSize"}],"response":{"status":"200"},"pagination":{"kind":"cursor","param":"page_token","items":"/reports","next":"/nextPageToken"}}"#,
     );
     pub(super) static LIST_EVENTS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/events","parameters":[{"property":"skip","in":"query","name":"skip","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"offset","param":"skip","items":"/events"}}"#,
+        r#"{"method":"GET","path":"/events","parameters":[{"property":"skip","in":"query"},{"property":"limit","in":"query"}],"response":{"status":"200"},"pagination":{"kind":"offset","param":"skip","items":"/events"}}"#,
     );
     pub(super) static LIST_MESSAGES: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/messages","parameters":[{"property":"iterator","in":"query","name":"iterator","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"pagination":{"kind":"cursor","param":"iterator","items":"/data","next":"/iterator","done":"/done"}}"#,
+        r#"{"method":"GET","path":"/messages","parameters":[{"property":"iterator","in":"query"},{"property":"limit","in":"query"}],"response":{"status":"200"},"pagination":{"kind":"cursor","param":"iterator","items":"/data","next":"/iterator","done":"/done"}}"#,
     );
     pub(super) static LIST_HISTORY: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/history","parameters":[{"property":"cursor","in":"query","name":"cursor","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"GET","path":"/history","parameters":[{"property":"cursor","in":"query"}],"response":{"status":"200"}}"#,
     );
 }

@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -32,61 +34,83 @@ pub fn registry_of(
             handlers.insert(tool.to_string(), make(&client));
         }
     };
-    add("list_toys", tool_handlers::list_toys);
-    add("list_customers", tool_handlers::list_customers);
-    add("list_files", tool_handlers::list_files);
-    add("list_reports", tool_handlers::list_reports);
-    add("list_events", tool_handlers::list_events);
-    add("list_messages", tool_handlers::list_messages);
-    add("list_history", tool_handlers::list_history);
+    add("list_toys", paged::<operations::ListToys>);
+    add("list_customers", paged::<operations::ListCustomers>);
+    add("list_files", paged::<operations::ListFiles>);
+    add("list_reports", paged::<operations::ListReports>);
+    add("list_events", paged::<operations::ListEvents>);
+    add("list_messages", paged::<operations::ListMessages>);
+    add("list_history", call::<operations::ListHistory>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    pub(super) fn list_toys(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListToysInput| c.list_toys_pages(&input),
-        )
-    }
-    pub(super) fn list_customers(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListCustomersInput| c.list_customers_pages(&input),
-        )
-    }
-    pub(super) fn list_files(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListFilesInput| c.list_files_pages(&input),
-        )
-    }
-    pub(super) fn list_reports(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListReportsInput| c.list_reports_pages(&input),
-        )
-    }
-    pub(super) fn list_events(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListEventsInput| c.list_events_pages(&input),
-        )
-    }
-    pub(super) fn list_messages(client: &Client) -> Handler {
-        http::paged_handler(
-            client.clone(),
-            |c: &Client, input: ListMessagesInput| c.list_messages_pages(&input),
-        )
-    }
-    pub(super) fn list_history(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, input: &ListHistoryInput| c.list_history(input),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
+        )
+    }
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
+        )
+    }
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::events_handler(
+            client.clone(),
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
+        )
+    }
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
+    }
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
+            client.clone(),
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

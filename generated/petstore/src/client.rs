@@ -193,6 +193,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -209,6 +210,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -672,31 +674,31 @@ mod bindings {
     use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "pets")]
     pub(super) static LIST_PETS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/pets","parameters":[{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"species","in":"query","name":"species","style":"form","explode":false,"required":false},{"property":"x_request_id","in":"header","name":"X-Request-ID","style":"simple","explode":false,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"default","contentType":"application/json"}],"security":[["bearerAuth"]]}"#,
+        r#"{"method":"GET","path":"/pets","parameters":[{"property":"limit","in":"query"},{"property":"species","in":"query","explode":false},{"property":"x_request_id","in":"header","name":"X-Request-ID"}],"response":{"status":"200"},"errors":[{"status":"default"}],"security":[["bearerAuth"]]}"#,
     );
     #[cfg(feature = "pets")]
     pub(super) static PETS_CREATE: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/pets","body":{"property":"body","contentType":"application/json","encoding":"json","required":true,"alternatives":["application/x-www-form-urlencoded"]},"response":{"status":"201","contentType":"application/json","encoding":"json"},"errors":[{"status":"409","contentType":"application/json"},{"status":"4XX","contentType":"application/problem+json"}],"security":[["bearerAuth"]],"idempotencyKey":"Idempotency-Key"}"#,
+        r#"{"method":"POST","path":"/pets","body":{"property":"body","required":true,"alternatives":["application/x-www-form-urlencoded"]},"response":{"status":"201"},"errors":[{"status":"409"},{"status":"4XX","contentType":"application/problem+json"}],"security":[["bearerAuth"]],"idempotencyKey":"Idempotency-Key"}"#,
     );
     #[cfg(feature = "pets")]
     pub(super) static GET_PET: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"404","contentType":"application/json"}],"security":[["bearerAuth"]]}"#,
+        r#"{"method":"GET","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId"}],"response":{"status":"200"},"errors":[{"status":"404"}],"security":[["bearerAuth"]]}"#,
     );
     #[cfg(feature = "pets")]
     pub(super) static DELETE_PET: BindingText = BindingText::new(
-        r#"{"method":"DELETE","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"security":[["bearerAuth"]]}"#,
+        r#"{"method":"DELETE","path":"/pets/{petId}","parameters":[{"property":"pet_id","in":"path","name":"petId"}],"security":[["bearerAuth"]]}"#,
     );
     #[cfg(feature = "pets")]
     pub(super) static PUT_PETS_PET_ID_PHOTO: BindingText = BindingText::new(
-        r#"{"method":"PUT","path":"/pets/{petId}/photo","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":false},"security":[["bearerAuth"]]}"#,
+        r#"{"method":"PUT","path":"/pets/{petId}/photo","parameters":[{"property":"pet_id","in":"path","name":"petId"}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":false},"security":[["bearerAuth"]]}"#,
     );
     #[cfg(feature = "pets")]
     pub(super) static GET_PET_NAME: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/pets/{petId}/name","parameters":[{"property":"pet_id","in":"path","name":"petId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[["bearerAuth"]]}"#,
+        r#"{"method":"GET","path":"/pets/{petId}/name","parameters":[{"property":"pet_id","in":"path","name":"petId"}],"response":{"status":"200"},"security":[["bearerAuth"]]}"#,
     );
     #[cfg(feature = "shop")]
     pub(super) static GET_INVENTORY: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/store/inventory","response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[["apiKey"],[]]}"#,
+        r#"{"method":"GET","path":"/store/inventory","response":{"status":"200"},"security":[["apiKey"],[]]}"#,
     );
     #[cfg(feature = "shop")]
     pub(super) static STORE_REPORT: BindingText = BindingText::new(

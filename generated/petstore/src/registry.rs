@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -33,74 +35,89 @@ pub fn registry_of(
         }
     };
     #[cfg(feature = "pets")]
-    add("list_pets", tool_handlers::list_pets);
+    add("list_pets", call::<operations::ListPets>);
     #[cfg(feature = "pets")]
-    add("pets.create", tool_handlers::pets_create);
+    add("pets.create", call::<operations::PetsCreate>);
     #[cfg(feature = "pets")]
-    add("get_pet", tool_handlers::get_pet);
+    add("get_pet", call::<operations::GetPet>);
     #[cfg(feature = "pets")]
-    add("delete_pet", tool_handlers::delete_pet);
+    add("delete_pet", call::<operations::DeletePet>);
     #[cfg(feature = "pets")]
-    add("put_pets_pet_id_photo", tool_handlers::put_pets_pet_id_photo);
+    add("put_pets_pet_id_photo", call::<operations::PutPetsPetIdPhoto>);
     #[cfg(feature = "pets")]
-    add("get_pet_name", tool_handlers::get_pet_name);
+    add("get_pet_name", call::<operations::GetPetName>);
     #[cfg(feature = "shop")]
-    add("get_inventory", tool_handlers::get_inventory);
+    add("get_inventory", call::<operations::GetInventory>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    #[cfg(feature = "pets")]
-    pub(super) fn list_pets(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, input: &ListPetsInput| c.list_pets(input),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    #[cfg(feature = "pets")]
-    pub(super) fn pets_create(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
             client.clone(),
-            |c: &Client, input: &PetsCreateInput| c.pets_create(input),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
         )
     }
-    #[cfg(feature = "pets")]
-    pub(super) fn get_pet(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::events_handler(
             client.clone(),
-            |c: &Client, input: &GetPetInput| c.get_pet(input),
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
         )
     }
-    #[cfg(feature = "pets")]
-    pub(super) fn delete_pet(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &DeletePetInput| c.delete_pet(input),
-        )
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
     }
-    #[cfg(feature = "pets")]
-    pub(super) fn put_pets_pet_id_photo(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
             client.clone(),
-            |c: &Client, input: &PutPetsPetIdPhotoInput| c.put_pets_pet_id_photo(input),
-        )
-    }
-    #[cfg(feature = "pets")]
-    pub(super) fn get_pet_name(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &GetPetNameInput| c.get_pet_name(input),
-        )
-    }
-    #[cfg(feature = "shop")]
-    pub(super) fn get_inventory(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, _: &GetInventoryInput| c.get_inventory(),
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

@@ -167,6 +167,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -183,6 +184,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -570,21 +572,21 @@ mod bindings {
     #[allow(unused_imports)]
     use harness_gen_runtime::binding::BindingText;
     pub(super) static CREATE_COMPLETION: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/chat/completions","body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/json"}],"security":[],"events":{"flag":"stream","sentinel":"[DONE]"}}"#,
+        r#"{"method":"POST","path":"/chat/completions","body":{"property":"body","required":true},"response":{"status":"200"},"errors":[{"status":"400"}],"events":{"flag":"stream","sentinel":"[DONE]"}}"#,
     );
     pub(super) static WATCH_TICKS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/ticks","parameters":[{"property":"every_ms","in":"query","name":"every_ms","style":"form","explode":true,"required":false},{"property":"count","in":"query","name":"count","style":"form","explode":true,"required":false},{"property":"bad","in":"query","name":"bad","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"security":[],"events":{"sentinel":"[DONE]"}}"#,
+        r#"{"method":"GET","path":"/ticks","parameters":[{"property":"every_ms","in":"query"},{"property":"count","in":"query"},{"property":"bad","in":"query"}],"response":{"status":"200","contentType":"text/event-stream","encoding":"text"},"events":{"sentinel":"[DONE]"}}"#,
     );
     pub(super) static LIST_NEWS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/news","parameters":[{"property":"topic","in":"query","name":"topic","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[],"events":{"select":"stream","sentinel":"[DONE]"}}"#,
+        r#"{"method":"GET","path":"/news","parameters":[{"property":"topic","in":"query"}],"response":{"status":"200"},"events":{"select":"stream","sentinel":"[DONE]"}}"#,
     );
     pub(super) static UPLOAD_FILE: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/files","body":{"property":"body","contentType":"multipart/form-data","encoding":"multipart","required":true,"parts":[{"property":"cover","contentType":"image/*"},{"property":"attributes","contentType":"application/json"}]},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"POST","path":"/files","body":{"property":"body","contentType":"multipart/form-data","encoding":"multipart","required":true,"parts":[{"property":"cover","contentType":"image/*"},{"property":"attributes","contentType":"application/json"}]},"response":{"status":"200"}}"#,
     );
     pub(super) static PUT_FILE_BYTES: BindingText = BindingText::new(
-        r#"{"method":"PUT","path":"/files/{file_id}/raw","parameters":[{"property":"file_id","in":"path","name":"file_id","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"security":[]}"#,
+        r#"{"method":"PUT","path":"/files/{file_id}/raw","parameters":[{"property":"file_id","in":"path"}],"body":{"property":"body","contentType":"application/octet-stream","encoding":"bytes","required":true},"response":{"status":"200"}}"#,
     );
     pub(super) static DOWNLOAD_FILE: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/files/{file_id}/content","parameters":[{"property":"file_id","in":"path","name":"file_id","style":"simple","explode":false,"required":true},{"property":"size","in":"query","name":"size","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/octet-stream","encoding":"bytes"},"errors":[{"status":"404","contentType":"application/json"}],"security":[]}"#,
+        r#"{"method":"GET","path":"/files/{file_id}/content","parameters":[{"property":"file_id","in":"path"},{"property":"size","in":"query"}],"response":{"status":"200","contentType":"application/octet-stream","encoding":"bytes"},"errors":[{"status":"404"}]}"#,
     );
 }

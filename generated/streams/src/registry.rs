@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -32,76 +34,90 @@ pub fn registry_of(
             handlers.insert(tool.to_string(), make(&client));
         }
     };
-    add("create_completion", tool_handlers::create_completion);
-    add("watch_ticks", tool_handlers::watch_ticks);
-    add("list_news", tool_handlers::list_news);
-    add("upload_file", tool_handlers::upload_file);
-    add("put_file_bytes", tool_handlers::put_file_bytes);
-    add("download_file", tool_handlers::download_file);
+    add(
+        "create_completion",
+        |client: &Client| json_or_events::<
+            operations::CreateCompletion,
+        >(client, "/body/stream"),
+    );
+    add("watch_ticks", events::<operations::WatchTicks>);
+    add(
+        "list_news",
+        |client: &Client| json_or_events::<operations::ListNews>(client, "/stream"),
+    );
+    add("upload_file", call::<operations::UploadFile>);
+    add("put_file_bytes", call::<operations::PutFileBytes>);
+    add("download_file", download::<operations::DownloadFile>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    pub(super) fn create_completion(client: &Client) -> Handler {
-        http::json_or_events_handler(
-            "/body/stream",
-            http::typed_handler(
-                client.clone(),
-                |c: &Client, input: &CreateCompletionInput| c.create_completion(input),
-            ),
-            http::events_handler(
-                client.clone(),
-                |c: Client, input: CreateCompletionInput| async move {
-                    c.create_completion_events(&input).await
-                },
-            ),
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::typed_handler(
+            client.clone(),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    pub(super) fn watch_ticks(client: &Client) -> Handler {
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
+            client.clone(),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
+        )
+    }
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
         http::events_handler(
             client.clone(),
-            |c: Client, input: WatchTicksInput| async move {
-                c.watch_ticks_events(&input).await
-            },
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
         )
     }
-    pub(super) fn list_news(client: &Client) -> Handler {
-        http::json_or_events_handler(
-            "/stream",
-            http::typed_handler(
-                client.clone(),
-                |c: &Client, input: &ListNewsInput| c.list_news(input),
-            ),
-            http::events_handler(
-                client.clone(),
-                |c: Client, input: ListNewsInput| async move {
-                    c.list_news_events(&input).await
-                },
-            ),
-        )
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
     }
-    pub(super) fn upload_file(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &UploadFileInput| c.upload_file(input),
-        )
-    }
-    pub(super) fn put_file_bytes(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &PutFileBytesInput| c.put_file_bytes(input),
-        )
-    }
-    pub(super) fn download_file(client: &Client) -> Handler {
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
         http::download_handler(
             client.clone(),
-            |c: Client, input: DownloadFileInput| async move {
-                c.download_file_stream(&input).await
-            },
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

@@ -188,6 +188,7 @@ impl Client {
 pub mod resources {
     #[allow(unused_imports)]
     use super::*;
+    #[allow(unused_imports)]
     use super::super::types;
     use harness_gen_runtime::binding::BindingText;
     use std::future::{Future, IntoFuture};
@@ -204,6 +205,7 @@ pub mod resources {
         operation: PhantomData<fn() -> Op>,
     }
     impl<'a, I, Op> Request<'a, I, Op> {
+        #[allow(dead_code)]
         fn new(client: &'a Client, input: I) -> Self {
             Self {
                 client,
@@ -351,6 +353,32 @@ pub mod resources {
     pub mod operations {
         #[allow(unused_imports)]
         use super::*;
+        /// `GET /stations`.
+        #[cfg(feature = "stations")]
+        pub struct GetStations;
+        #[cfg(feature = "stations")]
+        const _: () = {
+            impl Operation for GetStations {
+                type Input = types::GetStationsInput;
+                type Output = types::GetStationsOutput;
+                type Error = types::GetStationsError;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_STATIONS;
+            }
+            impl Call for GetStations {}
+        };
+        /// `GET /trips`.
+        #[cfg(feature = "trips")]
+        pub struct GetTrips;
+        #[cfg(feature = "trips")]
+        const _: () = {
+            impl Operation for GetTrips {
+                type Input = types::GetTripsInput;
+                type Output = types::GetTripsOutput;
+                type Error = types::GetTripsError;
+                const BINDING: &'static BindingText = &super::super::bindings::GET_TRIPS;
+            }
+            impl Call for GetTrips {}
+        };
         /// `GET /bookings`.
         #[cfg(feature = "bookings")]
         pub struct GetBookings;
@@ -415,32 +443,6 @@ pub mod resources {
                 const BINDING: &'static BindingText = &super::super::bindings::CREATE_BOOKING_PAYMENT;
             }
             impl Call for CreateBookingPayment {}
-        };
-        /// `GET /stations`.
-        #[cfg(feature = "stations")]
-        pub struct GetStations;
-        #[cfg(feature = "stations")]
-        const _: () = {
-            impl Operation for GetStations {
-                type Input = types::GetStationsInput;
-                type Output = types::GetStationsOutput;
-                type Error = types::GetStationsError;
-                const BINDING: &'static BindingText = &super::super::bindings::GET_STATIONS;
-            }
-            impl Call for GetStations {}
-        };
-        /// `GET /trips`.
-        #[cfg(feature = "trips")]
-        pub struct GetTrips;
-        #[cfg(feature = "trips")]
-        const _: () = {
-            impl Operation for GetTrips {
-                type Input = types::GetTripsInput;
-                type Output = types::GetTripsOutput;
-                type Error = types::GetTripsError;
-                const BINDING: &'static BindingText = &super::super::bindings::GET_TRIPS;
-            }
-            impl Call for GetTrips {}
         };
     }
     #[cfg(feature = "bookings")]
@@ -713,30 +715,30 @@ mod bindings {
     use harness_gen_runtime::binding::BindingText;
     #[cfg(feature = "stations")]
     pub(super) static GET_STATIONS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/stations","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"coordinates","in":"query","name":"coordinates","style":"form","explode":true,"required":false},{"property":"search","in":"query","name":"search","style":"form","explode":true,"required":false},{"property":"country","in":"query","name":"country","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"GET","path":"/stations","parameters":[{"property":"page","in":"query"},{"property":"limit","in":"query"},{"property":"coordinates","in":"query"},{"property":"search","in":"query"},{"property":"country","in":"query"}],"response":{"status":"200"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "trips")]
     pub(super) static GET_TRIPS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/trips","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false},{"property":"origin","in":"query","name":"origin","style":"form","explode":true,"required":true},{"property":"destination","in":"query","name":"destination","style":"form","explode":true,"required":true},{"property":"date","in":"query","name":"date","style":"form","explode":true,"required":true},{"property":"bicycles","in":"query","name":"bicycles","style":"form","explode":true,"required":false},{"property":"dogs","in":"query","name":"dogs","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"GET","path":"/trips","parameters":[{"property":"page","in":"query"},{"property":"limit","in":"query"},{"property":"origin","in":"query","required":true},{"property":"destination","in":"query","required":true},{"property":"date","in":"query","required":true},{"property":"bicycles","in":"query"},{"property":"dogs","in":"query"}],"response":{"status":"200"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKINGS: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/bookings","parameters":[{"property":"page","in":"query","name":"page","style":"form","explode":true,"required":false},{"property":"limit","in":"query","name":"limit","style":"form","explode":true,"required":false}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"GET","path":"/bookings","parameters":[{"property":"page","in":"query"},{"property":"limit","in":"query"}],"response":{"status":"200"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "bookings")]
     pub(super) static CREATE_BOOKING: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/bookings","body":{"property":"body","contentType":"application/json","encoding":"json","required":true,"alternatives":["application/xml"]},"response":{"status":"201","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"409","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"POST","path":"/bookings","body":{"property":"body","required":true,"alternatives":["application/xml"]},"response":{"status":"201"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"409","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "bookings")]
     pub(super) static GET_BOOKING: BindingText = BindingText::new(
-        r#"{"method":"GET","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"GET","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId"}],"response":{"status":"200"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "bookings")]
     pub(super) static DELETE_BOOKING: BindingText = BindingText::new(
-        r#"{"method":"DELETE","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"DELETE","path":"/bookings/{bookingId}","parameters":[{"property":"booking_id","in":"path","name":"bookingId"}],"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"404","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
     #[cfg(feature = "payments")]
     pub(super) static CREATE_BOOKING_PAYMENT: BindingText = BindingText::new(
-        r#"{"method":"POST","path":"/bookings/{bookingId}/payment","parameters":[{"property":"booking_id","in":"path","name":"bookingId","style":"simple","explode":false,"required":true}],"body":{"property":"body","contentType":"application/json","encoding":"json","required":true},"response":{"status":"200","contentType":"application/json","encoding":"json"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
+        r#"{"method":"POST","path":"/bookings/{bookingId}/payment","parameters":[{"property":"booking_id","in":"path","name":"bookingId"}],"body":{"property":"body","required":true},"response":{"status":"200"},"errors":[{"status":"400","contentType":"application/problem+json"},{"status":"401","contentType":"application/problem+json"},{"status":"403","contentType":"application/problem+json"},{"status":"429","contentType":"application/problem+json"},{"status":"500","contentType":"application/problem+json"}],"security":[["OAuth2"]]}"#,
     );
 }

@@ -7,7 +7,9 @@ use harness_gen_runtime::{Catalog, ContractErrors, Handler, ToolRegistry};
 use super::catalog_index::CATALOG_INDEX;
 use super::client::Client;
 #[allow(unused_imports)]
-use super::types::*;
+use super::client::resources::operations;
+#[allow(unused_imports)]
+use tool_handlers::{call, download, events, json_or_events, paged};
 /// The `harn-tools/2.0` catalog of this crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
 /// The registry of every exposed operation, calling the API through `client`.
@@ -33,76 +35,89 @@ pub fn registry_of(
         }
     };
     #[cfg(feature = "stations")]
-    add("get_stations", tool_handlers::get_stations);
+    add("get_stations", call::<operations::GetStations>);
     #[cfg(feature = "trips")]
-    add("get_trips", tool_handlers::get_trips);
+    add("get_trips", call::<operations::GetTrips>);
     #[cfg(feature = "bookings")]
-    add("get_bookings", tool_handlers::get_bookings);
+    add("get_bookings", call::<operations::GetBookings>);
     #[cfg(feature = "bookings")]
-    add("create_booking", tool_handlers::create_booking);
+    add("create_booking", call::<operations::CreateBooking>);
     #[cfg(feature = "bookings")]
-    add("get_booking", tool_handlers::get_booking);
+    add("get_booking", call::<operations::GetBooking>);
     #[cfg(feature = "bookings")]
-    add("delete_booking", tool_handlers::delete_booking);
+    add("delete_booking", call::<operations::DeleteBooking>);
     #[cfg(feature = "payments")]
-    add("create_booking_payment", tool_handlers::create_booking_payment);
+    add("create_booking_payment", call::<operations::CreateBookingPayment>);
     ToolRegistry::publish_generated(catalog, handlers)
 }
-/// Each tool's handler, calling its operation through the client.
+/// The handler of each kind of tool, for its operation's marker type.
 mod tool_handlers {
-    #[allow(unused_imports)]
-    use super::*;
-    #[allow(unused_imports)]
+    #![allow(dead_code)]
+    use harness_gen_runtime::Handler;
     use harness_gen_runtime::http;
-    #[cfg(feature = "stations")]
-    pub(super) fn get_stations(client: &Client) -> Handler {
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use super::super::client::Client;
+    use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+    /// A tool of one reply: the operation's call.
+    pub(super) fn call<Op: Call>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
         http::typed_handler(
             client.clone(),
-            |c: &Client, input: &GetStationsInput| c.get_stations(input),
+            |c: &Client, input: &Op::Input| Op::call(c, input),
         )
     }
-    #[cfg(feature = "trips")]
-    pub(super) fn get_trips(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool that lists in pages: every page, or the one the input asks for.
+    pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Output: Serialize,
+        Op::Error: Serialize,
+    {
+        http::paged_handler(
             client.clone(),
-            |c: &Client, input: &GetTripsInput| c.get_trips(input),
+            |c: &Client, input: Op::Input| Op::pages(c, &input),
         )
     }
-    #[cfg(feature = "bookings")]
-    pub(super) fn get_bookings(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is server-sent events, returned as they arrive.
+    pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::events_handler(
             client.clone(),
-            |c: &Client, input: &GetBookingsInput| c.get_bookings(input),
+            |c: Client, input: Op::Input| async move { Op::events(&c, &input).await },
         )
     }
-    #[cfg(feature = "bookings")]
-    pub(super) fn create_booking(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &CreateBookingInput| c.create_booking(input),
-        )
+    /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+    /// (a JSON pointer to a boolean).
+    pub(super) fn json_or_events<Op: Call + Streamed>(
+        client: &Client,
+        flag: &'static str,
+    ) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        <Op as Operation>::Output: Serialize,
+        Op::Event: Serialize,
+        Op::Error: Serialize,
+    {
+        http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
     }
-    #[cfg(feature = "bookings")]
-    pub(super) fn get_booking(client: &Client) -> Handler {
-        http::typed_handler(
+    /// A tool whose reply is bytes, returned as they arrive.
+    pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+    where
+        Op::Input: DeserializeOwned,
+        Op::Error: Serialize,
+    {
+        http::download_handler(
             client.clone(),
-            |c: &Client, input: &GetBookingInput| c.get_booking(input),
-        )
-    }
-    #[cfg(feature = "bookings")]
-    pub(super) fn delete_booking(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &DeleteBookingInput| c.delete_booking(input),
-        )
-    }
-    #[cfg(feature = "payments")]
-    pub(super) fn create_booking_payment(client: &Client) -> Handler {
-        http::typed_handler(
-            client.clone(),
-            |c: &Client, input: &CreateBookingPaymentInput| {
-                c.create_booking_payment(input)
-            },
+            |c: Client, input: Op::Input| async move { Op::download(&c, &input).await },
         )
     }
 }

@@ -422,10 +422,10 @@ pub fn type_tokens(name: &str) -> TokenStream {
 }
 
 /// A binding as generated code holds it (`harness_gen_runtime::binding::BindingText`): its JSON
-/// text, the catalog's `source.binding`, as a raw string literal. The runtime reads it on the
+/// text, the catalog's `source.binding` without its defaults, as a raw string literal. The runtime reads it on the
 /// operation's first call; `require_api!` keeps generated text and runtime records in step.
 fn binding_text(binding: &Binding) -> TokenStream {
-    let json = serde_json::to_string(binding).expect("a binding serializes");
+    let json = harness_gen_wire::binding::BindingText::compact(binding);
     let literal = raw_string(&json);
     quote!(BindingText::new(#literal))
 }

@@ -5,7 +5,6 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::client::type_tokens;
 use super::{Gates, OpTypes};
 use crate::model::Api;
 use harness_gen_contract::schema::listing::Budget;
@@ -23,75 +22,40 @@ pub fn file(
     listing_budget: Option<Budget>,
     gates: Gates,
 ) -> TokenStream {
-    let exposed: Vec<_> = api
+    let markers = super::resources::markers(api, ops);
+    // One line per tool: its handler is one of the generic makers below, for the tool's
+    // operation marker (one function per kind of call, however many tools).
+    let added = api
         .operations
         .iter()
         .zip(ops)
-        .filter(|(op, _)| op.expose)
-        .collect();
-    // One small function per tool makes its handler; `registry_of` adds those `keep` keeps.
-    // (One function holding every handler's closure was a quarter of a big API's check.)
-    let added = exposed.iter().map(|(op, types)| {
-        let tool = op.entry.name.as_str();
-        let cfg = gates.operation(op);
-        let make = format_ident!("{}", types.method);
-        quote! {
-            #cfg
-            add(#tool, tool_handlers::#make);
-        }
-    });
-    let makers = exposed.iter().map(|(op, types)| {
-        let input = type_tokens(&types.input);
-        let cfg = gates.operation(op);
-        let make = format_ident!("{}", types.method);
-        let (arg, param) = if types.takes_input {
-            (quote!(&input), quote!(input))
-        } else {
-            (quote!(), quote!(_))
-        };
-        // A streamed call behind the tool, through `handler`.
-        let streamed = |handler: TokenStream, method: &str| {
-            let method = format_ident!("{}", method);
-            quote!(#handler(
-                client.clone(),
-                |c: Client, #param: #input| async move { c.#method(#arg).await }
-            ))
-        };
-        // The one-reply call: the flat method's own future.
-        let typed = {
-            let method = format_ident!("{}", types.method);
-            let arg = types.takes_input.then(|| quote!(input));
-            quote!(http::typed_handler(
-                client.clone(),
-                |c: &Client, #param: &#input| c.#method(#arg)
-            ))
-        };
-        // The JSON pointer of the input's boolean that asks for events instead of JSON, if any.
-        let flag = op.binding.events_switch();
-        let handler = match (&types.events, &types.download, &types.pages) {
-            // An operation that answers only with events: its tool returns them as they arrive.
-            (Some((events, _)), _, _) if types.events_only => streamed(quote!(http::events_handler), events),
-            // JSON, or events as they arrive when the input sets the flag.
-            (Some((events, _)), _, _) if flag.is_some() => {
-                let events = streamed(quote!(http::events_handler), events);
-                quote!(http::json_or_events_handler(#flag, #typed, #events))
+        .zip(&markers)
+        .filter(|((op, _), _)| op.expose)
+        .map(|((op, types), marker)| {
+            let tool = op.entry.name.as_str();
+            let cfg = gates.operation(op);
+            let marker = format_ident!("{}", marker);
+            let op_type = quote!(operations::#marker);
+            // The JSON pointer of the input's boolean that asks for events instead of JSON.
+            let flag = op.binding.events_switch();
+            let make = match (&types.events, &types.download, &types.pages) {
+                // An operation that answers only with events: its tool returns them as they arrive.
+                (Some(_), _, _) if types.events_only => quote!(events::<#op_type>),
+                // JSON, or events as they arrive when the input sets the flag.
+                (Some(_), _, _) if flag.is_some() => {
+                    quote!(|client: &Client| json_or_events::<#op_type>(client, #flag))
+                }
+                // Bytes are returned as they arrive, so the CLI can write a download to a file
+                // without holding it.
+                (_, Some(_), _) => quote!(download::<#op_type>),
+                (_, _, Some(_)) => quote!(paged::<#op_type>),
+                _ => quote!(call::<#op_type>),
+            };
+            quote! {
+                #cfg
+                add(#tool, #make);
             }
-            // Bytes are returned as they arrive, so the CLI can write a download to a file
-            // without holding it.
-            (_, Some(stream), _) => streamed(quote!(http::download_handler), stream),
-            (_, _, Some((pages, _))) => {
-                let pages = format_ident!("{}", pages);
-                quote!(http::paged_handler(client.clone(), |c: &Client, #param: #input| c.#pages(#arg)))
-            }
-            _ => typed,
-        };
-        quote! {
-            #cfg
-            pub(super) fn #make(client: &Client) -> Handler {
-                #handler
-            }
-        }
-    });
+        });
     let with_budget = listing_budget.map(|Budget { depth, bytes }| {
         quote! {
             .map(|registry| registry.with_listing_budget(
@@ -99,6 +63,90 @@ pub fn file(
             ))
         }
     });
+    // A crate without operations has no markers for the makers to name.
+    let any_operation = gates.operations(api.operations.iter());
+    let (handler_imports, handlers) = match api.operations.is_empty() {
+        true => (TokenStream::new(), TokenStream::new()),
+        false => (
+            quote! {
+                #any_operation
+                #[allow(unused_imports)]
+                use super::client::resources::operations;
+                #any_operation
+                #[allow(unused_imports)]
+                use tool_handlers::{call, download, events, json_or_events, paged};
+            },
+            quote! {
+            /// The handler of each kind of tool, for its operation's marker type.
+            #any_operation
+            mod tool_handlers {
+                #![allow(dead_code)]
+                use harness_gen_runtime::Handler;
+                use harness_gen_runtime::http;
+                use serde::Serialize;
+                use serde::de::DeserializeOwned;
+
+                use super::super::client::Client;
+                use super::super::client::resources::{Call, Downloaded, Operation, Paged, Streamed};
+
+                /// A tool of one reply: the operation's call.
+                pub(super) fn call<Op: Call>(client: &Client) -> Handler
+                where
+                    Op::Input: DeserializeOwned,
+                    Op::Output: Serialize,
+                    Op::Error: Serialize,
+                {
+                    http::typed_handler(client.clone(), |c: &Client, input: &Op::Input| Op::call(c, input))
+                }
+
+                /// A tool that lists in pages: every page, or the one the input asks for.
+                pub(super) fn paged<Op: Paged>(client: &Client) -> Handler
+                where
+                    Op::Input: DeserializeOwned,
+                    Op::Output: Serialize,
+                    Op::Error: Serialize,
+                {
+                    http::paged_handler(client.clone(), |c: &Client, input: Op::Input| Op::pages(c, &input))
+                }
+
+                /// A tool whose reply is server-sent events, returned as they arrive.
+                pub(super) fn events<Op: Streamed>(client: &Client) -> Handler
+                where
+                    Op::Input: DeserializeOwned,
+                    Op::Event: Serialize,
+                    Op::Error: Serialize,
+                {
+                    http::events_handler(client.clone(), |c: Client, input: Op::Input| async move {
+                        Op::events(&c, &input).await
+                    })
+                }
+
+                /// A tool that answers JSON, or events as they arrive when its input sets `flag`
+                /// (a JSON pointer to a boolean).
+                pub(super) fn json_or_events<Op: Call + Streamed>(client: &Client, flag: &'static str) -> Handler
+                where
+                    Op::Input: DeserializeOwned,
+                    <Op as Operation>::Output: Serialize,
+                    Op::Event: Serialize,
+                    Op::Error: Serialize,
+                {
+                    http::json_or_events_handler(flag, call::<Op>(client), events::<Op>(client))
+                }
+
+                /// A tool whose reply is bytes, returned as they arrive.
+                pub(super) fn download<Op: Downloaded>(client: &Client) -> Handler
+                where
+                    Op::Input: DeserializeOwned,
+                    Op::Error: Serialize,
+                {
+                    http::download_handler(client.clone(), |c: Client, input: Op::Input| async move {
+                        Op::download(&c, &input).await
+                    })
+                }
+            }
+                },
+        ),
+    };
     quote! {
         //! The tool registry: every exposed operation as a tool whose handler calls the client.
         //! (A build without operation features has no handler: nothing of `types` is used, and
@@ -109,8 +157,7 @@ pub fn file(
 
         use super::catalog_index::CATALOG_INDEX;
         use super::client::Client;
-        #[allow(unused_imports)]
-        use super::types::*;
+        #handler_imports
 
         /// The `harn-tools/2.0` catalog of this crate.
         pub const CATALOG_JSON: &str = #catalog;
@@ -142,16 +189,6 @@ pub fn file(
             ToolRegistry::publish_generated(catalog, handlers) #with_budget
         }
 
-        /// Each tool's handler, calling its operation through the client.
-        mod tool_handlers {
-            #[allow(unused_imports)]
-            use super::*;
-            // The handlers by the runtime's module name: a tool's own function may be called
-            // `typed_handler`.
-            #[allow(unused_imports)]
-            use harness_gen_runtime::http;
-
-            #(#makers)*
-        }
+        #handlers
     }
 }

@@ -117,7 +117,7 @@ struct Method<'a> {
 /// a name no flat method has, once (the first operation of a name keeps it). The `resources`
 /// module's types are one namespace: its own items, then the resources (`…Resource` where the
 /// module uses the group's name itself: Stripe's `EventsResource`), then the markers.
-fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Group<'a>> {
+fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> (BTreeMap<String, Group<'a>>, Vec<String>) {
     let flat: BTreeSet<&str> = ops
         .iter()
         .flat_map(|t| {
@@ -177,16 +177,30 @@ fn plan<'a>(api: &'a Api, ops: &'a [OpTypes]) -> BTreeMap<String, Group<'a>> {
             (group, Group { resource, methods })
         })
         .collect();
+    let mut markers = vec![String::new(); ops.len()];
     for m in planned.values_mut().flat_map(|g| &mut g.methods) {
         m.marker = names.claim(&camel(&m.types.method), "");
+        markers[m.at] = m.marker.clone();
     }
-    planned
+    // Every other operation has its marker too (the registry's handlers name them), after
+    // the resources' so that theirs keep the names they had.
+    for (marker, types) in markers.iter_mut().zip(ops) {
+        if marker.is_empty() {
+            *marker = names.claim(&camel(&types.method), "");
+        }
+    }
+    (planned, markers)
+}
+
+/// Each operation's marker type in `resources::operations`, by the operation's index.
+pub fn markers(api: &Api, ops: &[OpTypes]) -> Vec<String> {
+    plan(api, ops).1
 }
 
 /// Per operation, how the client by resource reaches it.
 pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<Reach>> {
     let mut calls = vec![None; ops.len()];
-    for (group, planned) in plan(api, ops) {
+    for (group, planned) in plan(api, ops).0 {
         for m in planned.methods {
             calls[m.at] = Some(Reach {
                 accessor: group.clone(),
@@ -200,10 +214,18 @@ pub fn calls(api: &Api, ops: &[OpTypes]) -> Vec<Option<Reach>> {
 
 /// `impl Client` with an accessor per resource, and the `resources` module.
 pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
-    let groups = plan(api, ops);
+    if api.operations.is_empty() {
+        return TokenStream::new();
+    }
+    let (groups, markers) = plan(api, ops);
+    let operations = api
+        .operations
+        .iter()
+        .zip(ops)
+        .zip(&markers)
+        .map(|((op, types), marker)| operation(op, types, marker, gates));
     let mut accessors = Vec::new();
     let mut structs = Vec::new();
-    let mut operations = Vec::new();
     // Per input struct: the gates of the operations that build it through a request.
     let mut inputs: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
     for (group, Group { resource, methods }) in &groups {
@@ -226,7 +248,6 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         let mut bodies = Vec::new();
         for m in methods {
             bodies.push(method(m, group, gates));
-            operations.push(operation(m, gates));
             if let Some(shape) = &m.types.input_shape {
                 inputs.entry(&shape.name).or_default().push(m.op);
             }
@@ -245,9 +266,6 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
                 #(#bodies)*
             }
         });
-    }
-    if structs.is_empty() {
-        return TokenStream::new();
     }
     let shapes: BTreeMap<&str, _> = ops
         .iter()
@@ -270,8 +288,8 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             }
         }
     });
-    // Compiled with any of its operations, like each resource.
-    let cfg = gates.operations(groups.values().flat_map(|g| &g.methods).map(|m| m.op));
+    // Compiled with any of the operations (each has its marker).
+    let cfg = gates.operations(api.operations.iter());
     quote! {
         impl Client {
             #(#accessors)*
@@ -287,6 +305,9 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             use super::*;
             // The API's types by their module: a type of the API may be called `Request` or
             // `Call` as the items here are.
+            // (Unused in a build without operation features, where the module has only its
+            // own items.)
+            #[allow(unused_imports)]
             use super::super::types;
             use harness_gen_runtime::binding::BindingText;
             use std::future::{Future, IntoFuture};
@@ -305,6 +326,7 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
             }
 
             impl<'a, I, Op> Request<'a, I, Op> {
+                #[allow(dead_code)]
                 fn new(client: &'a Client, input: I) -> Self {
                     Self { client, input, operation: PhantomData }
                 }
@@ -476,15 +498,14 @@ fn setter(f: &InputField) -> TokenStream {
 
 /// The marker type of one operation and its trait impls: types and the binding only, no
 /// function body (what a call does is the traits' provided methods, generated once per crate).
-fn operation(m: &Method, gates: &Gates) -> TokenStream {
-    let types = m.types;
-    let cfg = gates.operation(m.op);
-    let marker = format_ident!("{}", m.marker);
+fn operation(op: &Operation, types: &OpTypes, marker: &str, gates: &Gates) -> TokenStream {
+    let cfg = gates.operation(op);
+    let marker = format_ident!("{}", marker);
     let input = api_type(&types.input);
     let error = api_type(&types.error);
     let output = api_type(&types.output);
     let binding = format_ident!("{}", types.method.to_ascii_uppercase());
-    let doc = format!(" `{} {}`.", m.op.binding.method, m.op.binding.path);
+    let doc = format!(" `{} {}`.", op.binding.method, op.binding.path);
     let call = (!types.events_only).then(|| quote!(impl Call for #marker {}));
     let pages = types.pages.as_ref().map(|(_, item)| {
         let item = nested(item);

@@ -41,7 +41,9 @@ pub use error::{
 /// 9: generated clients hold each binding as its JSON text (`binding::BindingText`) and name
 /// each struct field's index in `object!`; API 8 code builds bindings with `param!`, which this
 /// runtime no longer has.
-pub const API_VERSION: u32 = 9;
+/// 10: the bindings' text leaves out the values that are the default for their place
+/// (`BindingText::compact`), which an API 9 runtime's records refuse to read.
+pub const API_VERSION: u32 = 10;
 
 /// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
 /// and what the registry's invocation collects of a tool's streamed bytes.

@@ -114,3 +114,54 @@ fn media_types_map_to_encodings() {
     assert_eq!(Encoding::of("text/csv"), Encoding::Text);
     assert_eq!(Encoding::of("image/png"), Encoding::Bytes);
 }
+
+#[test]
+fn the_compact_text_leaves_out_only_defaults_and_reads_back_whole() {
+    let whole = serde_json::json!({
+        "method": "POST", "path": "/p/{id}/{q}",
+        "parameters": [
+            {"property": "id", "in": "path", "name": "id", "style": "simple", "explode": false, "required": true},
+            {"property": "q", "in": "path", "name": "Q", "style": "label", "explode": true, "required": true},
+            {"property": "page", "in": "query", "name": "page", "style": "form", "explode": true, "required": false},
+            {"property": "tags", "in": "query", "name": "tags", "style": "form", "explode": false, "required": true},
+            {"property": "filter", "in": "query", "name": "filter", "style": "deepObject", "explode": true, "required": false},
+            {"property": "trace", "in": "header", "name": "X-Trace", "style": "simple", "explode": false, "required": false},
+            {"property": "session", "in": "cookie", "name": "session", "style": "form", "explode": true, "required": false}
+        ],
+        "body": {"property": "body", "contentType": "application/x-www-form-urlencoded", "encoding": "form", "required": true},
+        "response": {"status": "200", "contentType": "application/json", "encoding": "json"},
+        "errors": [
+            {"status": "404", "contentType": "application/json"},
+            {"status": "default", "contentType": "application/problem+json"}
+        ],
+        "security": []
+    });
+    let binding: Binding = serde_json::from_value(whole.clone()).unwrap();
+    let compact = BindingText::compact(&binding);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&compact).unwrap(),
+        serde_json::json!({
+            "method": "POST", "path": "/p/{id}/{q}",
+            "parameters": [
+                {"property": "id", "in": "path"},
+                {"property": "q", "in": "path", "name": "Q", "style": "label", "explode": true},
+                {"property": "page", "in": "query"},
+                {"property": "tags", "in": "query", "explode": false, "required": true},
+                {"property": "filter", "in": "query", "style": "deepObject", "explode": true},
+                {"property": "trace", "in": "header", "name": "X-Trace"},
+                {"property": "session", "in": "cookie"}
+            ],
+            "body": {"property": "body", "contentType": "application/x-www-form-urlencoded", "encoding": "form", "required": true},
+            "response": {"status": "200"},
+            "errors": [{"status": "404"}, {"status": "default", "contentType": "application/problem+json"}]
+        })
+    );
+    // `deepObject` explodes by default only as `form` does: its explode is written.
+    let text: &'static str = Box::leak(compact.into_boxed_str());
+    let read = BindingText::new(text);
+    assert_eq!(*read, binding);
+    assert_eq!(serde_json::to_value(&*read).unwrap(), whole);
+    // The whole text reads as it always did.
+    let whole_text: &'static str = Box::leak(whole.to_string().into_boxed_str());
+    assert_eq!(*BindingText::new(whole_text), binding);
+}
