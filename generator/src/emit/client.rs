@@ -251,13 +251,11 @@ impl Call {
             // it. One reached only flat carries its description.
             description: match resource {
                 Some(super::resources::Reach {
-                    accessor,
-                    resource,
-                    method,
+                    resource, method, ..
                 }) => {
                     let link = format!(
-                        " The call [`resources::{resource}::{method}`] documents \
-                         (`client.{accessor}().{method}(…)`), with its input as one struct."
+                        " The call [`resources::{resource}::{method}`] documents, with its \
+                         input as one struct."
                     );
                     Some(quote!(#[doc = ""] #[doc = #link]))
                 }
@@ -271,7 +269,11 @@ impl Call {
                         quote!(#[doc = ""] #(#[doc = #lines])*)
                     }),
             },
-            errors: call_errors(types),
+            // (Its errors too, where it is documented by resource.)
+            errors: match resource {
+                Some(_) => TokenStream::new(),
+                None => call_errors(types),
+            },
         }
     }
 

@@ -45,16 +45,23 @@ pub fn file(api: &Api, catalog: &Catalog, text: &str, gates: Gates) -> TokenStre
         let name = entry.name.as_str();
         let at = span(*at);
         let enabled = compiled.get(name).cloned().unwrap_or_else(|| quote!(true));
-        let command = if entry.allows(Audience::Cli) {
-            let path = strings(&mut entry.cli.command.segments().iter().map(|s| s.as_str()));
-            let aliases = strings(&mut entry.cli.aliases.iter().map(|s| s.as_str()));
-            let hidden = entry.cli.hidden;
-            let title = entry.command_title();
-            quote!(Some(IndexedCommand { path: #path, aliases: #aliases, hidden: #hidden, title: #title }))
-        } else {
-            quote!(None)
-        };
-        quote!(IndexedTool { name: #name, at: #at, enabled: #enabled, command: #command })
+        if !entry.allows(Audience::Cli) {
+            return quote!(IndexedTool { name: #name, at: #at, enabled: #enabled, command: None });
+        }
+        let path = strings(&mut entry.cli.command.segments().iter().map(|s| s.as_str()));
+        let title = entry.command_title();
+        // Most commands have no aliases and are shown: one call says so.
+        if entry.cli.aliases.is_empty() && !entry.cli.hidden {
+            return quote!(IndexedTool::command(#name, #at, #enabled, #path, #title));
+        }
+        let aliases = strings(&mut entry.cli.aliases.iter().map(|s| s.as_str()));
+        let hidden = entry.cli.hidden;
+        quote!(IndexedTool {
+            name: #name,
+            at: #at,
+            enabled: #enabled,
+            command: Some(IndexedCommand { path: #path, aliases: #aliases, hidden: #hidden, title: #title }),
+        })
     });
     let groups = catalog
         .cli
@@ -74,11 +81,9 @@ pub fn file(api: &Api, catalog: &Catalog, text: &str, gates: Gates) -> TokenStre
     let tools: Vec<TokenStream> = tools.collect();
     // Only what the index uses is imported (a catalog without CLI tools or parent aliases).
     let mut imported = vec![quote!(CatalogIndex)];
-    if catalog
-        .tools
-        .iter()
-        .any(|entry| entry.allows(Audience::Cli))
-    {
+    if catalog.tools.iter().any(|entry| {
+        entry.allows(Audience::Cli) && (!entry.cli.aliases.is_empty() || entry.cli.hidden)
+    }) {
         imported.push(quote!(IndexedCommand));
     }
     if !groups.is_empty() {

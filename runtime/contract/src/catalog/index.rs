@@ -52,6 +52,30 @@ pub struct IndexedTool {
     pub command: Option<IndexedCommand>,
 }
 
+impl IndexedTool {
+    /// A tool whose command has no aliases and is not hidden: how a generated index writes
+    /// most of its tools (one call instead of two records).
+    pub const fn command(
+        name: &'static str,
+        at: Span,
+        enabled: bool,
+        path: &'static [&'static str],
+        title: &'static str,
+    ) -> Self {
+        IndexedTool {
+            name,
+            at,
+            enabled,
+            command: Some(IndexedCommand {
+                path,
+                aliases: &[],
+                hidden: false,
+                title,
+            }),
+        }
+    }
+}
+
 /// What a command list shows of a tool, and what a command line is matched against.
 #[derive(Clone, Copy, Debug)]
 pub struct IndexedCommand {
