@@ -55,11 +55,7 @@ impl Client {
     }
     /// `GET /simple-text`: A simple text reply
     ///
-    /// The call [`resources::SimpleText::retrieve`] documents (`client.simple_text().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TestSimpleTextError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::SimpleText::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "simple-text")]
     pub fn test_simple_text(
         &self,
@@ -68,11 +64,7 @@ impl Client {
     }
     /// `GET /image`: test_image_content
     ///
-    /// The call [`resources::Image::retrieve`] documents (`client.image().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TestImageContentError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Image::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "image")]
     pub fn test_image_content(
         &self,
@@ -90,11 +82,7 @@ impl Client {
     }
     /// `GET /audio`: test_audio_content
     ///
-    /// The call [`resources::Audio::retrieve`] documents (`client.audio().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TestAudioContentError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Audio::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "audio")]
     pub fn test_audio_content(
         &self,
@@ -112,11 +100,7 @@ impl Client {
     }
     /// `GET /document`: test_embedded_resource
     ///
-    /// The call [`resources::Document::retrieve`] documents (`client.document().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TestEmbeddedResourceError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Document::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "document")]
     pub fn test_embedded_resource(
         &self,
@@ -141,11 +125,7 @@ impl Client {
     }
     /// `GET /error`: test_error_handling
     ///
-    /// The call [`resources::ErrorResource::retrieve`] documents (`client.error().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TestErrorHandlingError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::ErrorResource::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "error")]
     pub fn test_error_handling(
         &self,
@@ -155,7 +135,7 @@ impl Client {
     }
     /// `GET /progress`: Events as they happen
     ///
-    /// The call [`resources::Progress::retrieve`] documents (`client.progress().retrieve(…)`), with its input as one struct.
+    /// The call [`resources::Progress::retrieve`] documents, with its input as one struct.
     ///
     /// The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).
     #[cfg(feature = "progress")]
@@ -174,11 +154,7 @@ impl Client {
     }
     /// `GET /json-schema`: json_schema_2020_12_tool
     ///
-    /// The call [`resources::JsonSchema::retrieve`] documents (`client.json_schema().retrieve(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`JsonSchema202012ToolError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::JsonSchema::retrieve`] documents, with its input as one struct.
     #[cfg(feature = "json-schema")]
     pub fn json_schema_2020_12_tool(
         &self,

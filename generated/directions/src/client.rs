@@ -55,21 +55,13 @@ impl Client {
     }
     /// `GET /widgets`: list_widgets
     ///
-    /// The call [`resources::Widgets::list`] documents (`client.widgets().list(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListWidgetsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Widgets::list`] documents, with its input as one struct.
     pub fn list_widgets(&self) -> CallFuture<'_, ListWidgetsOutput, ListWidgetsError> {
         self.http.call(&bindings::LIST_WIDGETS, &ListWidgetsInput::default())
     }
     /// `POST /widgets`: create_widget
     ///
-    /// The call [`resources::Widgets::create`] documents (`client.widgets().create(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`CreateWidgetError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Widgets::create`] documents, with its input as one struct.
     pub fn create_widget(
         &self,
         input: &CreateWidgetInput,
@@ -78,11 +70,7 @@ impl Client {
     }
     /// `PUT /widgets/{id}/parts`: replace_parts
     ///
-    /// The call [`resources::Widgets::replace_parts`] documents (`client.widgets().replace_parts(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ReplacePartsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Widgets::replace_parts`] documents, with its input as one struct.
     pub fn replace_parts(
         &self,
         input: &ReplacePartsInput,

@@ -55,11 +55,7 @@ impl Client {
     }
     /// `GET /self/{type}`: type_
     ///
-    /// The call [`resources::Crate::type_`] documents (`client.crate_().type_(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`TypeError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Crate::type_`] documents, with its input as one struct.
     #[cfg(feature = "crate")]
     pub fn type_(&self, input: &TypeInput) -> CallFuture<'_, TypeOutput, TypeError> {
         self.http.call(&bindings::TYPE_, input)
@@ -84,22 +80,14 @@ impl Client {
     }
     /// `GET /crate/result`: result
     ///
-    /// The call [`resources::Crate::result`] documents (`client.crate_().result(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ResultError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Crate::result`] documents, with its input as one struct.
     #[cfg(feature = "crate")]
     pub fn result(&self) -> CallFuture<'_, ResultOutput, ResultError> {
         self.http.call(&bindings::RESULT, &ResultInput::default())
     }
     /// `GET /crate/request`: request
     ///
-    /// The call [`resources::Crate::request`] documents (`client.crate_().request(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`RequestError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Crate::request`] documents, with its input as one struct.
     #[cfg(feature = "crate")]
     pub fn request(
         &self,
@@ -109,22 +97,14 @@ impl Client {
     }
     /// `GET /crate/call`: call
     ///
-    /// The call [`resources::Crate::call`] documents (`client.crate_().call(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`CallError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Crate::call`] documents, with its input as one struct.
     #[cfg(feature = "crate")]
     pub fn call(&self) -> CallFuture<'_, CallOutput, CallError> {
         self.http.call(&bindings::CALL, &CallInput::default())
     }
     /// `GET /items/{id}`: get_item
     ///
-    /// The call [`resources::MyTag::get_item`] documents (`client.my_tag().get_item(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetItemError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::MyTag::get_item`] documents, with its input as one struct.
     #[cfg(feature = "my-tag")]
     pub fn get_item(
         &self,
@@ -134,11 +114,7 @@ impl Client {
     }
     /// `PUT /items/{id}`: get_item_2
     ///
-    /// The call [`resources::MyTag::get_item_2`] documents (`client.my_tag().get_item_2(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetItem2Error`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::MyTag::get_item_2`] documents, with its input as one struct.
     #[cfg(feature = "my-tag")]
     pub fn get_item_2(
         &self,
@@ -148,11 +124,7 @@ impl Client {
     }
     /// `DELETE /items/{id}`: get_item_3
     ///
-    /// The call [`resources::MyTag::get_item_3`] documents (`client.my_tag().get_item_3(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetItem3Error`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::MyTag::get_item_3`] documents, with its input as one struct.
     #[cfg(feature = "my-tag")]
     pub fn get_item_3(
         &self,

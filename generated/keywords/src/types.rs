@@ -224,41 +224,9 @@ mod gate_self {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl CustomerLinkRel {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Customer => "customer",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for CustomerLinkRel {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for CustomerLinkRel {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "customer" => Self::Customer,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for CustomerLinkRel {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for CustomerLinkRel {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        CustomerLinkRel {
+            "customer" => Customer,
         }
     }
     /// The same shape as [`PinnedSelf`], so the same type.
@@ -272,41 +240,9 @@ mod gate_self {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl SuperLinkRel {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Super => "super",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for SuperLinkRel {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for SuperLinkRel {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "super" => Self::Super,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for SuperLinkRel {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for SuperLinkRel {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        SuperLinkRel {
+            "super" => Super,
         }
     }
     /// The input of `POST /self/{type}`: its parameters and body.
@@ -490,65 +426,21 @@ mod crate_or_self {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl Kinds {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Self_ => "self",
-                Self::Self2 => "Self",
-                Self::Super => "super",
-                Self::Crate => "crate",
-                Self::Type => "type",
-                Self::R => "r#",
-                Self::RType => "r#type",
-                Self::Type2 => "Type",
-                Self::Value => "_",
-                Self::Value2 => "__",
-                Self::T0 => "0",
-                Self::Gen => "gen",
-                Self::Union => "union",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for Kinds {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for Kinds {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "self" => Self::Self_,
-                "Self" => Self::Self2,
-                "super" => Self::Super,
-                "crate" => Self::Crate,
-                "type" => Self::Type,
-                "r#" => Self::R,
-                "r#type" => Self::RType,
-                "Type" => Self::Type2,
-                "_" => Self::Value,
-                "__" => Self::Value2,
-                "0" => Self::T0,
-                "gen" => Self::Gen,
-                "union" => Self::Union,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for Kinds {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for Kinds {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        Kinds {
+            "self" => Self_,
+            "Self" => Self2,
+            "super" => Super,
+            "crate" => Crate,
+            "type" => Type,
+            "r#" => R,
+            "r#type" => RType,
+            "Type" => Type2,
+            "_" => Value,
+            "__" => Value2,
+            "0" => T0,
+            "gen" => Gen,
+            "union" => Union,
         }
     }
     /// One of the values the API lists, or another it sends.
@@ -560,41 +452,9 @@ mod crate_or_self {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl PinnedSelf {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Self_ => "self",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for PinnedSelf {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for PinnedSelf {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "self" => Self::Self_,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for PinnedSelf {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for PinnedSelf {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        PinnedSelf {
+            "self" => Self_,
         }
     }
     #[cfg(feature = "schemars")]
@@ -741,41 +601,9 @@ mod gate_crate {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl PinnedCrate {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Crate => "crate",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for PinnedCrate {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for PinnedCrate {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "crate" => Self::Crate,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for PinnedCrate {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for PinnedCrate {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        PinnedCrate {
+            "crate" => Crate,
         }
     }
     /// An object of the API (its description says no more).
@@ -834,51 +662,14 @@ mod gate_crate {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl SelfLinksItemRel {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Self_ => "self",
-                Self::Self2 => "Self",
-                Self::Super => "super",
-                Self::Crate => "crate",
-                Self::Type => "type",
-                Self::R => "r#",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for SelfLinksItemRel {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for SelfLinksItemRel {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "self" => Self::Self_,
-                "Self" => Self::Self2,
-                "super" => Self::Super,
-                "crate" => Self::Crate,
-                "type" => Self::Type,
-                "r#" => Self::R,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for SelfLinksItemRel {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for SelfLinksItemRel {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        SelfLinksItemRel {
+            "self" => Self_,
+            "Self" => Self2,
+            "super" => Super,
+            "crate" => Crate,
+            "type" => Type,
+            "r#" => R,
         }
     }
     /// The input of `GET /self/{type}`: its parameters and body.

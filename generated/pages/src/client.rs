@@ -55,11 +55,7 @@ impl Client {
     }
     /// `GET /toys`: List toys, a page at a time by the Link header
     ///
-    /// The call [`resources::Catalogue::list_toys`] documents (`client.catalogue().list_toys(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListToysError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_toys`] documents, with its input as one struct.
     pub fn list_toys(
         &self,
         input: &ListToysInput,
@@ -75,11 +71,7 @@ impl Client {
     }
     /// `GET /customers`: List customers after a given one
     ///
-    /// The call [`resources::Catalogue::list_customers`] documents (`client.catalogue().list_customers(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListCustomersError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_customers`] documents, with its input as one struct.
     pub fn list_customers(
         &self,
         input: &ListCustomersInput,
@@ -95,11 +87,7 @@ impl Client {
     }
     /// `GET /files`: List files after a given one
     ///
-    /// The call [`resources::Catalogue::list_files`] documents (`client.catalogue().list_files(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListFilesError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_files`] documents, with its input as one struct.
     pub fn list_files(
         &self,
         input: &ListFilesInput,
@@ -115,11 +103,7 @@ impl Client {
     }
     /// `GET /reports`: List reports by page token
     ///
-    /// The call [`resources::Catalogue::list_reports`] documents (`client.catalogue().list_reports(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListReportsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_reports`] documents, with its input as one struct.
     pub fn list_reports(
         &self,
         input: &ListReportsInput,
@@ -135,11 +119,7 @@ impl Client {
     }
     /// `GET /events`: List events from an offset
     ///
-    /// The call [`resources::Catalogue::list_events`] documents (`client.catalogue().list_events(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListEventsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_events`] documents, with its input as one struct.
     pub fn list_events(
         &self,
         input: &ListEventsInput,
@@ -155,11 +135,7 @@ impl Client {
     }
     /// `GET /messages`: List messages by iterator until done
     ///
-    /// The call [`resources::Catalogue::list_messages`] documents (`client.catalogue().list_messages(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListMessagesError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_messages`] documents, with its input as one struct.
     pub fn list_messages(
         &self,
         input: &ListMessagesInput,
@@ -179,11 +155,7 @@ impl Client {
     }
     /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
     ///
-    /// The call [`resources::Catalogue::list_history`] documents (`client.catalogue().list_history(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListHistoryError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Catalogue::list_history`] documents, with its input as one struct.
     pub fn list_history(
         &self,
         input: &ListHistoryInput,

@@ -186,38 +186,9 @@ pub enum ListCustomersOutputObject {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl ListCustomersOutputObject {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::List => "list",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for ListCustomersOutputObject {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for ListCustomersOutputObject {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "list" => Self::List,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for ListCustomersOutputObject {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ListCustomersOutputObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    ListCustomersOutputObject {
+        "list" => List,
     }
 }
 /// The input of `GET /files`: its parameters and body.

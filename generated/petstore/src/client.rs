@@ -67,11 +67,7 @@ impl Client {
     }
     /// `GET /pets`: List the pets
     ///
-    /// The call [`resources::Pets::list`] documents (`client.pets().list(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListPetsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::list`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn list_pets(
         &self,
@@ -81,11 +77,7 @@ impl Client {
     }
     /// `POST /pets`: Add a pet
     ///
-    /// The call [`resources::Pets::add`] documents (`client.pets().add(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`PetsCreateError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::add`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn pets_create(
         &self,
@@ -95,11 +87,7 @@ impl Client {
     }
     /// `GET /pets/{petId}`: Get a pet
     ///
-    /// The call [`resources::Pets::get`] documents (`client.pets().get(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetPetError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::get`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn get_pet(
         &self,
@@ -109,11 +97,7 @@ impl Client {
     }
     /// `DELETE /pets/{petId}`: Delete a pet
     ///
-    /// The call [`resources::Pets::delete`] documents (`client.pets().delete(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`DeletePetError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::delete`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn delete_pet(
         &self,
@@ -123,11 +107,7 @@ impl Client {
     }
     /// `PUT /pets/{petId}/photo`: Upload a photo
     ///
-    /// The call [`resources::Pets::put_pet_id_photo`] documents (`client.pets().put_pet_id_photo(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::put_pet_id_photo`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn put_pets_pet_id_photo(
         &self,
@@ -137,11 +117,7 @@ impl Client {
     }
     /// `GET /pets/{petId}/name`: Get a pet's name
     ///
-    /// The call [`resources::Pets::get_name`] documents (`client.pets().get_name(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetPetNameError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Pets::get_name`] documents, with its input as one struct.
     #[cfg(feature = "pets")]
     pub fn get_pet_name(
         &self,
@@ -151,11 +127,7 @@ impl Client {
     }
     /// `GET /store/inventory`: Inventory counts by status
     ///
-    /// The call [`resources::Store::get_inventory`] documents (`client.store().get_inventory(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetInventoryError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Store::get_inventory`] documents, with its input as one struct.
     #[cfg(feature = "shop")]
     pub fn get_inventory(
         &self,
@@ -164,11 +136,7 @@ impl Client {
     }
     /// `GET /store/report`: A plain-text report
     ///
-    /// The call [`resources::Store::report`] documents (`client.store().report(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`StoreReportError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Store::report`] documents, with its input as one struct.
     #[cfg(feature = "shop")]
     pub fn store_report(&self) -> CallFuture<'_, StoreReportOutput, StoreReportError> {
         self.http.call(&bindings::STORE_REPORT, &StoreReportInput::default())

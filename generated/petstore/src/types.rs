@@ -107,45 +107,11 @@ mod pets {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl Species {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Dog => "dog",
-                Self::Cat => "cat",
-                Self::Bird => "bird",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for Species {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for Species {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "dog" => Self::Dog,
-                "cat" => Self::Cat,
-                "bird" => Self::Bird,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for Species {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for Species {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        Species {
+            "dog" => Dog,
+            "cat" => Cat,
+            "bird" => Bird,
         }
     }
     /// The input of `GET /pets`: its parameters and body.

@@ -55,11 +55,7 @@ impl Client {
     }
     /// `POST /chat/completions`: Answer a conversation
     ///
-    /// The call [`resources::Chat::create_completion`] documents (`client.chat().create_completion(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`CreateCompletionError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Chat::create_completion`] documents, with its input as one struct.
     pub fn create_completion(
         &self,
         input: &CreateCompletionInput,
@@ -78,7 +74,7 @@ impl Client {
     }
     /// `GET /ticks`: Tick until the client hangs up
     ///
-    /// The call [`resources::Chat::watch_ticks`] documents (`client.chat().watch_ticks(…)`), with its input as one struct.
+    /// The call [`resources::Chat::watch_ticks`] documents, with its input as one struct.
     ///
     /// The server-sent events it answers with, each read as it arrives (dropping the stream closes the connection).
     pub async fn watch_ticks_events(
@@ -89,11 +85,7 @@ impl Client {
     }
     /// `GET /news`: The news, whole or as it comes
     ///
-    /// The call [`resources::Chat::list_news`] documents (`client.chat().list_news(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`ListNewsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Chat::list_news`] documents, with its input as one struct.
     pub fn list_news(
         &self,
         input: &ListNewsInput,
@@ -109,11 +101,7 @@ impl Client {
     }
     /// `POST /files`: Upload files with a purpose
     ///
-    /// The call [`resources::Chat::upload_file`] documents (`client.chat().upload_file(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`UploadFileError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Chat::upload_file`] documents, with its input as one struct.
     pub fn upload_file(
         &self,
         input: &UploadFileInput,
@@ -122,11 +110,7 @@ impl Client {
     }
     /// `PUT /files/{file_id}/raw`: Replace a file's bytes
     ///
-    /// The call [`resources::Chat::put_file_bytes`] documents (`client.chat().put_file_bytes(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`PutFileBytesError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Chat::put_file_bytes`] documents, with its input as one struct.
     pub fn put_file_bytes(
         &self,
         input: &PutFileBytesInput,
@@ -135,11 +119,7 @@ impl Client {
     }
     /// `GET /files/{file_id}/content`: A file's content
     ///
-    /// The call [`resources::Chat::download_file`] documents (`client.chat().download_file(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`DownloadFileError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Chat::download_file`] documents, with its input as one struct.
     pub fn download_file(
         &self,
         input: &DownloadFileInput,

@@ -251,42 +251,11 @@ pub enum MessageRole {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl MessageRole {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::System => "system",
-            Self::User => "user",
-            Self::Assistant => "assistant",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for MessageRole {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for MessageRole {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "system" => Self::System,
-            "user" => Self::User,
-            "assistant" => Self::Assistant,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for MessageRole {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MessageRole {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    MessageRole {
+        "system" => System,
+        "user" => User,
+        "assistant" => Assistant,
     }
 }
 /// The input of `POST /chat/completions`: its parameters and body.

@@ -56,11 +56,7 @@ impl Client {
     }
     /// `GET /stations`: Get a list of train stations
     ///
-    /// The call [`resources::Stations::get`] documents (`client.stations().get(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetStationsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Stations::get`] documents, with its input as one struct.
     #[cfg(feature = "stations")]
     pub fn get_stations(
         &self,
@@ -70,11 +66,7 @@ impl Client {
     }
     /// `GET /trips`: Get available train trips
     ///
-    /// The call [`resources::Trips::get`] documents (`client.trips().get(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetTripsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Trips::get`] documents, with its input as one struct.
     #[cfg(feature = "trips")]
     pub fn get_trips(
         &self,
@@ -84,11 +76,7 @@ impl Client {
     }
     /// `GET /bookings`: List existing bookings
     ///
-    /// The call [`resources::Bookings::get`] documents (`client.bookings().get(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetBookingsError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Bookings::get`] documents, with its input as one struct.
     #[cfg(feature = "bookings")]
     pub fn get_bookings(
         &self,
@@ -98,11 +86,7 @@ impl Client {
     }
     /// `POST /bookings`: Create a booking
     ///
-    /// The call [`resources::Bookings::create`] documents (`client.bookings().create(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`CreateBookingError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Bookings::create`] documents, with its input as one struct.
     #[cfg(feature = "bookings")]
     pub fn create_booking(
         &self,
@@ -112,11 +96,7 @@ impl Client {
     }
     /// `GET /bookings/{bookingId}`: Get a booking
     ///
-    /// The call [`resources::Bookings::get_booking`] documents (`client.bookings().get_booking(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`GetBookingError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Bookings::get_booking`] documents, with its input as one struct.
     #[cfg(feature = "bookings")]
     pub fn get_booking(
         &self,
@@ -126,11 +106,7 @@ impl Client {
     }
     /// `DELETE /bookings/{bookingId}`: Delete a booking
     ///
-    /// The call [`resources::Bookings::delete`] documents (`client.bookings().delete(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`DeleteBookingError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Bookings::delete`] documents, with its input as one struct.
     #[cfg(feature = "bookings")]
     pub fn delete_booking(
         &self,
@@ -140,11 +116,7 @@ impl Client {
     }
     /// `POST /bookings/{bookingId}/payment`: Pay for a Booking
     ///
-    /// The call [`resources::Payments::create_booking_payment`] documents (`client.payments().create_booking_payment(…)`), with its input as one struct.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Api`] with [`CreateBookingPaymentError`] for a declared error reply, another [`Error`] otherwise.
+    /// The call [`resources::Payments::create_booking_payment`] documents, with its input as one struct.
     #[cfg(feature = "payments")]
     pub fn create_booking_payment(
         &self,

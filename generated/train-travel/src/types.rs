@@ -258,55 +258,16 @@ mod payments {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl BookingPaymentCurrency {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Bam => "bam",
-                Self::Bgn => "bgn",
-                Self::Chf => "chf",
-                Self::Eur => "eur",
-                Self::Gbp => "gbp",
-                Self::Nok => "nok",
-                Self::Sek => "sek",
-                Self::Try => "try",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for BookingPaymentCurrency {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for BookingPaymentCurrency {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "bam" => Self::Bam,
-                "bgn" => Self::Bgn,
-                "chf" => Self::Chf,
-                "eur" => Self::Eur,
-                "gbp" => Self::Gbp,
-                "nok" => Self::Nok,
-                "sek" => Self::Sek,
-                "try" => Self::Try,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for BookingPaymentCurrency {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for BookingPaymentCurrency {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        BookingPaymentCurrency {
+            "bam" => Bam,
+            "bgn" => Bgn,
+            "chf" => Chf,
+            "eur" => Eur,
+            "gbp" => Gbp,
+            "nok" => Nok,
+            "sek" => Sek,
+            "try" => Try,
         }
     }
     /// The payment source to take the payment from. This can be a card or a bank account. Some of these properties will be hidden on read to protect PII leaking.
@@ -383,41 +344,9 @@ mod payments {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl BookingPaymentSourceCardObject {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Card => "card",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for BookingPaymentSourceCardObject {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for BookingPaymentSourceCardObject {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "card" => Self::Card,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for BookingPaymentSourceCardObject {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceCardObject {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        BookingPaymentSourceCardObject {
+            "card" => Card,
         }
     }
     /// Bank Account
@@ -478,41 +407,9 @@ mod payments {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl BookingPaymentSourceBankAccountObject {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::BankAccount => "bank_account",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for BookingPaymentSourceBankAccountObject {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for BookingPaymentSourceBankAccountObject {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "bank_account" => Self::BankAccount,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for BookingPaymentSourceBankAccountObject {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountObject {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        BookingPaymentSourceBankAccountObject {
+            "bank_account" => BankAccount,
         }
     }
     /// The type of entity that holds the account. This can be either `individual` or `company`.
@@ -526,43 +423,10 @@ mod payments {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl BookingPaymentSourceBankAccountAccountType {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Individual => "individual",
-                Self::Company => "company",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for BookingPaymentSourceBankAccountAccountType {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for BookingPaymentSourceBankAccountAccountType {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "individual" => Self::Individual,
-                "company" => Self::Company,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for BookingPaymentSourceBankAccountAccountType {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for BookingPaymentSourceBankAccountAccountType {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        BookingPaymentSourceBankAccountAccountType {
+            "individual" => Individual,
+            "company" => Company,
         }
     }
     /// The status of the payment, one of `pending`, `succeeded`, or `failed`.
@@ -578,45 +442,11 @@ mod payments {
         /// A value this version of the API description does not list.
         Other(String),
     }
-    impl BookingPaymentStatus {
-        /// The value as sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Pending => "pending",
-                Self::Succeeded => "succeeded",
-                Self::Failed => "failed",
-                Self::Other(value) => value,
-            }
-        }
-    }
-    impl serde::Serialize for BookingPaymentStatus {
-        fn serialize<S: serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(self.as_str())
-        }
-    }
-    impl From<String> for BookingPaymentStatus {
-        fn from(value: String) -> Self {
-            match value.as_str() {
-                "pending" => Self::Pending,
-                "succeeded" => Self::Succeeded,
-                "failed" => Self::Failed,
-                _ => Self::Other(value),
-            }
-        }
-    }
-    impl From<&str> for BookingPaymentStatus {
-        fn from(value: &str) -> Self {
-            Self::from(value.to_owned())
-        }
-    }
-    impl<'de> serde::Deserialize<'de> for BookingPaymentStatus {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<Self, D::Error> {
-            String::deserialize(deserializer).map(Self::from)
+    harness_gen_runtime::string_enum! {
+        BookingPaymentStatus {
+            "pending" => Pending,
+            "succeeded" => Succeeded,
+            "failed" => Failed,
         }
     }
     /// Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase.

@@ -3,8 +3,8 @@
 //! the item it precedes ([`comment`]), which becomes `//` lines here. prettyplease prints
 //! the body of a macro it does not know as one run of tokens (`NewPet { name : "name" required,
 //! species : … } + additional_properties`); here each invocation of `object!`, `builder!`,
-//! `tagged!` and `operation_error!` in a rendered file is printed again by its grammar: one field,
-//! member or error kind per line, types spaced as rustfmt spaces them.
+//! `tagged!`, `operation_error!` and `string_enum!` in a rendered file is printed again by its
+//! grammar: one field, member, error kind or value per line, types spaced as rustfmt spaces them.
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
@@ -14,7 +14,8 @@ const MACROS: &[(&str, Layout)] = &[
     ("object", object),
     ("builder", builder),
     ("tagged", tagged),
-    ("operation_error", operation_error),
+    ("operation_error", keyed),
+    ("string_enum", keyed),
 ];
 
 /// How one macro's body is laid out.
@@ -162,8 +163,9 @@ fn object(tokens: &[TokenTree]) -> Option<String> {
     Some(out)
 }
 
-/// `Name { "kind" => Variant, … }`.
-fn operation_error(tokens: &[TokenTree]) -> Option<String> {
+/// `Name { "kind" => Variant, … }` (`operation_error!`) and `Name { "wire" => Variant, … }`
+/// (`string_enum!`).
+fn keyed(tokens: &[TokenTree]) -> Option<String> {
     listed(tokens, 1)
 }
 
@@ -423,7 +425,7 @@ mod tests {
         for file in [
             "serde_json::json! {\n    { \"a\" : 1 }\n}\n",
             "harness_gen_runtime::object! {\n    NewPet ( name )\n}\n",
-            "harness_gen_runtime::require_api!(api = 9, generator = \"0.1.0\");\n",
+            "harness_gen_runtime::require_api!(api = 10, generator = \"0.1.0\");\n",
         ] {
             assert_eq!(laid(file), file);
         }

@@ -361,47 +361,9 @@ impl TypeSpace<'_> {
                 Other(String),
             }
 
+            // `as_str`, `Serialize`, `From<String>`, `From<&str>` and `Deserialize`.
             #cfg
-            impl #name {
-                /// The value as sent on the wire.
-                pub fn as_str(&self) -> &str {
-                    match self {
-                        #( Self::#idents => #wires, )*
-                        Self::Other(value) => value,
-                    }
-                }
-            }
-
-            #cfg
-            impl serde::Serialize for #name {
-                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                    serializer.serialize_str(self.as_str())
-                }
-            }
-
-            #cfg
-            impl From<String> for #name {
-                fn from(value: String) -> Self {
-                    match value.as_str() {
-                        #( #wires => Self::#idents, )*
-                        _ => Self::Other(value),
-                    }
-                }
-            }
-
-            #cfg
-            impl From<&str> for #name {
-                fn from(value: &str) -> Self {
-                    Self::from(value.to_owned())
-                }
-            }
-
-            #cfg
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    String::deserialize(deserializer).map(Self::from)
-                }
-            }
+            harness_gen_runtime::string_enum! { #name { #( #wires => #idents ),* } }
         }
     }
 
