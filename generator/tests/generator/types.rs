@@ -490,7 +490,12 @@ fn any_string_beside_known_strings_is_one_enum_with_other() {
         "{types}"
     );
     assert!(types.contains("pub enum SupportUrl { Empty,"), "{types}");
-    assert!(types.contains("impl From<&str> for ModelId"), "{types}");
+    assert!(
+        types.contains(
+            r#"string_enum! { ModelId { "gpt-4o" => Gpt4o, "gpt-4o-mini" => Gpt4oMini, } }"#
+        ),
+        "{types}"
+    );
 }
 
 #[test]
