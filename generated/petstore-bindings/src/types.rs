@@ -98,42 +98,11 @@ pub enum Species {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl Species {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dog => "dog",
-            Self::Cat => "cat",
-            Self::Bird => "bird",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for Species {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for Species {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "dog" => Self::Dog,
-            "cat" => Self::Cat,
-            "bird" => Self::Bird,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for Species {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for Species {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    Species {
+        "dog" => Dog,
+        "cat" => Cat,
+        "bird" => Bird,
     }
 }
 /// An object of the API (its description says no more).
@@ -206,38 +175,9 @@ pub enum ListPetsAppErrorHttpDefaultKind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl ListPetsAppErrorHttpDefaultKind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::HttpDefault => "http_default",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for ListPetsAppErrorHttpDefaultKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for ListPetsAppErrorHttpDefaultKind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_default" => Self::HttpDefault,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for ListPetsAppErrorHttpDefaultKind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ListPetsAppErrorHttpDefaultKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    ListPetsAppErrorHttpDefaultKind {
+        "http_default" => HttpDefault,
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
@@ -267,38 +207,9 @@ pub enum ListPetsAppErrorUpstreamErrorKind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl ListPetsAppErrorUpstreamErrorKind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::UpstreamError => "upstream_error",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for ListPetsAppErrorUpstreamErrorKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for ListPetsAppErrorUpstreamErrorKind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "upstream_error" => Self::UpstreamError,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for ListPetsAppErrorUpstreamErrorKind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ListPetsAppErrorUpstreamErrorKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    ListPetsAppErrorUpstreamErrorKind {
+        "upstream_error" => UpstreamError,
     }
 }
 /// An object of the API (its description says no more).
@@ -366,38 +277,9 @@ pub enum PetsCreateAppErrorHttp409Kind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl PetsCreateAppErrorHttp409Kind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Http409 => "http_409",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for PetsCreateAppErrorHttp409Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for PetsCreateAppErrorHttp409Kind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_409" => Self::Http409,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for PetsCreateAppErrorHttp409Kind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp409Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    PetsCreateAppErrorHttp409Kind {
+        "http_409" => Http409,
     }
 }
 /// An object of the API (its description says no more).
@@ -427,38 +309,9 @@ pub enum PetsCreateAppErrorHttp4xxKind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl PetsCreateAppErrorHttp4xxKind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Http4xx => "http_4XX",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for PetsCreateAppErrorHttp4xxKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for PetsCreateAppErrorHttp4xxKind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_4XX" => Self::Http4xx,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for PetsCreateAppErrorHttp4xxKind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PetsCreateAppErrorHttp4xxKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    PetsCreateAppErrorHttp4xxKind {
+        "http_4XX" => Http4xx,
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
@@ -527,38 +380,9 @@ pub enum GetPetAppErrorHttp404Kind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl GetPetAppErrorHttp404Kind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Http404 => "http_404",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for GetPetAppErrorHttp404Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for GetPetAppErrorHttp404Kind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_404" => Self::Http404,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for GetPetAppErrorHttp404Kind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GetPetAppErrorHttp404Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    GetPetAppErrorHttp404Kind {
+        "http_404" => Http404,
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).

@@ -247,42 +247,11 @@ pub enum MessageRole {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl MessageRole {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::System => "system",
-            Self::User => "user",
-            Self::Assistant => "assistant",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for MessageRole {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for MessageRole {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "system" => Self::System,
-            "user" => Self::User,
-            "assistant" => Self::Assistant,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for MessageRole {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MessageRole {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    MessageRole {
+        "system" => System,
+        "user" => User,
+        "assistant" => Assistant,
     }
 }
 /// An object of the API (its description says no more).
@@ -358,38 +327,9 @@ pub enum CreateCompletionAppErrorHttp400Kind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl CreateCompletionAppErrorHttp400Kind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Http400 => "http_400",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for CreateCompletionAppErrorHttp400Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for CreateCompletionAppErrorHttp400Kind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_400" => Self::Http400,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for CreateCompletionAppErrorHttp400Kind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateCompletionAppErrorHttp400Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    CreateCompletionAppErrorHttp400Kind {
+        "http_400" => Http400,
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
@@ -419,38 +359,9 @@ pub enum CreateCompletionAppErrorUpstreamErrorKind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl CreateCompletionAppErrorUpstreamErrorKind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::UpstreamError => "upstream_error",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for CreateCompletionAppErrorUpstreamErrorKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for CreateCompletionAppErrorUpstreamErrorKind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "upstream_error" => Self::UpstreamError,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for CreateCompletionAppErrorUpstreamErrorKind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for CreateCompletionAppErrorUpstreamErrorKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    CreateCompletionAppErrorUpstreamErrorKind {
+        "upstream_error" => UpstreamError,
     }
 }
 /// An object of the API (its description says no more).
@@ -645,38 +556,9 @@ pub enum DownloadFileAppErrorHttp404Kind {
     /// A value this version of the API description does not list.
     Other(String),
 }
-impl DownloadFileAppErrorHttp404Kind {
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Http404 => "http_404",
-            Self::Other(value) => value,
-        }
-    }
-}
-impl serde::Serialize for DownloadFileAppErrorHttp404Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl From<String> for DownloadFileAppErrorHttp404Kind {
-    fn from(value: String) -> Self {
-        match value.as_str() {
-            "http_404" => Self::Http404,
-            _ => Self::Other(value),
-        }
-    }
-}
-impl From<&str> for DownloadFileAppErrorHttp404Kind {
-    fn from(value: &str) -> Self {
-        Self::from(value.to_owned())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DownloadFileAppErrorHttp404Kind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Self::from)
+harness_gen_runtime::string_enum! {
+    DownloadFileAppErrorHttp404Kind {
+        "http_404" => Http404,
     }
 }
 /// An undeclared status or an unparsable body (neither body nor headers are included).
