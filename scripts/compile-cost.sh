@@ -100,8 +100,9 @@ for spec in "$@"; do
   # same, as the issue measured it.
   pdir="$WORK/$name-openapi-generator"
   rm -rf "$pdir"
-  # It refuses GHES without --skip-validate-spec (examples that are not objects).
-  if ! "$peer" generate -g rust -i "$spec" -o "$pdir/crate" --package-name "ogc-$name" --skip-validate-spec >/dev/null 2>&1; then
+  # It refuses GHES without --skip-validate-spec (examples that are not objects), and Stripe's
+  # YAML without a higher bound on a document's code points.
+  if ! JAVA_OPTS="${JAVA_OPTS:-} -DmaxYamlCodePoints=99999999" "$peer" generate -g rust -i "$spec" -o "$pdir/crate" --package-name "ogc-$name" --skip-validate-spec >/dev/null 2>&1; then
     echo "  openapi-generator did not generate a crate for $name" >&2
     continue
   fi
