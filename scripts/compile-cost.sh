@@ -102,7 +102,7 @@ for spec in "$@"; do
   rm -rf "$pdir"
   # It refuses GHES without --skip-validate-spec (examples that are not objects), and Stripe's
   # YAML without a higher bound on a document's code points.
-  if ! JAVA_OPTS="${JAVA_OPTS:-} -DmaxYamlCodePoints=99999999" "$peer" generate -g rust -i "$spec" -o "$pdir/crate" --package-name "ogc-$name" --skip-validate-spec >/dev/null 2>&1; then
+  if ! JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-DmaxYamlCodePoints=99999999" "$peer" generate -g rust -i "$spec" -o "$pdir/crate" --package-name "ogc-$name" --skip-validate-spec >/dev/null 2>&1; then
     echo "  openapi-generator did not generate a crate for $name" >&2
     continue
   fi
