@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use super::Binding;
+use super::{Binding, ParamIn, Style};
 
 /// An operation's binding written as its JSON text (the catalog's `source.binding`), read into
 /// a [`Binding`] the first time it is used and kept. This is how a generated client holds one
@@ -120,19 +120,16 @@ fn defaults(binding: &mut Value, fill: Fill) {
             // A parameter's defaults depend on its other values: its wire name is its
             // property's, its style its location's, explode its style's (as OpenAPI defaults
             // them), and a path parameter is required.
-            let location = param.get("in").and_then(Value::as_str).unwrap_or_default();
-            let style = match location {
-                "query" | "cookie" => "form",
-                _ => "simple",
-            };
-            let explode = param.get("style").and_then(Value::as_str).unwrap_or(style) == "form";
+            let location: Option<ParamIn> = read_key(param, "in");
+            let style = location.map_or(Style::Simple, ParamIn::default_style);
+            let explode = read_key(param, "style").unwrap_or(style) == Style::Form;
             let name = param.get("property").cloned().unwrap_or_default();
-            let required = location == "path";
+            let required = location == Some(ParamIn::Path);
             apply(
                 param,
                 &[
                     ("name", name),
-                    ("style", Value::from(style)),
+                    ("style", Value::from(style.as_str())),
                     ("explode", Value::from(explode)),
                     ("required", Value::from(required)),
                 ],
@@ -140,6 +137,11 @@ fn defaults(binding: &mut Value, fill: Fill) {
             );
         }
     }
+}
+
+/// The value at `key` of `record`, when it reads as a `T`.
+fn read_key<T: serde::de::DeserializeOwned>(record: &Map<String, Value>, key: &str) -> Option<T> {
+    T::deserialize(record.get(key)?).ok()
 }
 
 /// Leaves out of `record` each key whose value is its default, or fills in each missing one.
