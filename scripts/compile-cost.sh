@@ -46,17 +46,6 @@ fi
 # median: the median of the numbers on standard input.
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# check DIR FEATURES...: prints "seconds peak_MiB" of `cargo check` of the crate in DIR alone
-# (its dependencies built first, untimed).
-check() {
-  local dir=$1; shift
-  (cd "$dir" && CARGO_TARGET_DIR="$ROOT/$WORK/target" cargo check -q --offline "$@" >/dev/null 2>&1)
-  touch "$dir/crate/src/lib.rs"
-  (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ROOT/$WORK/target" \
-    /usr/bin/time -f '%e %M' -o "$ROOT/$WORK/time" cargo check -q --offline "$@" >/dev/null)
-  read -r secs kib < "$ROOT/$WORK/time"
-  echo "$secs $((kib / 1024))"
-}
 # timed DIR FEATURES...: "seconds peak_MiB" of one check of DIR's crate, dependencies built.
 timed() {
   local dir=$1; shift
@@ -66,6 +55,13 @@ timed() {
   # A check that fails (openapi-generator's GHES crate) has time's "exited with" line first.
   read -r secs kib < <(tail -n 1 "$ROOT/$WORK/time")
   echo "$secs $((kib / 1024))"
+}
+# check DIR FEATURES...: prints "seconds peak_MiB" of `cargo check` of the crate in DIR alone
+# (its dependencies built first, untimed).
+check() {
+  local dir=$1; shift
+  (cd "$dir" && CARGO_TARGET_DIR="$ROOT/$WORK/target" cargo check -q --offline "$@" >/dev/null 2>&1)
+  timed "$dir" "$@"
 }
 printf '%-16s %5s %7s %7s %8s %7s %8s %-20s %7s %8s\n' "crate" "ops" "lines" "sdk s" "sdk MiB" "reg s" "reg MiB" "largest group" "group s" "grp MiB"
 for spec in "$@"; do
