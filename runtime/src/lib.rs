@@ -54,9 +54,9 @@ pub use harness_gen_contract::{Audience, Catalog, catalog, cli_names, harness, s
 // The live registry (harness-gen-registry).
 #[cfg(feature = "registry")]
 pub use harness_gen_registry::{
-    ByteOutput, CATALOG_REF_KEY, Composer, EventOutput, Handler, HandlerFuture, Issue, Phase,
-    Provider, RegistryBuilder, Thrown, ToolError, ToolOutput, ToolRegistry, base_urls, catalog_ref,
-    render,
+    ByteOutput, CATALOG_REF_KEY, Composer, EventOutput, Handler, HandlerFuture, Issue, Listed,
+    ListedCommand, Listing, Phase, Provider, RegistryBuilder, Thrown, ToolError, ToolOutput,
+    ToolRegistry, base_urls, catalog_ref, render,
 };
 
 /// Tools written in Rust (harness-gen-registry's `typed`), with the `#[tool]` attribute

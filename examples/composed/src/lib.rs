@@ -108,12 +108,11 @@ fn apis_tool(apis: Vec<Api>) -> TypedTool {
     .open_world(false)
 }
 
-/// The program's registry (the `registry` of `cli::Program` and `mcp::Program`): both APIs
-/// mounted, each with its own client, and the tools written in Rust.
-pub fn registry(
-    base_url: Option<String>,
-    _keep: &dyn Fn(&str) -> bool,
-) -> Result<ToolRegistry, String> {
+/// The program's composition (the `composer` of `cli::Composed`): both APIs mounted, each
+/// with its own client, and the tools written in Rust. The APIs are mounted by their catalogs'
+/// indexes, so the CLI lists their commands without reading an entry and reads only the
+/// entries of the command it runs.
+pub fn composer(base_url: Option<String>) -> Result<Composer, String> {
     let urls = base_urls(base_url.as_deref(), APIS)?;
     let mut pets = petstore::Client::env_builder();
     if let Some(url) = urls.get("petstore") {
@@ -126,12 +125,24 @@ pub fn registry(
     }
     let trains = train_travel::Client::from_builder(trains).map_err(|e| e.to_string())?;
     // ANCHOR: compose
-    let petstore = petstore::registry(pets.clone()).map_err(|e| e.to_string())?;
-    let travel = train_travel::registry(trains).map_err(|e| e.to_string())?;
-    let apis = [("petstore", &petstore), ("travel", &travel)]
-        .into_iter()
-        .filter_map(|(namespace, registry)| {
-            let info = registry.info()?;
+    let pet_client = pets.clone();
+    let composer = Composer::new("composed")
+        .mount_lazy(
+            "petstore",
+            petstore::CATALOG_JSON,
+            &petstore::CATALOG_INDEX,
+            move |keep| petstore::registry_of(pet_client, keep),
+        )
+        .mount_lazy(
+            "travel",
+            train_travel::CATALOG_JSON,
+            &train_travel::CATALOG_INDEX,
+            move |keep| train_travel::registry_of(trains, keep),
+        );
+    let apis = composer
+        .mounts()
+        .filter_map(|(namespace, info)| {
+            let info = info?;
             Some(Api {
                 namespace: namespace.to_string(),
                 name: info.name.to_string(),
@@ -139,12 +150,19 @@ pub fn registry(
             })
         })
         .collect();
-    Composer::new("composed")
-        .mount("petstore", &petstore)
-        .mount("travel", &travel)
+    Ok(composer
         .typed(pets_by_species_tool(pets))
-        .typed(apis_tool(apis))
-        .publish()
-        .map_err(|e| e.to_string())
+        .typed(apis_tool(apis)))
     // ANCHOR_END: compose
+}
+
+/// The program's registry (the `registry` of `mcp::Program`): the composition, published with
+/// the tools `keep` keeps.
+pub fn registry(
+    base_url: Option<String>,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<ToolRegistry, String> {
+    composer(base_url)?
+        .publish_kept(keep)
+        .map_err(|e| e.to_string())
 }

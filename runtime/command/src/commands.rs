@@ -2,6 +2,7 @@
 //! the catalog's index before any tool's entry is read.
 
 use super::*;
+use harness_gen_registry::Listing;
 
 /// A tool's command as the tree lists it, known before its entry is read.
 pub(super) struct Listed<'a> {
@@ -10,6 +11,22 @@ pub(super) struct Listed<'a> {
     aliases: Vec<&'a str>,
     hidden: bool,
     title: &'a str,
+}
+
+impl<'a> Listed<'a> {
+    /// A tool whose entry is read.
+    fn loaded(entry: &'a Entry) -> Self {
+        let words = |segments: &'a [crate::catalog::CommandSegment]| {
+            segments.iter().map(|s| s.as_str()).collect::<Vec<_>>()
+        };
+        Listed {
+            name: entry.name.as_str(),
+            path: words(entry.cli.command.segments()),
+            aliases: words(&entry.cli.aliases),
+            hidden: entry.cli.hidden,
+            title: entry.command_title(),
+        }
+    }
 }
 
 /// The commands of a program: its CLI tools and the other spellings of parent commands.
@@ -47,21 +64,54 @@ impl<'a> Commands<'a> {
         }
     }
 
+    /// From a composition's listing; with its registry, each tool read is listed from its
+    /// entry (a transform may have changed its command), the others from the listing.
+    pub(super) fn composed(listing: &'a Listing, registry: Option<&'a ToolRegistry>) -> Self {
+        let read = |name: &str| registry.and_then(|r| r.lookup(Audience::Cli, name));
+        let mut tools: Vec<Listed<'a>> = Vec::new();
+        for tool in &listing.tools {
+            if let Some(entry) = read(&tool.name) {
+                tools.push(Listed::loaded(entry));
+            } else if let Some(command) = &tool.command {
+                tools.push(Listed {
+                    name: &tool.name,
+                    path: command.path.iter().map(String::as_str).collect(),
+                    aliases: command.aliases.iter().map(String::as_str).collect(),
+                    hidden: command.hidden,
+                    title: &command.title,
+                });
+            }
+        }
+        // A tool an `edit` renamed is in the registry under a name the listing does not know.
+        let listed = |name: &str| listing.tools.iter().any(|tool| tool.name == name);
+        if let Some(registry) = registry {
+            tools.extend(
+                registry
+                    .list(Audience::Cli)
+                    .filter(|entry| !listed(entry.name.as_str()))
+                    .map(Listed::loaded),
+            );
+        }
+        let group_aliases = listing
+            .groups
+            .iter()
+            .map(|(path, aliases)| {
+                let words = |words: &'a [String]| words.iter().map(String::as_str).collect();
+                (words(path), words(aliases))
+            })
+            .collect();
+        Self {
+            tools,
+            group_aliases,
+        }
+    }
+
     /// From the registry's CLI tools.
     pub(super) fn loaded(registry: &'a ToolRegistry) -> Self {
         let words = |segments: &'a [crate::catalog::CommandSegment]| {
             segments.iter().map(|s| s.as_str()).collect::<Vec<_>>()
         };
-        let tools = registry
-            .list(Audience::Cli)
-            .map(|entry| Listed {
-                name: entry.name.as_str(),
-                path: words(entry.cli.command.segments()),
-                aliases: words(&entry.cli.aliases),
-                hidden: entry.cli.hidden,
-                title: entry.command_title(),
-            })
-            .collect();
+        let tools = registry.list(Audience::Cli).map(Listed::loaded).collect();
         let group_aliases = registry
             .cli_commands()
             .iter()

@@ -19,7 +19,7 @@ use clap::{Arg, ArgMatches, Command};
 use serde_json::{Map, Value};
 
 use harness_gen_contract::{catalog, cli_names};
-use harness_gen_registry::{EventOutput, Factory, ToolError, ToolRegistry, render};
+use harness_gen_registry::{Composer, EventOutput, Factory, ToolError, ToolRegistry, render};
 use harness_gen_types::upload;
 use harness_gen_wire::binding::StreamEnd;
 use harness_gen_wire::{RuntimeCategory, binding, mask_serde_message};
@@ -50,6 +50,38 @@ pub struct Program<'a> {
     pub registry: &'a Factory<'a>,
 }
 
+/// How a program that serves a composed registry makes its [`Composer`], given the
+/// `--base-url` of the command line.
+pub type Composing<'a> = dyn Fn(Option<String>) -> Result<Composer, String> + 'a;
+
+/// A command-line program over a registry composed from several sources (APIs mounted with
+/// [`Composer::mount_lazy`], tools written in Rust): what its `main` hands to
+/// [`main_composed`]. Its commands are listed from the composition before any mounted entry is
+/// read, so a run reads only the entries of the command it runs, as a generated program does.
+pub struct Composed<'a> {
+    /// The program's name (`env!("CARGO_BIN_NAME")`).
+    pub name: &'a str,
+    /// Its version (`env!("CARGO_PKG_VERSION")`).
+    pub version: &'a str,
+    /// Makes the composition; the program publishes it with the tools the command line names.
+    pub composer: &'a Composing<'a>,
+}
+
+/// Where a program's registry comes from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// A factory, with the index of the catalog it reads, if any.
+    Factory(Option<&'a CatalogIndex>, &'a Factory<'a>),
+    /// A composition.
+    Composer(&'a Composing<'a>),
+}
+
+/// How a run builds its registry, once it knows which tools to read.
+enum Build<'a> {
+    Factory(&'a Factory<'a>),
+    Composer(Box<Composer>),
+}
+
 /// Runs the program with the process arguments and standard streams; the exit code says how
 /// it ended (0 success, 2 usage or invalid input, 3 application error, 4 runtime error,
 /// 5 contract violation).
@@ -57,6 +89,19 @@ pub struct Program<'a> {
 /// Logs (see `harness_gen_registry::logs`) go to standard error only when `RUST_LOG` asks for
 /// them: the program's own output already says how each call ended.
 pub fn main(program: &Program<'_>) -> ExitCode {
+    let source = Source::Factory(program.index, program.registry);
+    main_of((program.name, program.version), source)
+}
+
+/// [`main`] for a program over a composed registry.
+pub fn main_composed(program: &Composed<'_>) -> ExitCode {
+    main_of(
+        (program.name, program.version),
+        Source::Composer(program.composer),
+    )
+}
+
+fn main_of(program: (&str, &str), source: Source<'_>) -> ExitCode {
     use harness_gen_registry::logs;
     match logs::LogFormat::from_env() {
         Ok(format) => logs::install("error", format, None),
@@ -68,8 +113,9 @@ pub fn main(program: &Program<'_>) -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let is_tty = std::io::IsTerminal::is_terminal(&stdout);
-    let code = run(
+    let code = run_source(
         program,
+        source,
         std::env::args_os().collect(),
         &mut stdout.lock(),
         &mut stderr.lock(),
@@ -87,34 +133,92 @@ pub fn run(
     err: &mut dyn Write,
     is_tty: bool,
 ) -> i32 {
-    let Program {
-        name,
-        version,
-        index,
-        ..
-    } = *program;
+    let source = Source::Factory(program.index, program.registry);
+    run_source(
+        (program.name, program.version),
+        source,
+        args,
+        out,
+        err,
+        is_tty,
+    )
+}
+
+/// [`run`] for a program over a composed registry.
+pub fn run_composed(
+    program: &Composed<'_>,
+    args: Vec<OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    is_tty: bool,
+) -> i32 {
+    let source = Source::Composer(program.composer);
+    run_source(
+        (program.name, program.version),
+        source,
+        args,
+        out,
+        err,
+        is_tty,
+    )
+}
+
+fn run_source(
+    (name, version): (&str, &str),
+    source: Source<'_>,
+    args: Vec<OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    is_tty: bool,
+) -> i32 {
     // Completions describe every command; otherwise only the invoked command gets its options.
     let focus = prescan(&args, COMPLETIONS)
         .is_none()
         .then(|| path_words(&args));
-    // With an index, the commands are known before any entry is read, and only the tools the
-    // command line names are read; without one, every tool is.
-    let indexed = index.map(Commands::indexed);
-    let wanted: Option<Vec<&str>> = indexed
+    let base_url = prescan(&args, BASE_URL);
+    // With an index or a composition, the commands are known before any entry is read, and
+    // only the tools the command line names are read; without either, every tool is.
+    let (index, build) = match source {
+        Source::Factory(index, factory) => (index, Build::Factory(factory)),
+        Source::Composer(make) => match make(base_url.clone()) {
+            Ok(composer) => (None, Build::Composer(Box::new(composer))),
+            Err(why) => {
+                let _ = writeln!(err, "error: {why}");
+                return exit_code::RUNTIME;
+            }
+        },
+    };
+    let listing = match &build {
+        Build::Composer(composer) => Some(composer.listing()),
+        Build::Factory(_) => None,
+    };
+    let listed = match &listing {
+        Some(listing) => Some(Commands::composed(listing, None)),
+        None => index.map(Commands::indexed),
+    };
+    let wanted: Option<Vec<&str>> = listed
         .as_ref()
         .zip(focus.as_deref())
         .map(|(commands, words)| commands.named(words));
     let keep = |tool: &str| wanted.as_ref().is_none_or(|names| names.contains(&tool));
+    let built = match build {
+        Build::Composer(composer) => composer.publish_kept(&keep).map_err(|e| e.to_string()),
+        Build::Factory(factory) => factory(base_url, &keep),
+    };
     // A one-shot process: the registry (and the command tree below) are never dropped, since
     // tearing down a 1,000-tool registry costs more than printing one help page.
-    let registry = match (program.registry)(prescan(&args, BASE_URL), &keep) {
+    let registry = match built {
         Ok(registry) => std::mem::ManuallyDrop::new(registry),
         Err(why) => {
             let _ = writeln!(err, "error: {why}");
             return exit_code::RUNTIME;
         }
     };
-    let commands = indexed.unwrap_or_else(|| Commands::loaded(&registry));
+    let commands = match (&listing, listed) {
+        (Some(listing), _) => Commands::composed(listing, Some(&registry)),
+        (None, Some(indexed)) => indexed,
+        (None, None) => Commands::loaded(&registry),
+    };
     let mut command = std::mem::ManuallyDrop::new(tree(
         (name, version),
         &commands,

@@ -35,16 +35,17 @@
 //! # Ok::<(), harness_gen_wire::ContractErrors>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::catalog::index::CatalogIndex;
 use crate::catalog::{
     Audience, Audiences, Catalog, CliTree, CommandPath, CommandSegment, CommandSpec, Components,
     Entry, Info, NonBlank, SchemaDoc,
 };
 use crate::schema::standalone::{COMPONENT_PREFIX, RefTarget, classify};
-use crate::schema::{escape, percent_encode_fragment, visit_mut};
+use crate::schema::{escape, percent_encode_fragment, visit, visit_mut};
 use crate::{Handler, ToolRegistry};
 use harness_gen_wire::error::{ContractError, ContractErrors, ErrorCode};
 
@@ -104,12 +105,88 @@ pub fn base_urls(
 pub struct Composer {
     info: Option<Info>,
     tools: Vec<Part>,
+    /// Generated registries mounted by their index, built when the composition is published
+    /// (their tools go at `Lazy::at` among `tools`).
+    lazy: Vec<Lazy>,
     components: BTreeMap<String, (Value, String)>,
     commands: Vec<CommandSpec>,
+    /// Each mount's namespace and its catalog's info, in order.
+    mounts: Vec<(String, Option<Info>)>,
     /// Generated catalog name → the namespace it is mounted under (`None`: under several).
     mounted: BTreeMap<String, Option<String>>,
     transforms: Vec<(String, Transform)>,
     problems: Vec<ContractError>,
+}
+
+/// How a lazily mounted registry is built, given which of its tools to read.
+type Build = Box<dyn FnOnce(&dyn Fn(&str) -> bool) -> Result<ToolRegistry, ContractErrors>>;
+
+/// A generated registry mounted by its catalog's index ([`Composer::mount_lazy`]).
+struct Lazy {
+    namespace: String,
+    segment: CommandSegment,
+    text: &'static str,
+    index: &'static CatalogIndex,
+    build: Build,
+    /// How many tools of other sources come before its own.
+    at: usize,
+}
+
+/// A tool of a composition as its command line lists it, known before its entry is read
+/// ([`Composer::listing`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// Its name, as published.
+    pub name: String,
+    /// Its command. `None` when the CLI audience does not have it, or when a transform
+    /// (`edit`, `audiences`) may change it: such a tool's entry is read whatever the command
+    /// line names, and its command is the entry's.
+    pub command: Option<ListedCommand>,
+}
+
+/// A command of a [`Listed`] tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedCommand {
+    /// Its path.
+    pub path: Vec<String>,
+    /// Other spellings of its last segment.
+    pub aliases: Vec<String>,
+    /// Hidden from help.
+    pub hidden: bool,
+    /// The line lists show ([`Entry::command_title`]).
+    pub title: String,
+}
+
+/// The tools of a composition and the parent commands with other spellings, known before any
+/// lazily mounted entry is read: what a command line is matched against.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Listing {
+    /// The tools, in order.
+    pub tools: Vec<Listed>,
+    /// Each parent command that has aliases: its path and its aliases.
+    pub groups: Vec<(Vec<String>, Vec<String>)>,
+}
+
+/// A tool of the composition while the transforms are replayed on names alone.
+struct Replayed {
+    /// Its name now.
+    name: String,
+    /// Its command before any transform, when the CLI audience has it.
+    command: Option<ListedCommand>,
+    /// Where it came from (for errors).
+    from: String,
+    /// Its lazy mount and its name there, when it is a lazily mounted tool.
+    lazy: Option<(usize, &'static str)>,
+    removed: bool,
+    /// A transform may change its entry beyond its name: it is always read.
+    read: bool,
+}
+
+/// The composition's tools with every rename and removal replayed, and which tool each
+/// transform applies to (`None`: no tool of its name at that point).
+struct Replay {
+    tools: Vec<Replayed>,
+    targets: Vec<Option<usize>>,
 }
 
 /// One tool on its way into the registry, and where it came from (for errors).
@@ -150,8 +227,10 @@ impl Composer {
         Self {
             info,
             tools: Vec::new(),
+            lazy: Vec::new(),
             components: BTreeMap::new(),
             commands: Vec::new(),
+            mounts: Vec::new(),
             mounted: BTreeMap::new(),
             transforms: Vec::new(),
             problems,
@@ -168,69 +247,113 @@ impl Composer {
     /// digits and `-`): names, command paths and components prefixed, references rewritten,
     /// handlers kept.
     pub fn mount(mut self, namespace: &str, registry: &ToolRegistry) -> Self {
+        let Some(segment) = self.namespace(namespace) else {
+            return self;
+        };
+        let renamed = renamed(
+            namespace,
+            registry
+                .components()
+                .into_iter()
+                .flatten()
+                .map(|(name, _)| name.as_str()),
+        );
         let from = format!("mount `{namespace}`");
-        let segment = match CommandSegment::new(namespace) {
+        let tools = self.mount_tools((namespace, &segment), registry, &renamed, |i, _| {
+            format!("{from} tools[{i}]")
+        });
+        self.tools.extend(tools);
+        let parents = registry.cli_commands().to_vec();
+        self.mount_head(namespace, &segment, registry.info().cloned(), parents);
+        self
+    }
+
+    /// Mounts the generated registry `build` makes under `namespace`, as [`Composer::mount`]
+    /// does, reading only the tools publishing keeps ([`Composer::publish_kept`]): `text` and
+    /// `index` are the generated crate's `CATALOG_JSON` and `CATALOG_INDEX`, and `build` is
+    /// called once, with which tools (by their names in that catalog) to read, typically
+    /// `|keep| petstore::registry_of(client, keep)`. The command line lists the mounted tools
+    /// from the index, so a composed CLI, like a generated one, reads only the entry it runs.
+    pub fn mount_lazy(
+        mut self,
+        namespace: &str,
+        text: &'static str,
+        index: &'static CatalogIndex,
+        build: impl FnOnce(&dyn Fn(&str) -> bool) -> Result<ToolRegistry, ContractErrors> + 'static,
+    ) -> Self {
+        let Some(segment) = self.namespace(namespace) else {
+            return self;
+        };
+        let Some((info, cli)) = index.read_head(text) else {
+            // The text is not the one the index was made from (line endings converted by a
+            // checkout, say): mounted whole, as its own registry reads it.
+            return match build(&|_| true) {
+                Ok(registry) => self.mount(namespace, &registry),
+                Err(errors) => {
+                    self.problems.extend(errors.as_slice().iter().cloned());
+                    self
+                }
+            };
+        };
+        self.mount_head(
+            namespace,
+            &segment,
+            info,
+            cli.map(|cli| cli.commands).unwrap_or_default(),
+        );
+        self.lazy.push(Lazy {
+            namespace: namespace.to_string(),
+            segment,
+            text,
+            index,
+            build: Box::new(build),
+            at: self.tools.len(),
+        });
+        self
+    }
+
+    /// The namespaces mounted so far and their catalogs' info, in order.
+    pub fn mounts(&self) -> impl Iterator<Item = (&str, Option<&Info>)> {
+        self.mounts
+            .iter()
+            .map(|(namespace, info)| (namespace.as_str(), info.as_ref()))
+    }
+
+    /// `namespace` as a command word, or a located problem.
+    fn namespace(&mut self, namespace: &str) -> Option<CommandSegment> {
+        match CommandSegment::new(namespace) {
             Ok(segment)
                 if namespace
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
             {
-                segment
+                Some(segment)
             }
             _ => {
                 self.problems.push(ContractError::new(
                     ErrorCode::InvalidField,
-                    from,
+                    format!("mount `{namespace}`"),
                     "a namespace is a command word: lowercase letters, digits and `-`, starting with a letter or digit",
                 ));
-                return self;
+                None
             }
-        };
-        let renamed: BTreeMap<String, String> = registry
-            .components()
-            .into_iter()
-            .flatten()
-            .map(|(name, _)| (name.clone(), format!("{namespace}.{name}")))
-            .collect();
-        let rewrite = |schema: &Value| {
-            let mut schema = schema.clone();
-            rename_refs(&mut schema, &renamed);
-            schema
-        };
-        for (name, schema) in registry.components().into_iter().flatten() {
-            let at = format!("{from} component `{name}`");
-            self.add_component(renamed[name].clone(), rewrite(schema.as_value()), at);
         }
-        for (i, tool) in registry.live_tools().enumerate() {
-            let mut entry = tool.entry.clone();
-            let at = format!("{from} tools[{i}] (`{}`)", entry.name);
-            entry.name = NonBlank::new(format!("{namespace}_{}", entry.name)).expect("not blank");
-            entry.cli.command = prefixed(&segment, &entry.cli.command);
-            let mount = match entry.mount() {
-                Some(inner) => format!("{namespace}.{inner}"),
-                None => namespace.to_string(),
-            };
-            entry.set_mount(&mount);
-            entry.input_schema = rewrite(entry.input_schema.as_value())
-                .try_into()
-                .expect("a renamed reference leaves an object schema an object schema");
-            for schema in [&mut entry.output_schema, &mut entry.error_schema]
-                .into_iter()
-                .flatten()
-            {
-                *schema = SchemaDoc::new(rewrite(schema.as_value())).expect("still a schema");
-            }
-            self.tools.push(Part {
-                entry,
-                handler: tool.handler.clone(),
-                from: at,
-            });
-        }
-        let info = registry.info();
+    }
+
+    /// A mount's parent commands (`namespace` itself, titled from the catalog's info, and the
+    /// catalog's own below it) and its catalog's name.
+    fn mount_head(
+        &mut self,
+        namespace: &str,
+        segment: &CommandSegment,
+        info: Option<Info>,
+        parents: Vec<CommandSpec>,
+    ) {
         self.commands.push(CommandSpec {
             command: CommandPath::new(vec![segment.clone()]).expect("one segment"),
-            title: info.map(|info| info.name.clone()),
+            title: info.as_ref().map(|info| info.name.clone()),
             description: info
+                .as_ref()
                 .and_then(|info| info.description.as_ref())
                 .and_then(|text| {
                     NonBlank::new(text.lines().next().unwrap_or_default().trim()).ok()
@@ -239,18 +362,68 @@ impl Composer {
             hidden: false,
             display_order: None,
         });
-        for spec in registry.cli_commands() {
-            let mut spec = spec.clone();
-            spec.command = prefixed(&segment, &spec.command);
+        for mut spec in parents {
+            spec.command = prefixed(segment, &spec.command);
             self.commands.push(spec);
         }
-        if let Some(info) = info {
+        if let Some(info) = &info {
             self.mounted
                 .entry(info.name.to_string())
                 .and_modify(|namespace| *namespace = None)
                 .or_insert_with(|| Some(namespace.to_string()));
         }
-        self
+        self.mounts.push((namespace.to_string(), info));
+    }
+
+    /// `registry`'s tools and components under `namespace`: names, paths and components
+    /// prefixed, references rewritten by `renamed`; `from(i, name)` says where tool `i` came
+    /// from. The components go into the composition, the tools are returned.
+    fn mount_tools(
+        &mut self,
+        (namespace, segment): (&str, &CommandSegment),
+        registry: &ToolRegistry,
+        renamed: &BTreeMap<String, String>,
+        from: impl Fn(usize, &str) -> String,
+    ) -> Vec<Part> {
+        for (name, schema) in registry.components().into_iter().flatten() {
+            let at = format!("mount `{namespace}` component `{name}`");
+            self.add_component(
+                renamed[name].clone(),
+                rewritten(schema.as_value(), renamed),
+                at,
+            );
+        }
+        registry
+            .live_tools()
+            .enumerate()
+            .map(|(i, tool)| {
+                let mut entry = tool.entry.clone();
+                let at = format!("{} (`{}`)", from(i, entry.name.as_str()), entry.name);
+                entry.name =
+                    NonBlank::new(format!("{namespace}_{}", entry.name)).expect("not blank");
+                entry.cli.command = prefixed(segment, &entry.cli.command);
+                let mount = match entry.mount() {
+                    Some(inner) => format!("{namespace}.{inner}"),
+                    None => namespace.to_string(),
+                };
+                entry.set_mount(&mount);
+                entry.input_schema = rewritten(entry.input_schema.as_value(), renamed)
+                    .try_into()
+                    .expect("a renamed reference leaves an object schema an object schema");
+                for schema in [&mut entry.output_schema, &mut entry.error_schema]
+                    .into_iter()
+                    .flatten()
+                {
+                    *schema = SchemaDoc::new(rewritten(schema.as_value(), renamed))
+                        .expect("still a schema");
+                }
+                Part {
+                    entry,
+                    handler: tool.handler.clone(),
+                    from: at,
+                }
+            })
+            .collect()
     }
 
     /// Adds a tool with its handler; `$ref`s in its schemas point at components added with
@@ -348,28 +521,85 @@ impl Composer {
         }
     }
 
+    /// The composition's tools as a command line lists them, every rename and removal
+    /// applied, lazily mounted ones ([`Composer::mount_lazy`]) from their index: no entry is
+    /// read. A command line matched against it names the tools [`Composer::publish_kept`]
+    /// needs to read.
+    pub fn listing(&self) -> Listing {
+        let tools = self
+            .replay()
+            .tools
+            .into_iter()
+            .filter(|tool| !tool.removed)
+            .map(|tool| Listed {
+                name: tool.name,
+                command: if tool.read { None } else { tool.command },
+            })
+            .collect();
+        let groups = self
+            .commands
+            .iter()
+            .filter(|spec| !spec.aliases.is_empty())
+            .map(|spec| (owned_words(&spec.command), strings(&spec.aliases)))
+            .collect();
+        Listing { tools, groups }
+    }
+
     /// Applies the transforms in order, checks that no two sources collide, and publishes
     /// the registry (every publish-time rule of [`ToolRegistry::publish`]).
-    pub fn publish(mut self) -> Result<ToolRegistry, ContractErrors> {
+    pub fn publish(self) -> Result<ToolRegistry, ContractErrors> {
+        self.publish_kept(&|_| true)
+    }
+
+    /// Publishes as [`Composer::publish`] does, reading of each lazily mounted registry only
+    /// the tools `keep` keeps (by their published names) and those a transform may change
+    /// beyond their name: the registry has only those, and the others are checked for
+    /// collisions from their index. Tools of other sources are always kept.
+    pub fn publish_kept(
+        mut self,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<ToolRegistry, ContractErrors> {
+        let replay = self.replay();
+        let read = |tool: &Replayed| !tool.removed && (tool.read || keep(&tool.name));
+        self.read_lazy(&replay, &read);
         let transforms = std::mem::take(&mut self.transforms);
-        for (i, (name, transform)) in transforms.into_iter().enumerate() {
-            self.apply(i, &name, transform);
+        for (i, ((name, transform), target)) in
+            transforms.into_iter().zip(&replay.targets).enumerate()
+        {
+            // A lazily mounted tool that is not read has nothing for its transforms to change.
+            let unread = target
+                .map(|target| &replay.tools[target])
+                .is_some_and(|tool| tool.lazy.is_some() && !read(tool));
+            if !unread {
+                self.apply(i, &name, transform);
+            }
         }
+        let not_read = |tool: &Replayed| tool.lazy.is_some() && !read(tool);
+        let unread: Vec<&Replayed> = replay
+            .tools
+            .iter()
+            .filter(|tool| !tool.removed && not_read(tool))
+            .collect();
         self.resolve_catalog_refs();
-        self.check_collisions();
+        self.check_collisions(&replay, &not_read);
         ContractErrors::check(std::mem::take(&mut self.problems))?;
         // Parent commands left without a command under them (every tool of a group removed,
         // moved or taken out of the CLI audience) are left out, so the CLI shows no empty group.
-        let tools = &self.tools;
+        let paths: Vec<Vec<&str>> = self
+            .tools
+            .iter()
+            .filter(|part| part.entry.allows(Audience::Cli))
+            .map(|part| part.entry.cli.command.words().collect())
+            .chain(unread.iter().filter_map(|tool| {
+                let command = tool.command.as_ref()?;
+                Some(command.path.iter().map(String::as_str).collect())
+            }))
+            .collect();
         self.commands.retain(|spec| {
-            let parent = spec.command.segments();
-            tools
+            let parent: Vec<&str> = spec.command.words().collect();
+            paths
                 .iter()
-                .filter(|part| part.entry.allows(Audience::Cli))
-                .any(|part| {
-                    let path = part.entry.cli.command.segments();
-                    path.len() > parent.len() && path.starts_with(parent)
-                })
+                .any(|path| path.len() > parent.len() && path.starts_with(&parent))
         });
         let mut handlers = BTreeMap::new();
         let mut entries = Vec::with_capacity(self.tools.len());
@@ -398,6 +628,174 @@ impl Composer {
             ..Catalog::new(entries)
         };
         ToolRegistry::publish(catalog, handlers)
+    }
+
+    /// The composition's tools in order, lazily mounted ones from their index, with the
+    /// transforms replayed on their names.
+    fn replay(&self) -> Replay {
+        let listed = |entry: &Entry| {
+            entry.allows(Audience::Cli).then(|| ListedCommand {
+                path: owned_words(&entry.cli.command),
+                aliases: strings(&entry.cli.aliases),
+                hidden: entry.cli.hidden,
+                title: entry.command_title().to_string(),
+            })
+        };
+        let part = |part: &Part| Replayed {
+            name: part.entry.name.to_string(),
+            command: listed(&part.entry),
+            from: part.from.clone(),
+            lazy: None,
+            removed: false,
+            read: false,
+        };
+        let mut tools = Vec::new();
+        let mut next = 0;
+        for (m, lazy) in self.lazy.iter().enumerate() {
+            tools.extend(self.tools[next..lazy.at].iter().map(part));
+            next = lazy.at;
+            for (i, tool) in lazy.index.tools.iter().enumerate() {
+                if !tool.enabled {
+                    continue;
+                }
+                let command = tool.command.as_ref().map(|command| ListedCommand {
+                    path: std::iter::once(lazy.namespace.as_str())
+                        .chain(command.path.iter().copied())
+                        .map(str::to_string)
+                        .collect(),
+                    aliases: command.aliases.iter().map(|a| a.to_string()).collect(),
+                    hidden: command.hidden,
+                    title: command.title.to_string(),
+                });
+                tools.push(Replayed {
+                    name: format!("{}_{}", lazy.namespace, tool.name),
+                    command,
+                    from: format!("mount `{}` tools[{i}] (`{}`)", lazy.namespace, tool.name),
+                    lazy: Some((m, tool.name)),
+                    removed: false,
+                    read: false,
+                });
+            }
+        }
+        tools.extend(self.tools[next..].iter().map(part));
+        let targets = self
+            .transforms
+            .iter()
+            .map(|(name, transform)| {
+                let target = tools
+                    .iter()
+                    .position(|tool| !tool.removed && tool.name == *name)?;
+                let tool = &mut tools[target];
+                match transform {
+                    Transform::Rename(to) => tool.name.clone_from(to),
+                    Transform::Remove => tool.removed = true,
+                    Transform::Audiences(_) | Transform::Edit(_) => tool.read = true,
+                    Transform::Fix(..) | Transform::Wrap(_) => {}
+                }
+                Some(target)
+            })
+            .collect();
+        Replay { tools, targets }
+    }
+
+    /// Builds each lazily mounted registry with the tools `read` reads, and puts its tools in
+    /// their place, its components (with those other sources reference) among the others.
+    fn read_lazy(&mut self, replay: &Replay, read: &dyn Fn(&Replayed) -> bool) {
+        let lazy = std::mem::take(&mut self.lazy);
+        let referenced = self.referenced(&lazy);
+        // From the last, so that the places of the earlier ones stay where they were.
+        for (m, (mount, referenced)) in lazy.into_iter().zip(referenced).enumerate().rev() {
+            let reads: BTreeSet<&str> = replay
+                .tools
+                .iter()
+                .filter(|tool| read(tool))
+                .filter_map(|tool| tool.lazy.filter(|(k, _)| *k == m).map(|(_, name)| name))
+                .collect();
+            let registry = match (mount.build)(&|name| reads.contains(name)) {
+                Ok(registry) => registry,
+                Err(errors) => {
+                    self.problems.extend(errors.as_slice().iter().cloned());
+                    continue;
+                }
+            };
+            let namespace = mount.namespace.as_str();
+            let renamed = renamed(
+                namespace,
+                mount.index.components.iter().map(|(name, _)| *name),
+            );
+            let position = |name: &str| mount.index.tools.iter().position(|tool| tool.name == name);
+            let tools = self.mount_tools(
+                (namespace, &mount.segment),
+                &registry,
+                &renamed,
+                |i, name| format!("mount `{namespace}` tools[{}]", position(name).unwrap_or(i)),
+            );
+            if !referenced.is_empty() {
+                let schemas = mount
+                    .index
+                    .read_components(mount.text, referenced)
+                    .or_else(|| {
+                        let whole = Catalog::from_json(mount.text).ok()?;
+                        Some(whole.components?.schemas)
+                    })
+                    .unwrap_or_default();
+                for (name, schema) in schemas {
+                    let at = format!("mount `{namespace}` component `{name}`");
+                    let target = renamed
+                        .get(&name)
+                        .cloned()
+                        .unwrap_or_else(|| format!("{namespace}.{name}"));
+                    self.add_component(target, rewritten(schema.as_value(), &renamed), at);
+                }
+            }
+            self.tools.splice(mount.at..mount.at, tools);
+        }
+    }
+
+    /// For each lazy mount, the components of its catalog that the other sources' schemas
+    /// reference: through [`catalog_ref`], or as `namespace.Name`.
+    fn referenced(&self, lazy: &[Lazy]) -> Vec<Vec<String>> {
+        let mut referenced = vec![Vec::new(); lazy.len()];
+        let mut note = |schema: &Value| {
+            visit(schema, &mut |_, map| {
+                let Some(RefTarget::Component { name, .. }) =
+                    map.get("$ref").and_then(Value::as_str).map(classify)
+                else {
+                    return;
+                };
+                let (namespace, name) = match map.get(CATALOG_REF_KEY).and_then(Value::as_str) {
+                    Some(catalog) => match self.mounted.get(catalog) {
+                        Some(Some(namespace)) => (namespace.as_str(), name),
+                        _ => return,
+                    },
+                    None => match name.split_once('.') {
+                        Some((namespace, name)) => {
+                            match lazy.iter().find(|mount| mount.namespace == namespace) {
+                                Some(mount) => (mount.namespace.as_str(), name.to_string()),
+                                None => return,
+                            }
+                        }
+                        None => return,
+                    },
+                };
+                if let Some(m) = lazy.iter().position(|mount| mount.namespace == namespace) {
+                    referenced[m].push(name);
+                }
+            });
+        };
+        for part in &self.tools {
+            note(part.entry.input_schema.as_value());
+            for schema in [&part.entry.output_schema, &part.entry.error_schema]
+                .into_iter()
+                .flatten()
+            {
+                note(schema.as_value());
+            }
+        }
+        for (schema, _) in self.components.values() {
+            note(schema);
+        }
+        referenced
     }
 
     fn apply(&mut self, i: usize, name: &str, transform: Transform) {
@@ -507,27 +905,49 @@ impl Composer {
         self.problems.extend(problems);
     }
 
-    /// Two tools of one name, or of one command path: each a located error naming both sources.
-    fn check_collisions(&mut self) {
+    /// Two tools of one name, or of one command path: each a located error naming both
+    /// sources, the later one where it is. `replay` is the whole composition in order; those
+    /// of its tools `unread` says were not read are checked as their index lists them.
+    fn check_collisions(&mut self, replay: &Replay, unread: &dyn Fn(&Replayed) -> bool) {
         let mut names: BTreeMap<&str, &str> = BTreeMap::new();
         let mut paths: BTreeMap<Vec<&str>, &str> = BTreeMap::new();
-        for part in &self.tools {
-            if let Some(first) = names.insert(part.entry.name.as_str(), &part.from) {
+        // The tools read are `self.tools`, in the order of the composition.
+        let mut parts = self.tools.iter();
+        let tools = replay
+            .tools
+            .iter()
+            .filter(|tool| !tool.removed)
+            .filter_map(|tool| {
+                if unread(tool) {
+                    let path = tool
+                        .command
+                        .as_ref()
+                        .map(|command| command.path.iter().map(String::as_str).collect());
+                    return Some((tool.name.as_str(), path, tool.from.as_str()));
+                }
+                let part = parts.next()?;
+                let path = part
+                    .entry
+                    .allows(Audience::Cli)
+                    .then(|| part.entry.cli.command.words().collect::<Vec<_>>());
+                Some((part.entry.name.as_str(), path, part.from.as_str()))
+            });
+        for (name, path, from) in tools {
+            if let Some(first) = names.insert(name, from) {
                 self.problems.push(ContractError::new(
                     ErrorCode::DuplicateToolName,
-                    part.from.clone(),
-                    format!("the tool name `{}` is also {first}'s: rename one of them (`Composer::rename`) or mount under another namespace", part.entry.name),
+                    from.to_string(),
+                    format!("the tool name `{name}` is also {first}'s: rename one of them (`Composer::rename`) or mount under another namespace"),
                 ));
             }
-            if !part.entry.allows(Audience::Cli) {
+            let Some(path) = path else {
                 continue;
-            }
-            let path: Vec<&str> = part.entry.cli.command.words().collect();
+            };
             let shown = path.join(" ");
-            if let Some(first) = paths.insert(path, &part.from) {
+            if let Some(first) = paths.insert(path, from) {
                 self.problems.push(ContractError::new(
                     ErrorCode::CliDuplicatePath,
-                    part.from.clone(),
+                    from.to_string(),
                     format!("the command `{shown}` is also {first}'s: give one of them another path (`Composer::edit`, `entry.cli.command`)"),
                 ));
             }
@@ -540,6 +960,29 @@ fn prefixed(namespace: &CommandSegment, path: &CommandPath) -> CommandPath {
     let mut segments = vec![namespace.clone()];
     segments.extend(path.segments().iter().cloned());
     CommandPath::new(segments).expect("a longer path is still a path")
+}
+
+/// Each of `names` (a catalog's components) and its name mounted under `namespace`.
+fn renamed<'a>(namespace: &str, names: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
+    names
+        .map(|name| (name.to_string(), format!("{namespace}.{name}")))
+        .collect()
+}
+
+/// `schema` with every reference to a component of `renamed` pointing at its new name.
+fn rewritten(schema: &Value, renamed: &BTreeMap<String, String>) -> Value {
+    let mut schema = schema.clone();
+    rename_refs(&mut schema, renamed);
+    schema
+}
+
+/// A command path's words.
+fn owned_words(path: &CommandPath) -> Vec<String> {
+    path.words().map(str::to_string).collect()
+}
+
+fn strings(segments: &[CommandSegment]) -> Vec<String> {
+    segments.iter().map(|s| s.as_str().to_string()).collect()
 }
 
 /// Points every `$ref` to a component of `renamed` at its new name.

@@ -47,7 +47,9 @@ use harness_gen_contract::{catalog, harness, schema};
 use harness_gen_wire::{BUFFERED_BYTES, RuntimeCategory};
 
 pub use agent::Provider;
-pub use compose::{CATALOG_REF_KEY, Composer, base_urls, catalog_ref};
+pub use compose::{
+    CATALOG_REF_KEY, Composer, Listed, ListedCommand, Listing, base_urls, catalog_ref,
+};
 pub use invoke::{CALL, Issue, Phase, ToolError, mismatch_issue};
 pub use registry::{
     ByteOutput, EventOutput, Factory, Handler, HandlerFuture, RegistryBuilder, Thrown, ToolOutput,

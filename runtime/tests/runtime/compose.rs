@@ -171,7 +171,13 @@ async fn an_output_outside_the_output_schema_is_a_contract_violation() {
 
 /// A generated-like registry: a component, a tool referencing it, parent-command metadata.
 fn petstore() -> ToolRegistry {
-    let catalog = json!({
+    let catalog = harness_gen_runtime::Catalog::from_value(petstore_catalog()).unwrap();
+    ToolRegistry::publish(catalog, petstore_handlers()).unwrap()
+}
+
+/// The catalog of [`petstore`].
+pub(crate) fn petstore_catalog() -> Value {
+    json!({
         "schema_version": "harn-tools/2.0",
         "info": {"name": "petstore", "description": "A pet store.\n\nMore text."},
         "cli": {"commands": [{"command": ["pets"], "title": "Pets"}]},
@@ -193,15 +199,18 @@ fn petstore() -> ToolRegistry {
             "Pet": {"type": "object", "properties": {"name": {"type": "string"}, "species": {"$ref": "#/components/schemas/Species"}}},
             "Species": {"enum": ["cat", "dog"]}
         }}
-    });
-    let catalog = harness_gen_runtime::Catalog::from_value(catalog).unwrap();
+    })
+}
+
+/// The handlers of [`petstore`]'s tools.
+pub(crate) fn petstore_handlers() -> std::collections::BTreeMap<String, Handler> {
     let mut handlers = std::collections::BTreeMap::new();
     handlers.insert(
         "get_pet".to_string(),
         Answer::Return(json!({"name": "Tom", "species": "cat"})).into_handler(),
     );
     handlers.insert("list_pets".to_string(), Answer::Echo.into_handler());
-    ToolRegistry::publish(catalog, handlers).unwrap()
+    handlers
 }
 
 #[tokio::test]
@@ -253,7 +262,7 @@ struct Choose {
     species: Species,
 }
 
-fn choose() -> TypedTool {
+pub(crate) fn choose() -> TypedTool {
     TypedTool::new("choose", |_: Choose| async {
         Ok::<_, Failure<harness_gen_runtime::typed::NoError>>(true)
     })
@@ -283,14 +292,14 @@ async fn a_generated_type_in_a_typed_signature_points_at_its_mounted_component()
     assert!(matches!(error, ToolError::InvalidInput { .. }), "{error:?}");
 }
 
-fn refused(composer: Composer) -> ContractErrors {
+pub(crate) fn refused(composer: Composer) -> ContractErrors {
     match composer.publish() {
         Ok(registry) => panic!("published: {registry:?}"),
         Err(errors) => errors,
     }
 }
 
-fn assert_has(errors: &ContractErrors, code: ErrorCode, path: &str, says: &str) {
+pub(crate) fn assert_has(errors: &ContractErrors, code: ErrorCode, path: &str, says: &str) {
     let found = errors
         .as_slice()
         .iter()

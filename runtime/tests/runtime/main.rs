@@ -15,6 +15,8 @@ mod cli;
 mod cli_tree;
 #[cfg(feature = "typed")]
 mod compose;
+#[cfg(feature = "typed")]
+mod compose_lazy;
 mod error_contract;
 mod harness_fixtures;
 #[cfg(feature = "client")]

@@ -4,11 +4,9 @@
 static ALLOCATOR: harness_gen_runtime::Allocator = harness_gen_runtime::Allocator;
 
 fn main() -> std::process::ExitCode {
-    harness_gen_runtime::cli::main(&harness_gen_runtime::cli::Program {
+    harness_gen_runtime::cli::main_composed(&harness_gen_runtime::cli::Composed {
         name: env!("CARGO_BIN_NAME"),
         version: env!("CARGO_PKG_VERSION"),
-        // A composed registry has no generated index: every entry is read at start.
-        index: None,
-        registry: &composed::registry,
+        composer: &composed::composer,
     })
 }

@@ -187,6 +187,36 @@ impl Catalog {
     }
 }
 
+/// Parts of a generated catalog read without its tools: what a program that mounts the
+/// catalog beside other sources needs before (or besides) the tools it reads.
+impl CatalogIndex {
+    /// The catalog's `info` and `cli` (parent commands) records, read from `text` (the text
+    /// the index was made from); `None` when the text is not that one.
+    pub fn read_head(&self, text: &'static str) -> Option<(Option<Info>, Option<CliTree>)> {
+        let reader = Reader { text };
+        let info = match self.info {
+            Some(at) => Some(reader.read(at)?),
+            None => None,
+        };
+        let cli = match self.cli {
+            Some(at) => Some(reader.read(at)?),
+            None => None,
+        };
+        Some((info, cli))
+    }
+
+    /// The components named in `names` and every component they reach, read from `text`;
+    /// a name the catalog does not have is left out (its references are the validators' to
+    /// report). `None` when the text is not the one the index was made from.
+    pub fn read_components(
+        &self,
+        text: &'static str,
+        names: Vec<String>,
+    ) -> Option<BTreeMap<String, SchemaDoc>> {
+        (Reader { text }).closure(names, self.components)
+    }
+}
+
 /// Reads the parts of a catalog's text by their spans; `None` when a span does not hold what
 /// the index says.
 struct Reader {
@@ -195,6 +225,7 @@ struct Reader {
 
 impl Reader {
     fn catalog(&self, index: &CatalogIndex, left_out: &BTreeSet<String>) -> Option<Catalog> {
+        let (info, cli) = index.read_head(self.text)?;
         let mut tools = Vec::new();
         for tool in index.tools {
             if left_out.contains(tool.name) {
@@ -217,14 +248,8 @@ impl Reader {
         };
         Some(Catalog {
             schema_version: super::SchemaVersion,
-            info: match index.info {
-                Some(at) => Some(self.read::<Info>(at)?),
-                None => None,
-            },
-            cli: match index.cli {
-                Some(at) => Some(self.read::<CliTree>(at)?),
-                None => None,
-            },
+            info,
+            cli,
             tools,
             components: (!index.components.is_empty()).then_some(Components { schemas }),
         })
@@ -250,6 +275,15 @@ impl Reader {
                 references(schema.as_value(), &mut pending);
             }
         }
+        self.closure(pending, components)
+    }
+
+    /// The components named in `pending` and those they reach, through references.
+    fn closure(
+        &self,
+        mut pending: Vec<String>,
+        components: &[(&str, Span)],
+    ) -> Option<BTreeMap<String, SchemaDoc>> {
         let mut reached = BTreeMap::new();
         let mut seen = BTreeSet::new();
         while let Some(name) = pending.pop() {
