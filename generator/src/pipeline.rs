@@ -121,6 +121,7 @@ pub(crate) fn assemble(
                 },
                 // A build script's types are the including crate's: it derives its own.
                 schemas: Optional::Never,
+                sent_read: Optional::Always,
             };
             match groups {
                 None => (extras, emit::Gating::All),

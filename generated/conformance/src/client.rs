@@ -483,11 +483,17 @@ pub mod resources {
     impl<Op> Request<'_, types::JsonSchema202012ToolInput, Op> {
         /// Sets `name`.
         pub fn name(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.name(value))
+            Self {
+                input: self.input.name(value),
+                ..self
+            }
         }
         /// Sets `address`.
         pub fn address(self, value: impl Into<types::Address>) -> Self {
-            self.map(|input| input.address(value))
+            Self {
+                input: self.input.address(value),
+                ..self
+            }
         }
     }
     /// The `audio` operations (see [`Client::audio`]).
@@ -558,8 +564,6 @@ pub mod resources {
     impl<'a> ErrorResource<'a> {
         /// `GET /error`: test_error_handling
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`TestErrorHandlingError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::test_error_handling`].
@@ -613,8 +617,6 @@ pub mod resources {
         /// Tool with JSON Schema 2020-12 features
         ///
         /// Optional, set on the request: `.name(…)`, `.address(…)`.
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -673,8 +675,6 @@ pub mod resources {
     #[cfg(feature = "simple-text")]
     impl<'a> SimpleText<'a> {
         /// `GET /simple-text`: A simple text reply
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

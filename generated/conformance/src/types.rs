@@ -34,6 +34,7 @@ mod json_schema {
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         Address {
             0 street: "street" optional,
             1 city: "city" optional,
@@ -58,6 +59,7 @@ mod json_schema {
         pub address: Option<Address>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         JsonSchema202012ToolInput {
             0 name: "name" optional,
             1 address: "address" optional,

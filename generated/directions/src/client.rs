@@ -300,8 +300,6 @@ pub mod resources {
     impl<'a> Widgets<'a> {
         /// `GET /widgets`: list_widgets
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`ListWidgetsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_widgets`].
@@ -317,8 +315,6 @@ pub mod resources {
         /// `POST /widgets`: create_widget
         ///
         /// Takes `body` (fields of [`CreateWidgetInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -336,8 +332,6 @@ pub mod resources {
         /// `PUT /widgets/{id}/parts`: replace_parts
         ///
         /// Takes `id`, `body` (fields of [`ReplacePartsInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

@@ -63,6 +63,7 @@ pub struct AssemblyRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     AssemblyRequest {
         0 name: "name" required,
         1 parts: "parts" optional,
@@ -110,6 +111,7 @@ pub struct PartRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     PartRequest {
         0 label: "label" required,
     }
@@ -152,6 +154,7 @@ pub struct WidgetRequest {
     pub secret: String,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     WidgetRequest {
         0 name: "name" required,
         1 secret: "secret" required,
@@ -175,7 +178,8 @@ pub enum AssemblyMain {
 }
 /// One of several shapes the API allows.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "registry", derive(serde::Deserialize))]
 #[cfg_attr(feature = "compare", derive(PartialEq))]
 #[serde(untagged)]
 pub enum AssemblyRequestMain {
@@ -207,6 +211,7 @@ pub struct CreateWidgetInput {
     pub body: WidgetRequest,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     CreateWidgetInput {
         0 body: "body" required,
     }
@@ -226,6 +231,7 @@ pub struct ReplacePartsInput {
     pub body: AssemblyRequest,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ReplacePartsInput {
         0 id: "id" required,
         1 body: "body" required,

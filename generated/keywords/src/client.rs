@@ -439,7 +439,10 @@ pub mod resources {
     impl<Op> Request<'_, types::GetItem2Input, Op> {
         /// Sets `body`.
         pub fn body(self, value: impl Into<types::FooBar3>) -> Self {
-            self.map(|input| input.body(value))
+            Self {
+                input: self.input.body(value),
+                ..self
+            }
         }
     }
     #[cfg(feature = "my-tag")]
@@ -448,22 +451,34 @@ pub mod resources {
     impl<Op> Request<'_, types::RequestInput, Op> {
         /// Sets `a_b`.
         pub fn a_b(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.a_b(value))
+            Self {
+                input: self.input.a_b(value),
+                ..self
+            }
         }
         /// Sets `a_b_query`.
         pub fn a_b_query(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.a_b_query(value))
+            Self {
+                input: self.input.a_b_query(value),
+                ..self
+            }
         }
     }
     #[cfg(feature = "crate")]
     impl<Op> Request<'_, types::TypeInput, Op> {
         /// Sets `async`.
         pub fn async_(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.async_(value))
+            Self {
+                input: self.input.async_(value),
+                ..self
+            }
         }
         /// Sets `self`.
         pub fn self_(self, value: impl Into<types::Kinds>) -> Self {
-            self.map(|input| input.self_(value))
+            Self {
+                input: self.input.self_(value),
+                ..self
+            }
         }
     }
     /// The `crate_` operations (see [`Client::crate_`]).
@@ -479,8 +494,6 @@ pub mod resources {
         /// Takes `type_` (fields of [`TypeInput`]).
         ///
         /// Optional, set on the request: `.async_(…)`, `.self_(…)`.
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -498,8 +511,6 @@ pub mod resources {
         }
         /// `GET /crate/result`: result
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`ResultError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::result`].
@@ -515,8 +526,6 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.a_b(…)`, `.a_b_query(…)`.
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`RequestError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::request`].
@@ -529,8 +538,6 @@ pub mod resources {
             Request::new(self.client, types::RequestInput::new())
         }
         /// `GET /crate/call`: call
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -556,8 +563,6 @@ pub mod resources {
         ///
         /// Takes `id` (fields of [`GetItemInput`]).
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetItemError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_item`].
@@ -578,8 +583,6 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.body(…)`.
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetItem2Error`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_item_2`].
@@ -597,8 +600,6 @@ pub mod resources {
         /// `DELETE /items/{id}`: get_item_3
         ///
         /// Takes `id` (fields of [`GetItem3Input`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

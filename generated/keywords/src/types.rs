@@ -255,6 +255,7 @@ mod gate_self {
         pub body: Option<Resource>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         SelfInput {
             0 type_: "type" required,
             1 body: "body" optional,
@@ -321,6 +322,7 @@ mod my_tag {
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         FooBar3 {
             0 match_: "match" optional,
         }
@@ -341,6 +343,7 @@ mod my_tag {
         pub id: i64,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetItemInput {
             0 id: "id" required,
         }
@@ -360,6 +363,7 @@ mod my_tag {
         pub body: Option<FooBar3>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetItem2Input {
             0 id: "id" required,
             1 body: "body" optional,
@@ -684,6 +688,7 @@ mod gate_crate {
         pub self_: Option<Kinds>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         TypeInput {
             0 type_: "type" required,
             1 async_: "async" optional,
@@ -707,6 +712,7 @@ mod gate_crate {
         pub a_b_query: Option<String>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         RequestInput {
             0 a_b: "a_b" optional,
             1 a_b_query: "a_b_query" optional,

@@ -442,67 +442,106 @@ pub mod resources {
     impl<Op> Request<'_, types::ListCustomersInput, Op> {
         /// Sets `starting_after`.
         pub fn starting_after(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.starting_after(value))
+            Self {
+                input: self.input.starting_after(value),
+                ..self
+            }
         }
         /// Sets `limit`.
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListEventsInput, Op> {
         /// Sets `skip`.
         pub fn skip(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.skip(value))
+            Self {
+                input: self.input.skip(value),
+                ..self
+            }
         }
         /// Sets `limit`.
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListFilesInput, Op> {
         /// Sets `after`.
         pub fn after(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.after(value))
+            Self {
+                input: self.input.after(value),
+                ..self
+            }
         }
         /// Sets `limit`.
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListHistoryInput, Op> {
         /// Sets `cursor`.
         pub fn cursor(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.cursor(value))
+            Self {
+                input: self.input.cursor(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListMessagesInput, Op> {
         /// Sets `iterator`.
         pub fn iterator(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.iterator(value))
+            Self {
+                input: self.input.iterator(value),
+                ..self
+            }
         }
         /// Sets `limit`.
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListReportsInput, Op> {
         /// Sets `page_token`.
         pub fn page_token(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.page_token(value))
+            Self {
+                input: self.input.page_token(value),
+                ..self
+            }
         }
         /// Sets `page_size`.
         pub fn page_size(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.page_size(value))
+            Self {
+                input: self.input.page_size(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListToysInput, Op> {
         /// Sets `page`.
         pub fn page(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.page(value))
+            Self {
+                input: self.input.page(value),
+                ..self
+            }
         }
         /// Sets `per_page`.
         pub fn per_page(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.per_page(value))
+            Self {
+                input: self.input.per_page(value),
+                ..self
+            }
         }
     }
     /// The `catalogue` operations (see [`Client::catalogue`]).
@@ -622,8 +661,6 @@ pub mod resources {
         /// `GET /history`: List history entries (not paginated, whatever its shape suggests)
         ///
         /// Optional, set on the request: `.cursor(…)`.
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

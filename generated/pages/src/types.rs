@@ -123,6 +123,7 @@ pub struct ListToysInput {
     pub per_page: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListToysInput {
         0 page: "page" optional,
         1 per_page: "per_page" optional,
@@ -145,6 +146,7 @@ pub struct ListCustomersInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListCustomersInput {
         0 starting_after: "starting_after" optional,
         1 limit: "limit" optional,
@@ -202,6 +204,7 @@ pub struct ListFilesInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListFilesInput {
         0 after: "after" optional,
         1 limit: "limit" optional,
@@ -224,6 +227,7 @@ pub struct ListReportsInput {
     pub page_size: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListReportsInput {
         0 page_token: "page_token" optional,
         1 page_size: "page_size" optional,
@@ -265,6 +269,7 @@ pub struct ListEventsInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListEventsInput {
         0 skip: "skip" optional,
         1 limit: "limit" optional,
@@ -305,6 +310,7 @@ pub struct ListMessagesInput {
     pub limit: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListMessagesInput {
         0 iterator: "iterator" optional,
         1 limit: "limit" optional,
@@ -364,6 +370,7 @@ pub struct ListHistoryInput {
     pub cursor: Option<String>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListHistoryInput {
         0 cursor: "cursor" optional,
     }

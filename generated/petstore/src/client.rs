@@ -439,15 +439,24 @@ pub mod resources {
     impl<Op> Request<'_, types::ListPetsInput, Op> {
         /// Sets `limit`: How many pets to return.
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
         /// Sets `species`.
         pub fn species(self, value: impl Into<Vec<types::Species>>) -> Self {
-            self.map(|input| input.species(value))
+            Self {
+                input: self.input.species(value),
+                ..self
+            }
         }
         /// Sets `x_request_id`.
         pub fn x_request_id(self, value: impl Into<types::formats::Uuid>) -> Self {
-            self.map(|input| input.x_request_id(value))
+            Self {
+                input: self.input.x_request_id(value),
+                ..self
+            }
         }
     }
     #[cfg(feature = "pets")]
@@ -456,7 +465,10 @@ pub mod resources {
     impl<Op> Request<'_, types::PutPetsPetIdPhotoInput, Op> {
         /// Sets `body`.
         pub fn body(self, value: impl Into<types::formats::Upload>) -> Self {
-            self.map(|input| input.body(value))
+            Self {
+                input: self.input.body(value),
+                ..self
+            }
         }
     }
     /// The `pets` operations (see [`Client::pets`]).
@@ -473,8 +485,6 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.limit(…)`, `.species(…)`, `.x_request_id(…)`.
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`ListPetsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::list_pets`].
@@ -489,8 +499,6 @@ pub mod resources {
         /// `POST /pets`: Add a pet
         ///
         /// Takes `body` (fields of [`PetsCreateInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -510,8 +518,6 @@ pub mod resources {
         ///
         /// Takes `pet_id` (fields of [`GetPetInput`]).
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetPetError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_pet`].
@@ -529,8 +535,6 @@ pub mod resources {
         /// `DELETE /pets/{petId}`: Delete a pet
         ///
         /// Takes `pet_id` (fields of [`DeletePetInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -552,8 +556,6 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.body(…)`.
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`PutPetsPetIdPhotoError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::put_pets_pet_id_photo`].
@@ -573,8 +575,6 @@ pub mod resources {
         /// Returns the name alone, as a JSON string.
         ///
         /// Takes `pet_id` (fields of [`GetPetNameInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -601,8 +601,6 @@ pub mod resources {
     impl<'a> Store<'a> {
         /// `GET /store/inventory`: Inventory counts by status
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetInventoryError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_inventory`].
@@ -617,8 +615,6 @@ pub mod resources {
             Request::new(self.client, Default::default())
         }
         /// `GET /store/report`: A plain-text report
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

@@ -35,6 +35,7 @@ mod pets {
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         NewPet {
             0 name: "name" required,
             1 species: "species" required,
@@ -127,6 +128,7 @@ mod pets {
         pub x_request_id: Option<formats::Uuid>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         ListPetsInput {
             0 limit: "limit" optional,
             1 species: "species" optional,
@@ -147,6 +149,7 @@ mod pets {
         pub body: NewPet,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         PetsCreateInput {
             0 body: "body" required,
         }
@@ -164,6 +167,7 @@ mod pets {
         pub pet_id: i64,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetPetInput {
             0 pet_id: "pet_id" required,
         }
@@ -185,6 +189,7 @@ mod pets {
         pub body: Option<formats::Upload>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         PutPetsPetIdPhotoInput {
             0 pet_id: "pet_id" required,
             1 body: "body" optional,
@@ -204,6 +209,7 @@ mod pets {
         pub pet_id: i64,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetPetNameInput {
             0 pet_id: "pet_id" required,
         }

@@ -392,17 +392,26 @@ pub mod resources {
     impl<Op> Request<'_, types::DownloadFileInput, Op> {
         /// Sets `size`.
         pub fn size(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.size(value))
+            Self {
+                input: self.input.size(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::ListNewsInput, Op> {
         /// Sets `topic`.
         pub fn topic(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.topic(value))
+            Self {
+                input: self.input.topic(value),
+                ..self
+            }
         }
         /// Sets `stream`: Answer with the server-sent events as they arrive (asked for with `Accept: text/event-stream`) instead of one JSON reply.
         pub fn stream(self, value: impl Into<bool>) -> Self {
-            self.map(|input| input.stream(value))
+            Self {
+                input: self.input.stream(value),
+                ..self
+            }
         }
     }
     impl<Op> Request<'_, types::PutFileBytesInput, Op> {}
@@ -410,15 +419,24 @@ pub mod resources {
     impl<Op> Request<'_, types::WatchTicksInput, Op> {
         /// Sets `every_ms`.
         pub fn every_ms(self, value: impl Into<i32>) -> Self {
-            self.map(|input| input.every_ms(value))
+            Self {
+                input: self.input.every_ms(value),
+                ..self
+            }
         }
         /// Sets `count`: Stop after this many ticks.
         pub fn count(self, value: impl Into<i32>) -> Self {
-            self.map(|input| input.count(value))
+            Self {
+                input: self.input.count(value),
+                ..self
+            }
         }
         /// Sets `bad`: Send the second tick with a seq that is not a number.
         pub fn bad(self, value: impl Into<bool>) -> Self {
-            self.map(|input| input.bad(value))
+            Self {
+                input: self.input.bad(value),
+                ..self
+            }
         }
     }
     /// The `chat` operations (see [`Client::chat`]).
@@ -488,8 +506,6 @@ pub mod resources {
         ///
         /// Takes `body` (fields of [`UploadFileInput`]).
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`UploadFileError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::upload_file`].
@@ -506,8 +522,6 @@ pub mod resources {
         /// `PUT /files/{file_id}/raw`: Replace a file's bytes
         ///
         /// Takes `file_id`, `body` (fields of [`PutFileBytesInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

@@ -66,6 +66,7 @@ pub struct CompletionRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     CompletionRequest {
         0 model: "model" required,
         1 messages: "messages" required,
@@ -92,6 +93,7 @@ pub struct Message {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     Message {
         0 role: "role" required,
         1 content: "content" required,
@@ -216,6 +218,7 @@ pub struct UploadRequest {
     pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     UploadRequest {
         0 purpose: "purpose" required,
         1 file: "file" required,
@@ -266,6 +269,7 @@ pub struct CreateCompletionInput {
     pub body: CompletionRequest,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     CreateCompletionInput {
         0 body: "body" required,
     }
@@ -288,6 +292,7 @@ pub struct WatchTicksInput {
     pub bad: Option<bool>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     WatchTicksInput {
         0 every_ms: "every_ms" optional,
         1 count: "count" optional,
@@ -311,6 +316,7 @@ pub struct ListNewsInput {
     pub stream: Option<bool>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     ListNewsInput {
         0 topic: "topic" optional,
         1 stream: "stream" optional,
@@ -330,6 +336,7 @@ pub struct UploadFileInput {
     pub body: UploadRequest,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     UploadFileInput {
         0 body: "body" required,
     }
@@ -349,6 +356,7 @@ pub struct PutFileBytesInput {
     pub body: formats::Upload,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     PutFileBytesInput {
         0 file_id: "file_id" required,
         1 body: "body" required,
@@ -369,6 +377,7 @@ pub struct DownloadFileInput {
     pub size: Option<i64>,
 }
 harness_gen_runtime::object! {
+    #[cfg(feature = "registry")]
     DownloadFileInput {
         0 file_id: "file_id" required,
         1 size: "size" optional,

@@ -427,53 +427,86 @@ pub mod resources {
     impl<Op> Request<'_, types::GetBookingsInput, Op> {
         /// Sets `page`: The page number to return
         pub fn page(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.page(value))
+            Self {
+                input: self.input.page(value),
+                ..self
+            }
         }
         /// Sets `limit`: The number of items to return per page
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
     }
     #[cfg(feature = "stations")]
     impl<Op> Request<'_, types::GetStationsInput, Op> {
         /// Sets `page`: The page number to return
         pub fn page(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.page(value))
+            Self {
+                input: self.input.page(value),
+                ..self
+            }
         }
         /// Sets `limit`: The number of items to return per page
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
         /// Sets `coordinates`: The latitude and longitude of the user's location, to narrow down the search results to sites within a proximity of this location.
         pub fn coordinates(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.coordinates(value))
+            Self {
+                input: self.input.coordinates(value),
+                ..self
+            }
         }
         /// Sets `search`: A search term to filter the list of stations by name or address.
         pub fn search(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.search(value))
+            Self {
+                input: self.input.search(value),
+                ..self
+            }
         }
         /// Sets `country`: Filter stations by country code
         pub fn country(self, value: impl Into<String>) -> Self {
-            self.map(|input| input.country(value))
+            Self {
+                input: self.input.country(value),
+                ..self
+            }
         }
     }
     #[cfg(feature = "trips")]
     impl<Op> Request<'_, types::GetTripsInput, Op> {
         /// Sets `page`: The page number to return
         pub fn page(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.page(value))
+            Self {
+                input: self.input.page(value),
+                ..self
+            }
         }
         /// Sets `limit`: The number of items to return per page
         pub fn limit(self, value: impl Into<i64>) -> Self {
-            self.map(|input| input.limit(value))
+            Self {
+                input: self.input.limit(value),
+                ..self
+            }
         }
         /// Sets `bicycles`: Only return trips where bicycles are known to be allowed
         pub fn bicycles(self, value: impl Into<bool>) -> Self {
-            self.map(|input| input.bicycles(value))
+            Self {
+                input: self.input.bicycles(value),
+                ..self
+            }
         }
         /// Sets `dogs`: Only return trips where dogs are known to be allowed
         pub fn dogs(self, value: impl Into<bool>) -> Self {
-            self.map(|input| input.dogs(value))
+            Self {
+                input: self.input.dogs(value),
+                ..self
+            }
         }
     }
     /// The `bookings` operations (see [`Client::bookings`]).
@@ -489,8 +522,6 @@ pub mod resources {
         /// Returns a list of all trip bookings by the authenticated user.
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`.
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -510,8 +541,6 @@ pub mod resources {
         /// A booking is a temporary hold on a trip. It is not confirmed until the payment is processed.
         ///
         /// Takes `body` (fields of [`CreateBookingInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -533,8 +562,6 @@ pub mod resources {
         ///
         /// Takes `booking_id` (fields of [`GetBookingInput`]).
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetBookingError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_booking`].
@@ -554,8 +581,6 @@ pub mod resources {
         /// Deletes a booking, cancelling the hold on the trip.
         ///
         /// Takes `booking_id` (fields of [`DeleteBookingInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -585,8 +610,6 @@ pub mod resources {
         /// A payment is an attempt to pay for the booking, which will confirm the booking for the user and enable them to get their tickets.
         ///
         /// Takes `booking_id`, `body` (fields of [`CreateBookingPaymentInput`]).
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///
@@ -625,8 +648,6 @@ pub mod resources {
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.coordinates(…)`, `.search(…)`, `.country(…)`.
         ///
-        /// Then `.send()` (or `.await`).
-        ///
         /// # Errors
         ///
         /// [`Error::Api`] with [`GetStationsError`] for a declared error reply, another [`Error`] otherwise. The same call as [`Client::get_stations`].
@@ -656,8 +677,6 @@ pub mod resources {
         /// Takes `origin`, `destination`, `date` (fields of [`GetTripsInput`]).
         ///
         /// Optional, set on the request: `.page(…)`, `.limit(…)`, `.bicycles(…)`, `.dogs(…)`.
-        ///
-        /// Then `.send()` (or `.await`).
         ///
         /// # Errors
         ///

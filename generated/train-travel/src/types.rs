@@ -205,6 +205,7 @@ mod payments {
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         BookingPaymentRequest {
             0 amount: "amount" optional,
             1 currency: "currency" optional,
@@ -561,6 +562,7 @@ mod payments {
         pub body: BookingPaymentRequest,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         CreateBookingPaymentInput {
             0 booking_id: "booking_id" required,
             1 body: "body" required,
@@ -635,6 +637,7 @@ mod bookings {
         pub additional_properties: std::collections::BTreeMap<String, serde_json::Value>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         BookingRequest {
             0 trip_id: "trip_id" optional,
             1 passenger_name: "passenger_name" optional,
@@ -677,6 +680,7 @@ mod bookings {
         pub limit: Option<i64>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetBookingsInput {
             0 page: "page" optional,
             1 limit: "limit" optional,
@@ -698,6 +702,7 @@ mod bookings {
         pub body: BookingRequest,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         CreateBookingInput {
             0 body: "body" required,
         }
@@ -746,6 +751,7 @@ mod bookings {
         pub booking_id: formats::Uuid,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetBookingInput {
             0 booking_id: "booking_id" required,
         }
@@ -1063,6 +1069,7 @@ mod stations {
         pub country: Option<String>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetStationsInput {
             0 page: "page" optional,
             1 limit: "limit" optional,
@@ -1107,6 +1114,7 @@ mod trips {
         pub dogs: Option<bool>,
     }
     harness_gen_runtime::object! {
+        #[cfg(feature = "registry")]
         GetTripsInput {
             0 page: "page" optional,
             1 limit: "limit" optional,

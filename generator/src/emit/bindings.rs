@@ -71,7 +71,13 @@ pub fn generate(
         .flat_map(|c| &c.schemas)
         .map(|(name, schema)| (name.clone(), schema.as_value().clone()))
         .collect();
-    let mut space = TypeSpace::new(&components, Extras::CRATE);
+    // A bindings crate's types are read and written whatever carries them: it has no
+    // `registry` feature to read the inputs only with.
+    let extras = Extras {
+        sent_read: crate::emit::types::Optional::Always,
+        ..Extras::CRATE
+    };
+    let mut space = TypeSpace::new(&components, extras);
     let mut methods = Unique::idents();
     for reserved in [
         "in_process",
@@ -148,8 +154,13 @@ pub fn generate(
     let uses = space.uses();
     let roots: Vec<&Ty> = inputs.iter().collect();
     let built = space.reached(&uses, &roots);
+    let sent_only = vec![false; space.defs.len()];
     let items = space
-        .items(|_| Some(proc_macro2::TokenStream::new()), &built)
+        .items(
+            |_| Some(proc_macro2::TokenStream::new()),
+            &built,
+            &sent_only,
+        )
         .into_iter()
         .map(|(_, item)| item);
     let alias_items = aliases.iter().map(|(name, ty)| {

@@ -153,8 +153,20 @@ fn opener(line: &str) -> Option<Layout> {
         .map(|&(_, layout)| layout)
 }
 
-/// `Name { index field: "wire" how, … } + extra`.
+/// `#[attribute] Name { index field: "wire" how, … } + extra`, the attribute (of the reading
+/// half) on a line of its own when there is one.
 fn object(tokens: &[TokenTree]) -> Option<String> {
+    if let [
+        TokenTree::Punct(hash),
+        TokenTree::Group(attribute),
+        rest @ ..,
+    ] = tokens
+        && hash.as_char() == '#'
+        && attribute.delimiter() == Delimiter::Bracket
+    {
+        let attribute = text(&tokens[..2]);
+        return Some(format!("{attribute}\n{}", object(rest)?));
+    }
     let mut out = listed(&tokens[..2.min(tokens.len())], 1)?;
     if tokens.len() > 2 {
         out.push('\n');
@@ -356,6 +368,15 @@ mod tests {
         assert_eq!(
             laid(file),
             "    #[cfg(any(feature = \"a]\", feature = \"b\"))]\n    add(\"x\", make::x);\n    #[cfg(feature = \"a\")]\n    add(\"y\", make::y);\n"
+        );
+    }
+
+    #[test]
+    fn an_objects_reading_attribute_has_a_line_of_its_own() {
+        let file = "harness_gen_runtime::object! {\n    #[cfg(feature = \"registry\")] NewPet { 0 name : \"name\" required }\n}\n";
+        assert_eq!(
+            laid(file),
+            "harness_gen_runtime::object! {\n    #[cfg(feature = \"registry\")]\n    NewPet {\n        0 name: \"name\" required,\n    }\n}\n"
         );
     }
 

@@ -231,6 +231,8 @@ pub fn types_file(
     let mut roots: Vec<Vec<Ty>> = Vec::new();
     let mut input_types: Vec<Ty> = Vec::new();
     let mut output_types: Vec<Option<Ty>> = Vec::new();
+    // The types of events and declared error bodies: read, like outputs.
+    let mut reply_types: Vec<Ty> = Vec::new();
     let mut ops = Vec::new();
     let mut methods = crate::names::Unique::idents();
     for reserved in [
@@ -283,6 +285,7 @@ pub fn types_file(
         let events = op.events.as_ref().map(|schema| {
             let hint = format!("{base}Event");
             let ty = space.inline(schema, &hint, &pointer);
+            reply_types.push(ty.clone());
             named(&mut space, ty, hint)
         });
         let error = space.claim_name(&format!("{base}Error"));
@@ -295,6 +298,7 @@ pub fn types_file(
             let hint = crate::names::join_camel(&[&error, &ident, "Body"]);
             let body = space.inline(schema, &hint, &pointer);
             used.push(body.clone());
+            reply_types.push(body.clone());
             variants.push((ident, kind, body));
         }
         errors.push((at, error.clone(), variants));
@@ -359,7 +363,26 @@ pub fn types_file(
     // not for replies: they cost check time (GHES: 8 % for every struct).
     let inputs: Vec<&Ty> = input_types.iter().collect();
     let built = space.reached(&uses, &inputs);
-    let mut gated = gated_items(api, &mut space, gates, (&needs, &built), &aliases, &errors);
+    // What replies carry is read; what only requests carry is read by the registry alone.
+    // A tagged union (`tagged!`) is always read, and so are its members.
+    let tagged: Vec<Ty> = (space.defs.iter().enumerate())
+        .filter(|(_, def)| matches!(def.kind, types::Kind::Tagged { .. }))
+        .map(|(id, _)| Ty::Named(id))
+        .collect();
+    let replies: Vec<&Ty> = (output_types.iter().flatten())
+        .chain(reply_types.iter())
+        .chain(tagged.iter())
+        .collect();
+    let read = space.reached(&uses, &replies);
+    let sent_only: Vec<bool> = built.iter().zip(&read).map(|(b, r)| *b && !r).collect();
+    let mut gated = gated_items(
+        api,
+        &mut space,
+        gates,
+        (&needs, &built, &sent_only),
+        &aliases,
+        &errors,
+    );
     if let Some(catalog) = catalog {
         for (cfg, item) in described_types(&space, catalog, |id| gates.of_type(needs[id].as_ref()))
         {
@@ -452,12 +475,13 @@ fn gated_items(
     api: &Api,
     space: &mut TypeSpace,
     gates: Gates,
-    (needs, built): (&[Option<Need>], &[bool]),
+    (needs, built, sent_only): (&[Option<Need>], &[bool], &[bool]),
     aliases: &[(usize, String, Ty)],
     errors: &[(usize, String, Vec<ErrorVariantType>)],
 ) -> Gated {
     let mut gated = Gated::default();
-    for (cfg, item) in space.items(|id| gates.of_type(needs[id].as_ref()), built) {
+    let cfg = |id: usize| gates.of_type(needs[id].as_ref());
+    for (cfg, item) in space.items(cfg, built, sent_only) {
         gated.add(cfg, item);
     }
     for (at, name, ty) in aliases {

@@ -103,6 +103,7 @@ fn a_build_script_without_dates_writes_them_as_strings() {
         comparisons: Optional::Always,
         dates: Optional::Never,
         schemas: Optional::Never,
+        sent_read: Optional::Always,
     };
     let types = flat(
         &harness_gen::emit::types_file(&api, extras, harness_gen::emit::Gating::All, None)
@@ -113,6 +114,61 @@ fn a_build_script_without_dates_writes_them_as_strings() {
     assert!(types.contains("pub day: Option<String>,"), "{types}");
     assert!(types.contains("pub id: Option<formats::Uuid>,"), "{types}");
     assert!(!types.contains("DateTime"), "{types}");
+}
+
+#[test]
+fn a_struct_only_requests_carry_is_read_only_with_the_registry() {
+    let text = format!(
+        "{HEADER}paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        content:
+          application/json:
+            schema: {{$ref: '#/components/schemas/NewPet'}}
+      responses:
+        '200':
+          description: The pet.
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Pet'}}
+components:
+  schemas:
+    Owner:
+      type: object
+      properties:
+        name: {{type: string}}
+    NewPet:
+      type: object
+      properties:
+        name: {{type: string}}
+        owner: {{$ref: '#/components/schemas/Owner'}}
+        collar: {{type: object, properties: {{size: {{type: integer}}}}}}
+    Pet:
+      type: object
+      properties:
+        id: {{type: integer}}
+        owner: {{$ref: '#/components/schemas/Owner'}}
+"
+    );
+    let types = flat(&types_of_document("sent.yaml", &text).file().unwrap());
+    let read_by_the_registry = "harness_gen_runtime::object! { #[cfg(feature = \"registry\")]";
+    // The input, the body and what only the body contains: written by the SDK, read by the
+    // registry's handlers.
+    for sent in ["AddPetInput {", "NewPet {", "NewPetCollar {"] {
+        assert!(
+            types.contains(&format!("{read_by_the_registry} {sent}")),
+            "{sent} in {types}"
+        );
+    }
+    // The reply, and what requests and replies share: always read.
+    for read in ["Pet {", "Owner {"] {
+        assert!(
+            types.contains(&format!("harness_gen_runtime::object! {{ {read}")),
+            "{read} in {types}"
+        );
+    }
 }
 
 #[test]

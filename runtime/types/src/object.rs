@@ -83,6 +83,11 @@ use serde::ser::{SerializeMap, SerializeStruct};
 /// is `Some(None)`, written as null); then `+ field` for the map of extra properties, if the
 /// struct has one.
 ///
+/// An attribute before the name applies to the reading half only (`Object` and
+/// `Deserialize`): a generated crate writes `#[cfg(feature = "registry")]` there for a type it
+/// only sends (an operation's input and what only inputs contain), which its SDK never reads
+/// and its registry does.
+///
 /// ```
 /// #[derive(Debug)]
 /// struct Pet {
@@ -138,7 +143,8 @@ macro_rules! object {
     (@serialize $serializer:ident $name:ident $fields:expr, $extra:expr) => {
         $crate::object::serialize_with_extra($serializer, $fields, $extra)
     };
-    ($name:ident { $($index:literal $field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
+    (@impls [$($read:tt)*] $name:ident { $($index:literal $field:ident: $wire:literal $how:ident),* $(,)? } $(+ $extra:ident)?) => {
+        $($read)*
         impl $crate::object::Object for $name {
             const NAME: &'static str = stringify!($name);
             fn from_map<'de>(
@@ -165,6 +171,7 @@ macro_rules! object {
                 })
             }
         }
+        $($read)*
         impl<'de> $crate::object::Deserialize<'de> for $name {
             fn deserialize<D: $crate::object::Deserializer<'de>>(
                 deserializer: D,
@@ -182,6 +189,12 @@ macro_rules! object {
                     $(, &self.$extra)?)
             }
         }
+    };
+    (#[$read:meta] $name:ident $($rest:tt)*) => {
+        $crate::object!(@impls [#[$read]] $name $($rest)*);
+    };
+    ($name:ident $($rest:tt)*) => {
+        $crate::object!(@impls [] $name $($rest)*);
     };
 }
 
@@ -682,5 +695,42 @@ mod tests {
             (named.map, named.key, named.read, named.fields),
             (1, Some(2), Some(3), Some(4))
         );
+    }
+
+    /// A struct only sent: its reading half behind an attribute (here one never true).
+    struct Sent {
+        name: String,
+        tag: Option<String>,
+    }
+
+    crate::object! {
+        #[cfg(any())]
+        Sent {
+            0 name: "name" required,
+            1 tag: "tag" optional,
+        }
+    }
+
+    /// Whether `T` implements `Deserialize`, told without naming it in a bound.
+    trait Reads {
+        const READS: bool;
+    }
+    impl<T> Reads for T {
+        const READS: bool = false;
+    }
+    struct ReadProbe<T>(PhantomData<T>);
+    impl<T: for<'de> Deserialize<'de>> ReadProbe<T> {
+        const READS: bool = true;
+    }
+
+    #[test]
+    fn an_attribute_before_the_name_gates_the_reading_half_only() {
+        let sent = Sent {
+            name: "Rex".into(),
+            tag: None,
+        };
+        assert_eq!(serde_json::to_string(&sent).unwrap(), r#"{"name":"Rex"}"#);
+        const { assert!(!ReadProbe::<Sent>::READS) };
+        const { assert!(ReadProbe::<Named>::READS) };
     }
 }

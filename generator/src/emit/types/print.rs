@@ -63,6 +63,7 @@ impl TypeSpace<'_> {
         &self,
         cfg: impl Fn(usize) -> Option<TokenStream>,
         built: &[bool],
+        sent_only: &[bool],
     ) -> Vec<(TokenStream, TokenStream)> {
         let tags = self.member_tags();
         let none = TokenStream::new();
@@ -71,7 +72,12 @@ impl TypeSpace<'_> {
             .enumerate()
             .filter_map(|(id, def)| {
                 let built = built[id].then(|| tags.get(&id).map(String::as_str));
-                Some((cfg(id)?, self.item(def, &none, built)))
+                let read = if sent_only[id] {
+                    self.extras.sent_read_condition()
+                } else {
+                    None
+                };
+                Some((cfg(id)?, self.item(def, &none, built, read)))
             })
             .collect()
     }
@@ -132,7 +138,15 @@ impl TypeSpace<'_> {
     /// The items of one type, each under `cfg` (an attribute, or nothing); `built` says
     /// whether a struct gets a constructor and setters, and the tag property it has as a
     /// member of a tagged union.
-    fn item(&self, def: &Def, cfg: &TokenStream, built: Option<Option<&str>>) -> TokenStream {
+    /// The item of `def`; `read`, the condition under which it is read from JSON when that is
+    /// not always (a type only requests carry: [`Extras::sent_read`]).
+    fn item(
+        &self,
+        def: &Def,
+        cfg: &TokenStream,
+        built: Option<Option<&str>>,
+        read: Option<TokenStream>,
+    ) -> TokenStream {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(Some(&self.doc_of(def)));
         let partial_eq = self.compare_derive(quote!(PartialEq));
@@ -142,7 +156,7 @@ impl TypeSpace<'_> {
         };
         match &def.kind {
             Kind::Struct { fields, extra } => {
-                self.struct_item(def, cfg, built, fields, extra.as_ref())
+                self.struct_item(def, cfg, (built, read), fields, extra.as_ref())
             }
             Kind::StringEnum(variants) => Self::string_enum_item(
                 &doc,
@@ -161,6 +175,14 @@ impl TypeSpace<'_> {
                 let from = built
                     .is_some()
                     .then(|| self.union_from(&name, cfg, members.iter().map(|(v, ty)| (v, ty))));
+                let derive = match read {
+                    None => derive,
+                    Some(read) => quote! {
+                        #[derive(Debug, Clone, serde::Serialize)]
+                        #[cfg_attr(#read, derive(serde::Deserialize))]
+                        #partial_eq
+                    },
+                };
                 quote! {
                     #doc
                     #cfg
@@ -295,7 +317,7 @@ impl TypeSpace<'_> {
         &self,
         def: &Def,
         cfg: &TokenStream,
-        built: Option<Option<&str>>,
+        (built, read): (Option<Option<&str>>, Option<TokenStream>),
         fields: &[Field],
         extra: Option<&Ty>,
     ) -> TokenStream {
@@ -307,7 +329,7 @@ impl TypeSpace<'_> {
             .iter()
             .all(|f| !f.required)
             .then(|| quote!(#[derive(Default)]));
-        let deserialize = Self::object_impls(&def.name, fields, extra.is_some());
+        let deserialize = Self::object_impls(&def.name, fields, extra.is_some(), read);
         let builder = built
             .map(|tag| self.builder(&def.name, fields, extra.is_some(), tag))
             .map(|builder| quote!(#cfg #builder));
@@ -371,7 +393,12 @@ impl TypeSpace<'_> {
     /// loop with an arm per field instead of the derived visitors, and one call over a table
     /// of its fields instead of a derived `Serialize` (together most of a big API's check time).
     /// Fields are listed in declaration order, each with its index (the arm its key takes).
-    fn object_impls(name: &str, fields: &[Field], extra: bool) -> TokenStream {
+    fn object_impls(
+        name: &str,
+        fields: &[Field],
+        extra: bool,
+        read: Option<TokenStream>,
+    ) -> TokenStream {
         let ident = format_ident!("{}", name);
         let entries = fields.iter().enumerate().map(|(index, f)| {
             let index = proc_macro2::Literal::usize_unsuffixed(index);
@@ -389,8 +416,9 @@ impl TypeSpace<'_> {
             quote!(#index #field: #wire #how)
         });
         let extra = extra.then(|| quote!(+ additional_properties));
+        let read = read.map(|condition| quote!(#[cfg(#condition)]));
         quote! {
-            harness_gen_runtime::object! { #ident { #(#entries),* } #extra }
+            harness_gen_runtime::object! { #read #ident { #(#entries),* } #extra }
         }
     }
 
