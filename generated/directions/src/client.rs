@@ -290,8 +290,6 @@ pub mod resources {
             impl Call for ReplaceParts {}
         };
     }
-    impl<Op> Request<'_, types::CreateWidgetInput, Op> {}
-    impl<Op> Request<'_, types::ReplacePartsInput, Op> {}
     /// The `widgets` operations (see [`Client::widgets`]).
     #[derive(Clone, Copy, Debug)]
     pub struct Widgets<'a> {

@@ -445,8 +445,6 @@ pub mod resources {
             }
         }
     }
-    #[cfg(feature = "my-tag")]
-    impl<Op> Request<'_, types::GetItemInput, Op> {}
     #[cfg(feature = "crate")]
     impl<Op> Request<'_, types::RequestInput, Op> {
         /// Sets `a_b`.

@@ -432,10 +432,6 @@ pub mod resources {
         };
     }
     #[cfg(feature = "pets")]
-    impl<Op> Request<'_, types::GetPetInput, Op> {}
-    #[cfg(feature = "pets")]
-    impl<Op> Request<'_, types::GetPetNameInput, Op> {}
-    #[cfg(feature = "pets")]
     impl<Op> Request<'_, types::ListPetsInput, Op> {
         /// Sets `limit`: How many pets to return.
         pub fn limit(self, value: impl Into<i64>) -> Self {
@@ -459,8 +455,6 @@ pub mod resources {
             }
         }
     }
-    #[cfg(feature = "pets")]
-    impl<Op> Request<'_, types::PetsCreateInput, Op> {}
     #[cfg(feature = "pets")]
     impl<Op> Request<'_, types::PutPetsPetIdPhotoInput, Op> {
         /// Sets `body`.

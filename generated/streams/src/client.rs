@@ -388,7 +388,6 @@ pub mod resources {
             impl Downloaded for DownloadFile {}
         };
     }
-    impl<Op> Request<'_, types::CreateCompletionInput, Op> {}
     impl<Op> Request<'_, types::DownloadFileInput, Op> {
         /// Sets `size`.
         pub fn size(self, value: impl Into<i64>) -> Self {
@@ -414,8 +413,6 @@ pub mod resources {
             }
         }
     }
-    impl<Op> Request<'_, types::PutFileBytesInput, Op> {}
-    impl<Op> Request<'_, types::UploadFileInput, Op> {}
     impl<Op> Request<'_, types::WatchTicksInput, Op> {
         /// Sets `every_ms`.
         pub fn every_ms(self, value: impl Into<i32>) -> Self {

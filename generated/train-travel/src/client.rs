@@ -418,12 +418,6 @@ pub mod resources {
         };
     }
     #[cfg(feature = "bookings")]
-    impl<Op> Request<'_, types::CreateBookingInput, Op> {}
-    #[cfg(feature = "payments")]
-    impl<Op> Request<'_, types::CreateBookingPaymentInput, Op> {}
-    #[cfg(feature = "bookings")]
-    impl<Op> Request<'_, types::GetBookingInput, Op> {}
-    #[cfg(feature = "bookings")]
     impl<Op> Request<'_, types::GetBookingsInput, Op> {
         /// Sets `page`: The page number to return
         pub fn page(self, value: impl Into<i64>) -> Self {

@@ -272,21 +272,25 @@ pub fn resources(api: &Api, ops: &[OpTypes], gates: &Gates) -> TokenStream {
         .filter_map(|t| t.input_shape.as_ref())
         .map(|s| (s.name.as_str(), s))
         .collect();
-    let setters = inputs.iter().map(|(name, users)| {
+    // An input with nothing optional to set has no block of setters.
+    let setters = inputs.iter().filter_map(|(name, users)| {
         let shape = shapes[name];
         let input = format_ident!("{}", name);
         let cfg = gates.operations(users.iter().copied());
-        let setters = shape
+        let setters: Vec<TokenStream> = shape
             .set
             .iter()
             .filter(|f| !REQUEST_OWN.contains(&f.ident.as_str()))
-            .map(setter);
-        quote! {
-            #cfg
-            impl<Op> Request<'_, types::#input, Op> {
-                #(#setters)*
+            .map(setter)
+            .collect();
+        (!setters.is_empty()).then(|| {
+            quote! {
+                #cfg
+                impl<Op> Request<'_, types::#input, Op> {
+                    #(#setters)*
+                }
             }
-        }
+        })
     });
     // Compiled with any of the operations (each has its marker).
     let cfg = gates.operations(api.operations.iter());

@@ -159,7 +159,8 @@ fn generation_is_deterministic() {
 
 /// The guard on what a user of a big API compiles: the Rust generated for GitHub Enterprise
 /// 3.6 (809 operations), in bytes per operation, stays under the budget measured when it was
-/// set (the README's "Compile cost of generated crates" has the check times that go with it).
+/// set (the book's performance page, "Compile cost of generated crates", has the check times
+/// that go with it).
 /// A change that adds to every operation shows here, as a figure, before anyone times a build.
 #[test]
 fn generated_rust_per_operation_of_ghes_stays_under_its_budget() {
