@@ -364,14 +364,15 @@ pub fn types_file(
     let inputs: Vec<&Ty> = input_types.iter().collect();
     let built = space.reached(&uses, &inputs);
     // What replies carry is read; what only requests carry is read by the registry alone.
-    // A tagged union (`tagged!`) is always read, and so are its members.
-    let tagged: Vec<Ty> = (space.defs.iter().enumerate())
-        .filter(|(_, def)| matches!(def.kind, types::Kind::Tagged { .. }))
+    // Always read too, with everything they contain: a type no request carries (a component
+    // no operation uses, compiled with `all-operations`) and a tagged union (`tagged!`).
+    let always: Vec<Ty> = (space.defs.iter().enumerate())
+        .filter(|(id, def)| !built[*id] || matches!(def.kind, types::Kind::Tagged { .. }))
         .map(|(id, _)| Ty::Named(id))
         .collect();
     let replies: Vec<&Ty> = (output_types.iter().flatten())
         .chain(reply_types.iter())
-        .chain(tagged.iter())
+        .chain(always.iter())
         .collect();
     let read = space.reached(&uses, &replies);
     let sent_only: Vec<bool> = built.iter().zip(&read).map(|(b, r)| *b && !r).collect();

@@ -145,11 +145,24 @@ components:
         name: {{type: string}}
         owner: {{$ref: '#/components/schemas/Owner'}}
         collar: {{type: object, properties: {{size: {{type: integer}}}}}}
+        picker: {{$ref: '#/components/schemas/TagPicker'}}
     Pet:
       type: object
       properties:
         id: {{type: integer}}
         owner: {{$ref: '#/components/schemas/Owner'}}
+    Tag:
+      type: object
+      properties:
+        label: {{type: string}}
+    TagPicker:
+      type: object
+      properties:
+        tag: {{$ref: '#/components/schemas/Tag'}}
+    Unused:
+      type: object
+      properties:
+        picker: {{$ref: '#/components/schemas/TagPicker'}}
 "
     );
     let types = flat(&types_of_document("sent.yaml", &text).file().unwrap());
@@ -162,8 +175,9 @@ components:
             "{sent} in {types}"
         );
     }
-    // The reply, and what requests and replies share: always read.
-    for read in ["Pet {", "Owner {"] {
+    // The reply, what requests and replies share, and what a type no request carries contains
+    // (`TagPicker`, in the body and in `Unused`, a component no operation uses): always read.
+    for read in ["Pet {", "Owner {", "Unused {", "TagPicker {", "Tag {"] {
         assert!(
             types.contains(&format!("harness_gen_runtime::object! {{ {read}")),
             "{read} in {types}"

@@ -150,9 +150,17 @@ impl TypeSpace<'_> {
         let name = format_ident!("{}", def.name);
         let doc = doc_attr(Some(&self.doc_of(def)));
         let partial_eq = self.compare_derive(quote!(PartialEq));
-        let derive = quote! {
-            #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-            #partial_eq
+        // The derives of unions and newtypes: `Deserialize` under `read`'s condition, if any.
+        let derive = match &read {
+            None => quote! {
+                #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+                #partial_eq
+            },
+            Some(read) => quote! {
+                #[derive(Debug, Clone, serde::Serialize)]
+                #[cfg_attr(#read, derive(serde::Deserialize))]
+                #partial_eq
+            },
         };
         match &def.kind {
             Kind::Struct { fields, extra } => {
@@ -175,14 +183,6 @@ impl TypeSpace<'_> {
                 let from = built
                     .is_some()
                     .then(|| self.union_from(&name, cfg, members.iter().map(|(v, ty)| (v, ty))));
-                let derive = match read {
-                    None => derive,
-                    Some(read) => quote! {
-                        #[derive(Debug, Clone, serde::Serialize)]
-                        #[cfg_attr(#read, derive(serde::Deserialize))]
-                        #partial_eq
-                    },
-                };
                 quote! {
                     #doc
                     #cfg
