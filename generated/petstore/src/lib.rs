@@ -40,7 +40,7 @@
 #![deny(missing_docs)]
 // A runtime that implements another API than this code was generated for refuses to
 // compile it, saying what to do.
-harness_gen_runtime::require_api!(api = 10, generator = "0.1.0");
+harness_gen_runtime::require_api!(api = 11, generator = "0.1.0");
 // Generated files keep their printed layout; rustfmt leaves them alone so that `cargo fmt`
 // never makes a checked-in crate stale.
 #[rustfmt::skip]

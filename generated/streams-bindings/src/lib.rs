@@ -13,7 +13,7 @@
 // Every public item is documented: from the description where it says something, from
 // what the item is where it does not.
 #![deny(missing_docs)]
-harness_gen_runtime::require_api!(api = 10, generator = "0.1.0");
+harness_gen_runtime::require_api!(api = 11, generator = "0.1.0");
 #[rustfmt::skip]
 pub mod tools;
 #[rustfmt::skip]

@@ -446,7 +446,7 @@ mod tests {
         for file in [
             "serde_json::json! {\n    { \"a\" : 1 }\n}\n",
             "harness_gen_runtime::object! {\n    NewPet ( name )\n}\n",
-            "harness_gen_runtime::require_api!(api = 10, generator = \"0.1.0\");\n",
+            "harness_gen_runtime::require_api!(api = 11, generator = \"0.1.0\");\n",
         ] {
             assert_eq!(laid(file), file);
         }

@@ -43,7 +43,9 @@ pub use error::{
 /// runtime no longer has.
 /// 10: the bindings' text leaves out the values that are the default for their place
 /// (`BindingText::compact`), which an API 9 runtime's records refuse to read.
-pub const API_VERSION: u32 = 10;
+/// 11: `object!` takes an attribute for its reading half (`#[cfg(feature = "registry")]` on
+/// the structs only requests carry), which an API 10 runtime's macro does not parse.
+pub const API_VERSION: u32 = 11;
 
 /// The most bytes held whole in memory by default: the HTTP client's bound on a buffered reply,
 /// and what the registry's invocation collects of a tool's streamed bytes.
