@@ -561,7 +561,13 @@ impl Composer {
     ) -> Result<ToolRegistry, ContractErrors> {
         let replay = self.replay();
         let read = |tool: &Replayed| !tool.removed && (tool.read || keep(&tool.name));
-        self.read_lazy(&replay, &read);
+        if let Err(errors) = self.read_lazy(&replay, &read) {
+            // A mounted crate's registry could not be built: what it would have added is not
+            // there to check.
+            let mut problems = std::mem::take(&mut self.problems);
+            problems.extend(errors.as_slice().iter().cloned());
+            return Err(ContractErrors::check(problems).err().unwrap_or(errors));
+        }
         let transforms = std::mem::take(&mut self.transforms);
         for (i, ((name, transform), target)) in
             transforms.into_iter().zip(&replay.targets).enumerate()
@@ -700,7 +706,12 @@ impl Composer {
 
     /// Builds each lazily mounted registry with the tools `read` reads, and puts its tools in
     /// their place, its components (with those other sources reference) among the others.
-    fn read_lazy(&mut self, replay: &Replay, read: &dyn Fn(&Replayed) -> bool) {
+    /// A build's failure ends it.
+    fn read_lazy(
+        &mut self,
+        replay: &Replay,
+        read: &dyn Fn(&Replayed) -> bool,
+    ) -> Result<(), ContractErrors> {
         let lazy = std::mem::take(&mut self.lazy);
         let referenced = self.referenced(&lazy);
         // From the last, so that the places of the earlier ones stay where they were.
@@ -711,13 +722,7 @@ impl Composer {
                 .filter(|tool| read(tool))
                 .filter_map(|tool| tool.lazy.filter(|(k, _)| *k == m).map(|(_, name)| name))
                 .collect();
-            let registry = match (mount.build)(&|name| reads.contains(name)) {
-                Ok(registry) => registry,
-                Err(errors) => {
-                    self.problems.extend(errors.as_slice().iter().cloned());
-                    continue;
-                }
-            };
+            let registry = (mount.build)(&|name| reads.contains(name))?;
             let namespace = mount.namespace.as_str();
             let renamed = renamed(
                 namespace,
@@ -750,6 +755,7 @@ impl Composer {
             }
             self.tools.splice(mount.at..mount.at, tools);
         }
+        Ok(())
     }
 
     /// For each lazy mount, the components of its catalog that the other sources' schemas

@@ -248,6 +248,30 @@ fn a_collision_with_a_tool_not_read_is_found_from_the_index() {
     );
 }
 
+#[test]
+fn a_mounted_crate_whose_registry_cannot_be_built_is_refused_with_its_errors() {
+    let (text, index) = indexed();
+    let refused = Composer::new("shop")
+        .mount_lazy("petstore", text, index, |_| {
+            Err(harness_gen_runtime::ContractErrors::one(
+                harness_gen_runtime::ContractError::new(
+                    ErrorCode::InvalidField,
+                    "tools[0]",
+                    "a catalog this runtime cannot read",
+                ),
+            ))
+        })
+        .typed(choose())
+        .publish_kept(&|name| name == "petstore_get_pet")
+        .unwrap_err();
+    assert_has(
+        &refused,
+        ErrorCode::InvalidField,
+        "tools[0]",
+        "a catalog this runtime cannot read",
+    );
+}
+
 /// The composed CLI: the pet store mounted lazily beside a typed tool.
 #[cfg(feature = "cli")]
 mod cli {
