@@ -83,12 +83,16 @@ impl<'a> Commands<'a> {
             }
         }
         // A tool an `edit` renamed is in the registry under a name the listing does not know.
-        let listed = |name: &str| listing.tools.iter().any(|tool| tool.name == name);
         if let Some(registry) = registry {
+            let listed: std::collections::BTreeSet<&str> = listing
+                .tools
+                .iter()
+                .map(|tool| tool.name.as_str())
+                .collect();
             tools.extend(
                 registry
                     .list(Audience::Cli)
-                    .filter(|entry| !listed(entry.name.as_str()))
+                    .filter(|entry| !listed.contains(entry.name.as_str()))
                     .map(Listed::loaded),
             );
         }
