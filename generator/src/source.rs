@@ -5,6 +5,7 @@
 //! diagnostics does not pay for indexing a 4 MB document either.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,7 +30,7 @@ pub struct Source {
     pub text: String,
     /// Its syntax.
     pub format: Format,
-    positions: OnceLock<HashMap<String, (usize, usize)>>,
+    positions: OnceLock<Positions>,
     /// How many positions were found by walking the text (JSON only).
     walks: AtomicUsize,
 }
@@ -107,14 +108,104 @@ impl Source {
             Format::Json => json_positions(&self.text),
             Format::Yaml => yaml_positions(&self.text),
         });
-        let mut current = pointer;
-        loop {
-            if let Some(position) = map.get(current) {
-                return Some(*position);
-            }
-            let cut = current.rfind('/')?;
-            current = &current[..cut];
+        Some(map.find(pointer))
+    }
+}
+
+/// Where every member key and array element of a document is: a tree of nodes, each found from
+/// its parent by its pointer segment (the key, or the element's index in decimal). Keeping one
+/// segment per node, rather than each node's whole pointer as a key, makes the index a few
+/// times cheaper to build (GHES: 79,000 nodes in 19 ms).
+#[derive(Debug)]
+struct Positions {
+    /// Node 0 is the root value.
+    nodes: Vec<Node>,
+    /// Every node's segment, one after another.
+    segments: String,
+    /// The hash of (parent, segment) → node.
+    children: HashMap<u64, usize, BuildHasherDefault<rustc_hash::FxHasher>>,
+    /// The nodes whose (parent, segment) hash the same as an earlier sibling's: few or none.
+    clashes: HashMap<(usize, String), usize>,
+}
+
+#[derive(Debug)]
+struct Node {
+    parent: usize,
+    /// Where the node's segment is in [`Positions::segments`].
+    segment: std::ops::Range<usize>,
+    /// 1-based line and column.
+    at: (usize, usize),
+}
+
+impl Positions {
+    fn new(root: (usize, usize)) -> Self {
+        let root = Node {
+            parent: 0,
+            segment: 0..0,
+            at: root,
+        };
+        Self {
+            nodes: vec![root],
+            segments: String::new(),
+            children: HashMap::default(),
+            clashes: HashMap::new(),
         }
+    }
+
+    fn key(parent: usize, segment: &str) -> u64 {
+        BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((parent, segment))
+    }
+
+    fn segment(&self, node: usize) -> &str {
+        &self.segments[self.nodes[node].segment.clone()]
+    }
+
+    /// Adds the child `segment` of `parent`, at `at`; a repeated key is found at its last
+    /// occurrence, as the parsed value keeps the last one.
+    fn add(&mut self, parent: usize, segment: &str, at: (usize, usize)) -> usize {
+        let node = self.nodes.len();
+        let start = self.segments.len();
+        self.segments.push_str(segment);
+        self.nodes.push(Node {
+            parent,
+            segment: start..self.segments.len(),
+            at,
+        });
+        let key = Self::key(parent, segment);
+        match self.children.get(&key) {
+            Some(&other)
+                if self.nodes[other].parent != parent || self.segment(other) != segment =>
+            {
+                self.clashes.insert((parent, segment.to_string()), node);
+            }
+            _ => {
+                self.children.insert(key, node);
+            }
+        }
+        node
+    }
+
+    /// The child `segment` of `parent`, if there is one.
+    fn child(&self, parent: usize, segment: &str) -> Option<usize> {
+        let node = *self.children.get(&Self::key(parent, segment))?;
+        if self.nodes[node].parent == parent && self.segment(node) == segment {
+            return Some(node);
+        }
+        self.clashes.get(&(parent, segment.to_string())).copied()
+    }
+
+    /// The position of the value at `pointer`, or of its closest ancestor that has one.
+    fn find(&self, pointer: &str) -> (usize, usize) {
+        let mut node = 0;
+        let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
+        for segment in segments.into_iter().flatten() {
+            let segment = harness_gen_contract::schema::unescape(segment);
+            match self.child(node, &segment) {
+                Some(child) => node = child,
+                None => break,
+            }
+        }
+        self.nodes[node].at
     }
 }
 
@@ -233,13 +324,6 @@ impl<'de> serde::de::Visitor<'de> for YamlJsonVisitor {
 /// A JSON number for a float (`null` for NaN and infinities, which JSON has not).
 fn float(n: f64) -> Value {
     serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-}
-
-fn push_segment(pointer: &str, segment: &str) -> String {
-    format!(
-        "{pointer}/{}",
-        harness_gen_contract::schema::escape(segment)
-    )
 }
 
 /// The position [`json_positions`] maps `pointer` (or its closest ancestor) to, found by
@@ -411,22 +495,21 @@ impl Cursor {
 }
 
 /// Positions of every member key and array element of a JSON text (assumed well-formed).
-fn json_positions(text: &str) -> HashMap<String, (usize, usize)> {
+fn json_positions(text: &str) -> Positions {
     let mut scanner = JsonScanner {
         bytes: text.as_bytes(),
         cursor: Cursor::default(),
-        out: HashMap::new(),
+        out: Positions::new((1, 1)),
     };
-    let root = scanner.skip_ws();
-    scanner.out.insert(String::new(), root);
-    scanner.value("", 0);
+    scanner.out.nodes[0].at = scanner.skip_ws();
+    scanner.value(0, 0);
     scanner.out
 }
 
 struct JsonScanner<'a> {
     bytes: &'a [u8],
     cursor: Cursor,
-    out: HashMap<String, (usize, usize)>,
+    out: Positions,
 }
 
 impl JsonScanner<'_> {
@@ -444,7 +527,8 @@ impl JsonScanner<'_> {
         self.to(skip_ws(self.bytes, self.cursor.at))
     }
 
-    fn value(&mut self, pointer: &str, depth: usize) {
+    /// Indexes the value at the cursor, node `node`'s.
+    fn value(&mut self, node: usize, depth: usize) {
         self.skip_ws();
         match self.peek() {
             Some(b'{') if depth < 256 => {
@@ -455,14 +539,14 @@ impl JsonScanner<'_> {
                         Some(b'"') => {
                             let start = self.cursor.at;
                             let end = skip_string(self.bytes, start);
-                            let child = push_segment(pointer, &key_text(self.bytes, start, end));
-                            self.out.insert(child.clone(), position);
+                            let key = key_text(self.bytes, start, end);
+                            let child = self.out.add(node, &key, position);
                             self.to(end);
                             self.skip_ws();
                             if self.peek() == Some(b':') {
                                 self.to(self.cursor.at + 1);
                             }
-                            self.value(&child, depth + 1);
+                            self.value(child, depth + 1);
                         }
                         Some(b',') => {
                             self.to(self.cursor.at + 1);
@@ -490,9 +574,8 @@ impl JsonScanner<'_> {
                         }
                         None => return,
                         Some(_) => {
-                            let child = format!("{pointer}/{index}");
-                            self.out.insert(child.clone(), position);
-                            self.value(&child, depth + 1);
+                            let child = self.out.add(node, &index.to_string(), position);
+                            self.value(child, depth + 1);
                             index += 1;
                         }
                     }
@@ -507,21 +590,17 @@ impl JsonScanner<'_> {
 }
 
 /// Positions of every mapping key and sequence item of a YAML text, from the parser's events.
-fn yaml_positions(text: &str) -> HashMap<String, (usize, usize)> {
+fn yaml_positions(text: &str) -> Positions {
     use saphyr_parser::{Event, Parser};
 
+    /// An open collection: its node and, in a mapping, the node of the key read last (its
+    /// value comes next).
     enum Frame {
-        Mapping {
-            pointer: String,
-            key: Option<String>,
-        },
-        Sequence {
-            pointer: String,
-            index: usize,
-        },
+        Mapping { node: usize, key: Option<usize> },
+        Sequence { node: usize, index: usize },
     }
 
-    let mut out = HashMap::new();
+    let mut out = Positions::new((1, 1));
     let mut stack: Vec<Frame> = Vec::new();
     for item in Parser::new_from_str(text) {
         let Ok((event, span)) = item else {
@@ -535,45 +614,40 @@ fn yaml_positions(text: &str) -> HashMap<String, (usize, usize)> {
                 | Event::SequenceStart(..)
                 | Event::Alias(_)
         );
-        // Where does this node go?
-        let mut node_pointer = None;
+        // Which node is this one?
+        let mut this = 0;
         if is_value {
             match stack.last_mut() {
-                None => {
-                    out.insert(String::new(), here);
-                    node_pointer = Some(String::new());
-                }
-                Some(Frame::Mapping { pointer, key }) => match key.take() {
+                None => out.nodes[0].at = here,
+                Some(Frame::Mapping { node, key }) => match key.take() {
                     None => {
                         // This node is a key.
                         let name = match &event {
-                            Event::Scalar(value, ..) => value.to_string(),
-                            _ => String::new(),
+                            Event::Scalar(value, ..) => value.as_ref(),
+                            _ => "",
                         };
-                        out.insert(push_segment(pointer, &name), here);
-                        *key = Some(name);
+                        let added = out.add(*node, name, here);
+                        *key = Some(added);
                         if matches!(event, Event::MappingStart(..) | Event::SequenceStart(..)) {
-                            // A complex key: its contents have no pointer of their own.
-                            node_pointer = Some(format!("{pointer}/?"));
+                            // A complex key: its contents are under `?`.
+                            this = out.add(*node, "?", here);
                         }
                     }
-                    Some(name) => node_pointer = Some(push_segment(pointer, &name)),
+                    Some(key) => this = key,
                 },
-                Some(Frame::Sequence { pointer, index }) => {
-                    let child = format!("{pointer}/{index}");
-                    out.insert(child.clone(), here);
+                Some(Frame::Sequence { node, index }) => {
+                    this = out.add(*node, &index.to_string(), here);
                     *index += 1;
-                    node_pointer = Some(child);
                 }
             }
         }
         match event {
             Event::MappingStart(..) => stack.push(Frame::Mapping {
-                pointer: node_pointer.unwrap_or_default(),
+                node: this,
                 key: None,
             }),
             Event::SequenceStart(..) => stack.push(Frame::Sequence {
-                pointer: node_pointer.unwrap_or_default(),
+                node: this,
                 index: 0,
             }),
             Event::MappingEnd | Event::SequenceEnd => {
@@ -589,6 +663,50 @@ fn yaml_positions(text: &str) -> HashMap<String, (usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Positions {
+        /// The whole pointer of `node`.
+        fn pointer(&self, node: usize) -> String {
+            match node {
+                0 => String::new(),
+                _ => format!(
+                    "{}/{}",
+                    self.pointer(self.nodes[node].parent),
+                    harness_gen_contract::schema::escape(self.segment(node))
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn siblings_whose_segments_hash_alike_are_both_found() {
+        let mut map = Positions::new((1, 1));
+        let a = map.add(0, "a", (2, 1));
+        // As if "b" hashed as "a" does under node 0: it goes to the clashes.
+        let b = map.nodes.len();
+        map.segments.push('b');
+        map.nodes.push(Node {
+            parent: 0,
+            segment: 1..2,
+            at: (3, 1),
+        });
+        map.clashes.insert((0, "b".to_string()), b);
+        map.children.insert(Positions::key(0, "b"), a);
+        assert_eq!(map.find("/a"), (2, 1));
+        assert_eq!(map.find("/b"), (3, 1));
+        assert_eq!(map.find("/c"), (1, 1));
+    }
+
+    #[test]
+    fn a_repeated_key_is_found_where_it_is_last() {
+        let s = source("a.json", "{\"a\": {\"b\": 1},\n \"a\": {\"c\": 2}}");
+        for _ in 0..=WALKS_BEFORE_MAP {
+            s.position("/");
+        }
+        assert_eq!(s.position("/a"), Some((2, 2)));
+        assert_eq!(s.position("/a/c"), Some((2, 8)));
+        assert_eq!(s.position("/a/b"), Some((2, 2)));
+    }
 
     fn source(name: &str, text: &str) -> Source {
         Source::new(Path::new(name), text.to_string())
@@ -607,13 +725,18 @@ mod tests {
     fn walking_a_json_text_finds_what_the_map_finds() {
         let text = "{\n  \"a\": {\"b/c\": [1, \"x,]}\\\"\",\n    {\"d\": 2, \"\\u00e9t\\u00e9\": [true, {}]}]},\n  \"\u{e9}\": null, \"z\": [[], {\"y\": \"}\"}]\n}";
         let map = json_positions(text);
-        assert!(map.len() > 10, "{map:?}");
-        for (pointer, position) in &map {
-            assert_eq!(json_walk(text, pointer), *position, "{pointer}");
+        assert!(map.nodes.len() > 10, "{map:?}");
+        for node in 0..map.nodes.len() {
+            let pointer = map.pointer(node);
+            assert_eq!(json_walk(text, &pointer), map.find(&pointer), "{pointer}");
+            assert_eq!(map.find(&pointer), map.nodes[node].at, "{pointer}");
         }
         // A pointer that leads nowhere stops at its closest ancestor, as with the map.
-        assert_eq!(json_walk(text, "/a/b~1c/2/d/missing"), map["/a/b~1c/2/d"]);
-        assert_eq!(json_walk(text, "/a/b~1c/9"), map["/a/b~1c"]);
+        assert_eq!(
+            json_walk(text, "/a/b~1c/2/d/missing"),
+            map.find("/a/b~1c/2/d")
+        );
+        assert_eq!(json_walk(text, "/a/b~1c/9"), map.find("/a/b~1c"));
         assert_eq!(json_walk(text, ""), (1, 1));
     }
 

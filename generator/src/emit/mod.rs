@@ -876,13 +876,11 @@ pub fn document_lints(inner: bool) -> TokenStream {
 /// Formats tokens as a Rust file with the generated-file header; tokens that do not parse (a
 /// defect of the generator) are refused, told by the first item that fails.
 pub fn render(tokens: proc_macro2::TokenStream) -> Result<String, Unparsable> {
-    match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => Ok(format!(
-            "{HEADER}{}",
-            layout::macros(&prettyplease::unparse(&file))
-        )),
-        Err(error) => Err(Unparsable::find(tokens, &error)),
-    }
+    let file = Unparsable::parse_file(tokens)?;
+    Ok(format!(
+        "{HEADER}{}",
+        layout::macros(&prettyplease::unparse(&file))
+    ))
 }
 
 /// Renders the files of one generation, keeping the first failure of each ([`render`]), so a
