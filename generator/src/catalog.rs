@@ -61,7 +61,14 @@ pub fn from_document(
 ) -> (Api, Catalog) {
     let api = crate::mapping::map(doc, diags);
     let name = name.map_or_else(|| default_name(&api), str::to_string);
-    let catalog = of(&api, &name);
+    let catalog = checked(doc, &api, &name, diags);
+    (api, catalog)
+}
+
+/// The catalog of the model `api` of `doc`, named `name`, with what the contract's publish-time
+/// rules refuse in it reported at the operations, and the warnings about what it lists.
+pub fn checked(doc: &Document, api: &Api, name: &str, diags: &mut Diagnostics) -> Catalog {
+    let catalog = of(api, name);
     if let Err(errors) = harness_gen_contract::validate::validate_catalog(&catalog) {
         let exposed: Vec<&crate::model::Operation> =
             api.operations.iter().filter(|op| op.expose).collect();
@@ -81,8 +88,8 @@ pub fn from_document(
         }
     }
     unmovable_schemas(doc, &catalog, diags);
-    long_descriptions(doc, &api, &catalog, diags);
-    (api, catalog)
+    long_descriptions(doc, api, &catalog, diags);
+    catalog
 }
 
 /// The longest description an MCP client or agent is shown without a warning: longer ones cost
