@@ -30,6 +30,7 @@ cargo build -q --release -p harness-e2e --example petstore_upstream
 # The upstream: its URL and token on its first two lines; it stops when its input closes.
 mkfifo "$OUT/upstream-in"
 target/release/examples/petstore_upstream < "$OUT/upstream-in" > "$OUT/upstream" &
+UPSTREAM_PID=$!
 exec 7>"$OUT/upstream-in"
 for _ in $(seq 50); do [ "$(wc -l < "$OUT/upstream")" -ge 2 ] && break; sleep 0.1; done
 UPSTREAM=$(sed -n 1p "$OUT/upstream")
@@ -122,40 +123,52 @@ legacy_session() {
   echo "$id"
 }
 
-# row NAME CONNECTIONS URL [wrk args...]: requests per second, p50, p99, non-2xx and errors.
+# The CPU time (user and system, in clock ticks) process $1 has used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+HZ=$(getconf CLK_TCK)
+
+# row NAME CONNECTIONS URL [wrk args...]: requests per second, p50, p99, non-2xx and errors,
+# and, with CPU_OF=pid, the CPU time that process spent per request (the server's own cost of
+# a request, which latency hides: a `tools/call` against a `ping` is what the call path costs).
 row() {
   local name=$1 connections=$2 url=$3
   shift 3
   local threads=$((connections < 2 ? 1 : 2))
+  local before=0
+  [ -n "${CPU_OF:-}" ] && before=$(cpu_ticks "$CPU_OF")
   wrk -t"$threads" -c"$connections" -d"$DURATION" --latency "$@" "$url" > "$OUT/wrk.txt"
-  local rps p50 p99 bad
+  local rps p50 p99 bad requests cpu=-
   rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' "$OUT/wrk.txt")
   p50=$(awk '$1 == "50%" { print $2 }' "$OUT/wrk.txt")
   p99=$(awk '$1 == "99%" { print $2 }' "$OUT/wrk.txt")
   bad=$(awk '/Non-2xx/ { n += $NF } /Socket errors/ { n += 1 } END { print n + 0 }' "$OUT/wrk.txt")
-  printf '%-38s %6s %10s %10s %10s %8s\n' "$name" "$connections" "$rps" "$p50" "$p99" "$bad"
+  requests=$(awk '/requests in/ { print $1 }' "$OUT/wrk.txt")
+  if [ -n "${CPU_OF:-}" ] && [ "${requests:-0}" -gt 0 ]; then
+    cpu="$(( ($(cpu_ticks "$CPU_OF") - before) * 1000000 / HZ / requests ))us"
+  fi
+  printf '%-38s %6s %10s %10s %10s %8s %9s\n' "$name" "$connections" "$rps" "$p50" "$p99" "$bad" "$cpu"
 }
 
-printf '%-38s %6s %10s %10s %10s %8s\n' "what" "conns" "per second" "p50" "p99" "failed"
+printf '%-38s %6s %10s %10s %10s %8s %9s\n' "what" "conns" "per second" "p50" "p99" "failed" "CPU/req"
 SESSION=$(legacy_session)
 [ -n "$FASTMCP" ] && FASTMCP_SESSION=$(legacy_session "http://127.0.0.1:$FASTMCP_PORT/mcp")
 for connections in 1 64 512; do
-  row "upstream alone: GET /pets/1" "$connections" "$UPSTREAM/pets/1" \
+  CPU_OF=$UPSTREAM_PID row "upstream alone: GET /pets/1" "$connections" "$UPSTREAM/pets/1" \
     -H "authorization: Bearer $TOKEN"
   # `ping` is of the `initialize` era (the 2026-07-28 era has none).
   BODY='{"jsonrpc":"2.0","id":"ID","method":"ping"}' \
   HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $SESSION" \
-    row "MCP ping (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
+    CPU_OF=$SERVER row "MCP ping (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
   BODY="{\"jsonrpc\":\"2.0\",\"id\":\"ID\",\"method\":\"tools/call\",\"params\":{\"name\":\"get_pet\",\"arguments\":{\"pet_id\":1},$MODERN_META}}" \
   HEADERS='mcp-protocol-version: 2026-07-28|mcp-method: tools/call|mcp-name: get_pet' \
-    row "MCP tools/call get_pet (2026-07-28)" "$connections" "$MCP" -s "$OUT/post.lua"
+    CPU_OF=$SERVER row "MCP tools/call get_pet (2026-07-28)" "$connections" "$MCP" -s "$OUT/post.lua"
   BODY='{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"get_pet","arguments":{"pet_id":1}}}' \
   HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $SESSION" \
-    row "MCP tools/call get_pet (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
+    CPU_OF=$SERVER row "MCP tools/call get_pet (2025-11-25)" "$connections" "$MCP" -s "$OUT/post.lua"
   if [ -n "$FASTMCP" ]; then
     BODY='{"jsonrpc":"2.0","id":"ID","method":"tools/call","params":{"name":"getPet","arguments":{"petId":1}}}' \
     HEADERS="mcp-protocol-version: 2025-11-25|mcp-session-id: $FASTMCP_SESSION" \
-      row "FastMCP tools/call getPet (2025-11-25)" "$connections" \
+      CPU_OF=$FASTMCP row "FastMCP tools/call getPet (2025-11-25)" "$connections" \
         "http://127.0.0.1:$FASTMCP_PORT/mcp" -s "$OUT/post.lua"
   fi
 done
