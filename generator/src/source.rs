@@ -1,14 +1,10 @@
-//! Input documents as text, and the map from JSON pointers to `line:column` that diagnostics
-//! use. The map is built only when a diagnostic needs a position, so a clean run never pays
-//! for it; in a JSON document the first few positions are found by walking the text along the
-//! pointer instead (skipping what is off the path without decoding it), so a run with a few
-//! diagnostics does not pay for indexing a 4 MB document either.
+//! Input documents as text, and the index from JSON pointers to `line:column` that diagnostics
+//! use, built on a second thread while the text is parsed.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 
@@ -31,14 +27,7 @@ pub struct Source {
     /// Its syntax.
     pub format: Format,
     positions: OnceLock<Positions>,
-    /// How many positions were found by walking the text (JSON only).
-    walks: AtomicUsize,
 }
-
-/// How many positions of a JSON document are found by walking its text before the whole map
-/// is built: a walk costs up to one pass over the text, the map a few passes' worth, so a
-/// document with many diagnostics pays for the map once.
-const WALKS_BEFORE_MAP: usize = 16;
 
 /// A syntax error with its position (1-based line and column).
 #[derive(Debug)]
@@ -68,47 +57,44 @@ impl Source {
             text,
             format,
             positions: OnceLock::new(),
-            walks: AtomicUsize::new(0),
         }
     }
 
     /// Parses the text into JSON. YAML mapping keys become strings; YAML dates and times stay
     /// strings.
     pub fn parse(&self) -> Result<Value, SyntaxError> {
-        match self.format {
-            Format::Json => serde_json::from_str(&self.text).map_err(|e| SyntaxError {
-                message: strip_position(&e.to_string()),
-                position: Some((e.line(), e.column())),
-            }),
-            // The position map of a YAML text costs about as much as its parse (Stripe: 0.1 s
-            // each) and nearly every description gets a located note (pagination rules,
-            // untagged operations), so it is built on a second thread meanwhile.
-            Format::Yaml => std::thread::scope(|scope| {
-                scope.spawn(|| self.positions.get_or_init(|| yaml_positions(&self.text)));
-                yaml_serde::from_str::<YamlJson>(&self.text)
+        // The position index costs less than the parse (GHES's JSON: 19 ms beside 25 ms;
+        // Stripe's YAML: about 0.1 s each) and nearly every large description gets located
+        // diagnostics (pagination rules, untagged operations, long descriptions), so it is
+        // built on a second thread meanwhile.
+        std::thread::scope(|scope| {
+            scope.spawn(|| self.positions());
+            match self.format {
+                Format::Json => serde_json::from_str(&self.text).map_err(|e| SyntaxError {
+                    message: strip_position(&e.to_string()),
+                    position: Some((e.line(), e.column())),
+                }),
+                Format::Yaml => yaml_serde::from_str::<YamlJson>(&self.text)
                     .map(|YamlJson(value)| value)
                     .map_err(|e| SyntaxError {
                         message: strip_position(&e.to_string()),
                         position: e.location().map(|l| (l.line(), l.column())),
-                    })
-            }),
-        }
+                    }),
+            }
+        })
+    }
+
+    fn positions(&self) -> &Positions {
+        self.positions.get_or_init(|| match self.format {
+            Format::Json => json_positions(&self.text),
+            Format::Yaml => yaml_positions(&self.text),
+        })
     }
 
     /// The 1-based line and column of the value at `pointer`, or of its closest ancestor
     /// that has one.
     pub fn position(&self, pointer: &str) -> Option<(usize, usize)> {
-        if self.format == Format::Json
-            && self.positions.get().is_none()
-            && self.walks.fetch_add(1, Ordering::Relaxed) < WALKS_BEFORE_MAP
-        {
-            return Some(json_walk(&self.text, pointer));
-        }
-        let map = self.positions.get_or_init(|| match self.format {
-            Format::Json => json_positions(&self.text),
-            Format::Yaml => yaml_positions(&self.text),
-        });
-        Some(map.find(pointer))
+        Some(self.positions().find(pointer))
     }
 }
 
@@ -326,73 +312,6 @@ fn float(n: f64) -> Value {
     serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
 }
 
-/// The position [`json_positions`] maps `pointer` (or its closest ancestor) to, found by
-/// walking the text (assumed well-formed) along the pointer: members and elements off the path
-/// are skipped without being decoded.
-fn json_walk(text: &str, pointer: &str) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    let mut at = skip_ws(bytes, 0);
-    let mut found = at;
-    let segments = pointer.strip_prefix('/').map(|p| p.split('/'));
-    for segment in segments.into_iter().flatten() {
-        let segment = harness_gen_contract::schema::unescape(segment);
-        let next = match bytes.get(at) {
-            Some(b'{') => member(bytes, at + 1, &segment),
-            Some(b'[') => segment
-                .parse::<usize>()
-                .ok()
-                .and_then(|index| element(bytes, at + 1, index)),
-            _ => None,
-        };
-        match next {
-            Some((position, value)) => (found, at) = (position, value),
-            None => break,
-        }
-    }
-    line_and_column(bytes, found)
-}
-
-/// In the object whose members start at `at`: the position of member `name`'s key and of its
-/// value.
-fn member(bytes: &[u8], mut at: usize, name: &str) -> Option<(usize, usize)> {
-    loop {
-        at = skip_ws(bytes, at);
-        match bytes.get(at)? {
-            b'"' => {
-                let key_at = at;
-                let after = skip_string(bytes, at);
-                at = skip_ws(bytes, after);
-                if bytes.get(at) == Some(&b':') {
-                    at = skip_ws(bytes, at + 1);
-                }
-                if key_text(bytes, key_at, after) == name {
-                    return Some((key_at, at));
-                }
-                at = skip_value(bytes, at);
-            }
-            b',' => at += 1,
-            _ => return None,
-        }
-    }
-}
-
-/// In the array whose elements start at `at`: the position of element `index`.
-fn element(bytes: &[u8], mut at: usize, index: usize) -> Option<(usize, usize)> {
-    let mut seen = 0;
-    loop {
-        at = skip_ws(bytes, at);
-        match bytes.get(at)? {
-            b',' => at += 1,
-            b']' => return None,
-            _ if seen == index => return Some((at, at)),
-            _ => {
-                at = skip_value(bytes, at);
-                seen += 1;
-            }
-        }
-    }
-}
-
 /// The text of the key whose string (quotes included) spans `start..end`: its raw bytes when
 /// it has no escapes (most keys), else decoded as JSON.
 fn key_text(bytes: &[u8], start: usize, end: usize) -> std::borrow::Cow<'_, str> {
@@ -452,11 +371,6 @@ fn skip_value(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
-}
-
-/// The 1-based line and column of byte `at` (columns count characters).
-fn line_and_column(bytes: &[u8], at: usize) -> (usize, usize) {
-    Cursor::default().moved(bytes, at)
 }
 
 /// A line and column, moved forward over text.
@@ -700,9 +614,6 @@ mod tests {
     #[test]
     fn a_repeated_key_is_found_where_it_is_last() {
         let s = source("a.json", "{\"a\": {\"b\": 1},\n \"a\": {\"c\": 2}}");
-        for _ in 0..=WALKS_BEFORE_MAP {
-            s.position("/");
-        }
         assert_eq!(s.position("/a"), Some((2, 2)));
         assert_eq!(s.position("/a/c"), Some((2, 8)));
         assert_eq!(s.position("/a/b"), Some((2, 2)));
@@ -722,31 +633,21 @@ mod tests {
     }
 
     #[test]
-    fn walking_a_json_text_finds_what_the_map_finds() {
+    fn every_member_and_element_of_a_json_text_is_found_by_its_pointer() {
         let text = "{\n  \"a\": {\"b/c\": [1, \"x,]}\\\"\",\n    {\"d\": 2, \"\\u00e9t\\u00e9\": [true, {}]}]},\n  \"\u{e9}\": null, \"z\": [[], {\"y\": \"}\"}]\n}";
         let map = json_positions(text);
         assert!(map.nodes.len() > 10, "{map:?}");
         for node in 0..map.nodes.len() {
             let pointer = map.pointer(node);
-            assert_eq!(json_walk(text, &pointer), map.find(&pointer), "{pointer}");
             assert_eq!(map.find(&pointer), map.nodes[node].at, "{pointer}");
         }
-        // A pointer that leads nowhere stops at its closest ancestor, as with the map.
-        assert_eq!(
-            json_walk(text, "/a/b~1c/2/d/missing"),
-            map.find("/a/b~1c/2/d")
-        );
-        assert_eq!(json_walk(text, "/a/b~1c/9"), map.find("/a/b~1c"));
-        assert_eq!(json_walk(text, ""), (1, 1));
-    }
-
-    #[test]
-    fn after_a_few_walks_the_map_answers() {
-        let s = source("a.json", "{\"a\": {\"b\": 1}}");
-        for _ in 0..=WALKS_BEFORE_MAP {
-            assert_eq!(s.position("/a/b"), Some((1, 8)));
-        }
-        assert!(s.positions.get().is_some());
+        assert_eq!(map.find("/a/b~1c/2/\u{e9}t\u{e9}/1"), (3, 38));
+        assert_eq!(map.find("/\u{e9}"), (4, 3));
+        assert_eq!(map.find("/z/1/y"), (4, 25));
+        // A pointer that leads nowhere stops at its closest ancestor.
+        assert_eq!(map.find("/a/b~1c/2/d/missing"), map.find("/a/b~1c/2/d"));
+        assert_eq!(map.find("/a/b~1c/9"), map.find("/a/b~1c"));
+        assert_eq!(map.find(""), (1, 1));
     }
 
     #[test]
