@@ -99,6 +99,7 @@ pub(crate) fn assemble(
         None => {
             let derived = emit::krate::crate_name(&api.info.title);
             if let Some(problem) = emit::krate::crate_name_problem(&derived) {
+                // The catalog's diagnostics come first, as when the crate name is usable.
                 catalog::checked(doc, &api, &registry, diags);
                 diags.push(doc.diag(
                     diag::Code::CrateName,

@@ -124,11 +124,12 @@ struct Node {
 }
 
 impl Positions {
-    fn new(root: (usize, usize)) -> Self {
+    /// An index of the root alone, at 1:1 until the scanner finds where its value starts.
+    fn new() -> Self {
         let root = Node {
             parent: 0,
             segment: 0..0,
-            at: root,
+            at: (1, 1),
         };
         Self {
             nodes: vec![root],
@@ -413,7 +414,7 @@ fn json_positions(text: &str) -> Positions {
     let mut scanner = JsonScanner {
         bytes: text.as_bytes(),
         cursor: Cursor::default(),
-        out: Positions::new((1, 1)),
+        out: Positions::new(),
     };
     scanner.out.nodes[0].at = scanner.skip_ws();
     scanner.value(0, 0);
@@ -514,7 +515,7 @@ fn yaml_positions(text: &str) -> Positions {
         Sequence { node: usize, index: usize },
     }
 
-    let mut out = Positions::new((1, 1));
+    let mut out = Positions::new();
     let mut stack: Vec<Frame> = Vec::new();
     for item in Parser::new_from_str(text) {
         let Ok((event, span)) = item else {
@@ -594,7 +595,7 @@ mod tests {
 
     #[test]
     fn siblings_whose_segments_hash_alike_are_both_found() {
-        let mut map = Positions::new((1, 1));
+        let mut map = Positions::new();
         let a = map.add(0, "a", (2, 1));
         // As if "b" hashed as "a" does under node 0: it goes to the clashes.
         let b = map.nodes.len();
